@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
+
+
+class BackofficeConfig(AppConfig):
+    name = "backoffice"
+    verbose_name = _("Back-office")
+
+    def ready(self) -> None:
+        from backoffice.roles import sync_roles_after_migrate
+
+        # Groups follow the apps' permissions: every migrate brings them up to date.
+        post_migrate.connect(sync_roles_after_migrate, dispatch_uid="backoffice.sync_roles")

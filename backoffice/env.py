@@ -1,0 +1,95 @@
+"""Strict reading of the environment.
+
+django-environ parses values, but it quietly turns an unknown boolean such as `DEBUG=maybe`
+into False. A back-office that handles money must refuse to start on a value it does not
+understand, and say which variable is wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off"}
+
+
+class StrictEnv:
+    """Typed accessors that raise ImproperlyConfigured naming the variable on a bad value."""
+
+    def __init__(self) -> None:
+        self._env = environ.Env()
+
+    def raw(self, name: str) -> str | None:
+        value = self._env.str(name, default=None)
+        return None if value is None or value.strip() == "" else value.strip()
+
+    def str(self, name: str, default: str | None = None) -> str | None:
+        value = self.raw(name)
+        return default if value is None else value
+
+    def bool(self, name: str, default: bool) -> bool:
+        value = self.raw(name)
+        if value is None:
+            return default
+        lowered = value.lower()
+        if lowered in TRUE_WORDS:
+            return True
+        if lowered in FALSE_WORDS:
+            return False
+        raise ImproperlyConfigured(
+            f"{name}: expected a boolean (true/false, 1/0, yes/no, on/off), got {value!r}"
+        )
+
+    def int(self, name: str, default: int, minimum: int | None = None) -> int:
+        value = self.raw(name)
+        if value is None:
+            return default
+        try:
+            number = int(value)
+        except ValueError:
+            raise ImproperlyConfigured(f"{name}: expected an integer, got {value!r}") from None
+        if minimum is not None and number < minimum:
+            raise ImproperlyConfigured(f"{name}: must be at least {minimum}, got {number}")
+        return number
+
+    def choice(self, name: str, choices: Iterable[str], default: str) -> str:
+        value = self.raw(name)
+        allowed = list(choices)
+        if value is None:
+            return default
+        if value not in allowed:
+            raise ImproperlyConfigured(
+                f"{name}: expected one of {', '.join(allowed)}, got {value!r}"
+            )
+        return value
+
+    def list(self, name: str, default: list[str]) -> list[str]:
+        value = self.raw(name)
+        if value is None:
+            return default
+        return [item.strip() for item in value.split(",") if item.strip()]
+
+    def url(self, name: str, schemes: Iterable[str], default: str | None = None) -> str | None:
+        value = self.raw(name)
+        if value is None:
+            return default
+        allowed = tuple(schemes)
+        scheme, sep, rest = value.partition("://")
+        if not sep or scheme not in allowed or not rest:
+            raise ImproperlyConfigured(
+                f"{name}: expected a URL starting with {' or '.join(s + '://' for s in allowed)},"
+                f" got {value!r}"
+            )
+        return value
+
+    def database(self, name: str, default: str) -> dict[str, Any]:
+        value = self.url(name, ("postgres", "postgresql", "pgsql", "sqlite"), default)
+        assert value is not None
+        try:
+            return environ.Env.db_url_config(value)
+        except Exception as error:  # django-environ raises several types on a bad URL
+            raise ImproperlyConfigured(f"{name}: cannot parse {value!r}: {error}") from None

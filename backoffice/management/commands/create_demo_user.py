@@ -1,0 +1,29 @@
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand
+
+from backoffice.roles import ROLE_NAMES, setup_roles
+
+
+class Command(BaseCommand):
+    help = (
+        "Create (or reset) the demo staff user with a fresh generated password and print both. "
+        "The user is a superuser in every group, so a newcomer can try every page."
+    )
+
+    def add_arguments(self, parser) -> None:  # type: ignore[no-untyped-def]
+        parser.add_argument("--username", default="demo")
+
+    def handle(self, *args, **options) -> None:
+        setup_roles()
+        password = secrets.token_urlsafe(12)
+        user, _ = get_user_model().objects.get_or_create(username=options["username"])
+        user.is_staff = True
+        user.is_superuser = True
+        user.set_password(password)
+        user.save()
+        user.groups.set(Group.objects.filter(name__in=ROLE_NAMES))
+        self.stdout.write(self.style.SUCCESS(
+            f"Demo staff user: {user.username}  password: {password}"))

@@ -1,0 +1,25 @@
+"""The top menu: one entry per service the signed-in staff member may open."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.urls import reverse
+
+from backoffice.services import SERVICES, Service
+
+
+def visible_services(user) -> list[Service]:  # type: ignore[no-untyped-def]
+    if not user.is_authenticated:
+        return []
+    return [service for service in SERVICES if user.has_perm(service.access_permission)]
+
+
+def menu_context(request: HttpRequest) -> dict[str, object]:
+    services = visible_services(request.user)
+    path = request.path
+    items = []
+    for service in services:
+        url = reverse(f"{service.key}:index")
+        items.append({"key": service.key, "label": service.label, "url": url,
+                      "active": path.startswith(url)})
+    return {"menu_items": items}

@@ -1,0 +1,60 @@
+"""HTTP sessions for provider clients that record each contact for the dashboard.
+
+The clients (`<app>/client.py`) know nothing of Django; the services layer hands them a session
+from `provider_session(service)`, whose adapter records whether the provider answered.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import requests
+from django.db import DatabaseError
+from django.utils import timezone
+from requests.adapters import HTTPAdapter
+
+from backoffice.models import ProviderContact
+
+logger = logging.getLogger(__name__)
+
+
+def record_contact(service: str, ok: bool, detail: str = "") -> None:
+    """Store the outcome of a call; never lets a bookkeeping failure break the call itself."""
+    now = timezone.now()
+    values: dict[str, object] = {"ok": ok, "at": now, "detail": detail[:300]}
+    if ok:
+        values["last_ok_at"] = now
+    try:
+        ProviderContact.objects.update_or_create(service=service, defaults=values)
+    except DatabaseError:
+        logger.exception("could not record provider contact for %s", service)
+
+
+class ContactRecordingAdapter(HTTPAdapter):
+    """A transport adapter that records, per service, whether the provider answered.
+
+    A 5xx answer counts as "not answered properly"; a 4xx is an answer (our request was wrong,
+    the provider is up).
+    """
+
+    def __init__(self, service: str, **kwargs: object) -> None:
+        self.service = service
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+
+    def send(self, request, **kwargs):  # type: ignore[no-untyped-def]
+        try:
+            response = super().send(request, **kwargs)
+        except requests.RequestException as error:
+            record_contact(self.service, False, f"{type(error).__name__}: {error}")
+            raise
+        ok = response.status_code < 500
+        record_contact(self.service, ok, "" if ok else f"HTTP {response.status_code}")
+        return response
+
+
+def provider_session(service: str) -> requests.Session:
+    session = requests.Session()
+    adapter = ContactRecordingAdapter(service)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session

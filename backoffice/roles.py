@@ -1,0 +1,51 @@
+"""Staff roles: the four groups and the permissions each holds.
+
+Operators hold every model permission of their apps plus the apps' action permissions;
+Auditors hold only `access_*` and `view_*`, so they can read everything and change nothing.
+Permissions are looked up from the apps at run time, so models added later are covered the
+next time `setup_roles` (or any migrate) runs.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Group, Permission
+from django.db.models import Q
+
+from backoffice.services import SERVICE_KEYS
+
+OPERATOR_APPS: dict[str, tuple[str, ...]] = {
+    "SMS operators": ("sms",),
+    "Top-up operators": ("topup",),
+    "Content managers": ("storage", "media", "delivery"),
+}
+AUDITORS = "Auditors"
+ROLE_NAMES = (*OPERATOR_APPS, AUDITORS)
+
+
+def operator_permissions(app_labels: tuple[str, ...]):
+    return Permission.objects.filter(content_type__app_label__in=app_labels)
+
+
+def auditor_permissions():
+    readable = Q(codename__startswith="view_") | Q(codename__startswith="access_")
+    return Permission.objects.filter(readable, content_type__app_label__in=SERVICE_KEYS)
+
+
+def setup_roles() -> dict[str, int]:
+    """Create or update the groups; returns the number of permissions of each."""
+    counts = {}
+    for name, app_labels in OPERATOR_APPS.items():
+        group, _ = Group.objects.get_or_create(name=name)
+        group.permissions.set(operator_permissions(app_labels))
+        counts[name] = group.permissions.count()
+    auditors, _ = Group.objects.get_or_create(name=AUDITORS)
+    auditors.permissions.set(auditor_permissions())
+    counts[AUDITORS] = auditors.permissions.count()
+    return counts
+
+
+def sync_roles_after_migrate(sender, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    # post_migrate fires once per app; the last one (ours is late in INSTALLED_APPS) is enough,
+    # but running it for each service app too keeps groups right when only one app migrates.
+    if sender.label in ("backoffice", *SERVICE_KEYS):
+        setup_roles()

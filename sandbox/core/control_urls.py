@@ -1,0 +1,14 @@
+from django.urls import path
+
+from sandbox.core import control
+
+urlpatterns = [
+    path("health", control.health),
+    path("clock", control.clock_now),
+    path("clock/advance", control.clock_advance),
+    path("faults", control.faults),
+    path("reset", control.reset),
+]
+
+handler404 = "sandbox.core.errors.not_found"
+handler500 = "sandbox.core.errors.server_error"

@@ -1,0 +1,68 @@
+"""Hooks the emulated services register: due events (`on_tick`) and reset cleanup (`on_reset`).
+
+Tick handlers receive the sandbox time and fire whatever has become due by then (deliveries,
+callbacks, expiries). They run every SANDBOX_TICK_INTERVAL_S from a background thread and
+synchronously after every clock advance, one run at a time, so a handler never races itself.
+A handler must be idempotent: it may be called many times for the same moment.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+logger = logging.getLogger(__name__)
+
+TickHandler = Callable[[float], None]
+ResetHandler = Callable[[], None]
+
+_tick_handlers: list[TickHandler] = []
+_reset_handlers: list[ResetHandler] = []
+_run_lock = threading.Lock()
+
+
+def on_tick(handler: TickHandler) -> TickHandler:
+    if handler not in _tick_handlers:
+        _tick_handlers.append(handler)
+    return handler
+
+
+def on_reset(handler: ResetHandler) -> ResetHandler:
+    if handler not in _reset_handlers:
+        _reset_handlers.append(handler)
+    return handler
+
+
+def run_due(now: float) -> None:
+    with _run_lock:
+        for handler in list(_tick_handlers):
+            try:
+                handler(now)
+            except Exception:
+                logger.exception("tick handler %s failed", getattr(handler, "__name__", handler))
+
+
+def run_reset_handlers() -> None:
+    for handler in list(_reset_handlers):
+        handler()
+
+
+class Ticker(threading.Thread):
+    """Runs the due events every interval until stopped."""
+
+    def __init__(self, interval_s: float, clock_now: Callable[[], float]) -> None:
+        super().__init__(name="sandbox-ticker", daemon=True)
+        self.interval_s = interval_s
+        self.clock_now = clock_now
+        self._stop_event = threading.Event()
+
+    def run(self) -> None:
+        from django.db import close_old_connections
+
+        while not self._stop_event.wait(self.interval_s):
+            close_old_connections()
+            run_due(self.clock_now())
+
+    def stop(self) -> None:
+        self._stop_event.set()

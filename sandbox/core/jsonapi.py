@@ -1,0 +1,74 @@
+"""Small helpers for the sandbox's JSON endpoints: parsing bodies and naming bad fields."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+
+
+class FieldError(Exception):
+    """A request field is missing or wrong; answered 400 naming the field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+    def response(self) -> JsonResponse:
+        return JsonResponse({"error": f"{self.field}: {self.message}", "field": self.field},
+                            status=400)
+
+
+def json_body(request: HttpRequest) -> dict[str, Any]:
+    if not request.body:
+        return {}
+    try:
+        body = json.loads(request.body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise FieldError("body", f"not valid JSON ({error})") from None
+    if not isinstance(body, dict):
+        raise FieldError("body", "must be a JSON object")
+    return body
+
+
+def number(body: dict[str, Any], name: str, *, required: bool = False, minimum: float | None = None,
+           maximum: float | None = None, integer: bool = False, default: Any = None) -> Any:
+    if name not in body or body[name] is None:
+        if required:
+            raise FieldError(name, "is required")
+        return default
+    value = body[name]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise FieldError(name, "must be a number")
+    if integer and not float(value).is_integer():
+        raise FieldError(name, "must be an integer")
+    if minimum is not None and value < minimum:
+        raise FieldError(name, f"must be at least {minimum}")
+    if maximum is not None and value > maximum:
+        raise FieldError(name, f"must be at most {maximum}")
+    return int(value) if integer else value
+
+
+def choice(body: dict[str, Any], name: str, choices: tuple[str, ...], *, required: bool = False,
+           default: str | None = None) -> str | None:
+    if name not in body or body[name] is None:
+        if required:
+            raise FieldError(name, "is required")
+        return default
+    value = body[name]
+    if value not in choices:
+        raise FieldError(name, f"must be one of {', '.join(choices)}")
+    return value
+
+
+def text(body: dict[str, Any], name: str, *, required: bool = False,
+         default: str | None = None) -> str | None:
+    if name not in body or body[name] is None:
+        if required:
+            raise FieldError(name, "is required")
+        return default
+    if not isinstance(body[name], str):
+        raise FieldError(name, "must be a string")
+    return body[name]

@@ -1,0 +1,93 @@
+"""Start the provider sandbox: every service on its own port, in one process."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import socket
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from sandbox.core import clock, ports
+from sandbox.core.account import ensure_account
+from sandbox.core.events import Ticker
+from sandbox.core.info import info, write_info_file
+
+logger = logging.getLogger("sandbox")
+
+
+def port_in_use(host: str, port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return True
+    return False
+
+
+class Command(BaseCommand):
+    help = "Run the provider sandbox (control, SMS, top-up, storage, media, delivery, purge)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--base-port", type=int, default=settings.SANDBOX_BASE_PORT,
+                            help="control port; the services follow it (default 8100)")
+        parser.add_argument("--data-dir", default=str(settings.DATA_DIR),
+                            help="where all state lives; a new directory is a new account")
+        parser.add_argument("--info-file", default=str(settings.BASE_DIR / "var" / "sandbox.json"))
+        parser.add_argument("--host", default=settings.SANDBOX_HOST)
+        parser.add_argument("--threads", type=int, default=16)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        host, base_port = options["host"], options["base_port"]
+        if not 1 <= base_port <= 65535 - len(ports.SERVICES):
+            raise CommandError(f"--base-port: {base_port} leaves no room for the seven ports")
+        ports.configure(base_port)
+        busy = [(service, port) for service, port in ports.all_ports().items()
+                if port_in_use(host, port)]
+        if busy:
+            named = ", ".join(f"{port} ({service})" for service, port in busy)
+            raise CommandError(f"port already in use: {named}; choose another --base-port")
+
+        call_command("migrate", verbosity=0, interactive=False)
+        clock.forget_cache()
+        account = ensure_account()
+        info_file = Path(options["info_file"]).resolve()
+        write_info_file(info_file, info(host, ports.all_ports(), account))
+
+        ticker = Ticker(settings.SANDBOX_TICK_INTERVAL_S, clock.now)
+        ticker.start()
+        self.serve(host, options["threads"], info_file)
+        ticker.stop()
+
+    def serve(self, host: str, threads: int, info_file: Path) -> None:
+        from waitress import create_server
+
+        from sandbox.wsgi import application
+
+        listen = " ".join(f"{host}:{port}" for port in ports.all_ports().values())
+        server = create_server(
+            application, listen=listen, threads=threads, ident="provider-sandbox",
+            log_socket_errors=False,  # lets the drop fault close a connection silently
+            max_request_body_size=16 * 1024**3, channel_timeout=300,
+            connection_limit=500, clear_untrusted_proxy_headers=False,
+        )
+
+        def stop(signum: int, frame: object) -> None:
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, stop)
+        summary = ", ".join(f"{s} {p}" for s, p in ports.all_ports().items())
+        self.stdout.write(f"Sandbox listening on {host}: {summary}")
+        self.stdout.write(f"Data directory: {settings.DATA_DIR}; info file: {info_file}")
+        self.stdout.flush()
+        try:
+            server.run()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.close()

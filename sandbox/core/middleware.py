@@ -1,0 +1,72 @@
+"""Routes each port to its service's URLs and applies injected faults."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from sandbox.core import ports
+from sandbox.core.faults import take_matching_fault
+from sandbox.core.models import Fault
+
+# Set in the WSGI environ (request.META is the environ) to make the server close the
+# connection without answering; see sandbox.wsgi.
+DROP_KEY = "sandbox.drop_connection"
+
+
+class ServiceRoutingMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            port = int(request.META.get("SERVER_PORT", "0"))
+        except ValueError:
+            port = 0
+        service = ports.service_of_port(port)
+        if service is None:
+            return JsonResponse({"error": f"no sandbox service on port {port}"}, status=404)
+        request.sandbox_service = service  # type: ignore[attr-defined]
+        if service == "control":
+            request.urlconf = "sandbox.core.control_urls"
+        else:
+            request.urlconf = f"sandbox.{service}.urls"
+        return self.get_response(request)
+
+
+class FaultInjectionMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        service = getattr(request, "sandbox_service", "control")
+        if service == "control":
+            return self.get_response(request)
+        fault = take_matching_fault(service, request.method or "GET", request.get_full_path())
+        if fault is None:
+            return self.get_response(request)
+        if fault.when == Fault.When.BEFORE:
+            early = self.apply(fault, request, None)
+            if early is not None:
+                return early
+            return self.get_response(request)
+        response = self.get_response(request)
+        replaced = self.apply(fault, request, response)
+        return replaced if replaced is not None else response
+
+    @staticmethod
+    def apply(fault: Fault, request: HttpRequest,
+              response: HttpResponse | None) -> HttpResponse | None:
+        """Carry out the fault; returns a response that replaces the real one, or None."""
+        if fault.action == Fault.Action.STATUS:
+            body = fault.body if fault.body is not None else {"error": "injected fault"}
+            return HttpResponse(json.dumps(body), status=fault.status,
+                                content_type="application/json")
+        if fault.action == Fault.Action.DROP:
+            request.META[DROP_KEY] = True
+            return HttpResponse(status=500)  # never sent: the server drops the connection
+        time.sleep(fault.delay_ms / 1000)  # delay and timeout: answer late, or too late
+        return None

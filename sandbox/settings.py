@@ -1,0 +1,68 @@
+"""Settings of the provider sandbox: a separate Django project with its own database.
+
+All state lives under the data directory (`--data-dir`, default var/sandbox/): a new directory
+is a new provider account.
+"""
+
+import os
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(os.environ.get("SANDBOX_DATA_DIR") or BASE_DIR / "var" / "sandbox")
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+FILES_DIR = DATA_DIR / "files"
+
+SECRET_KEY = "sandbox-only-not-a-secret"  # the sandbox signs nothing with Django's key
+DEBUG = False
+ALLOWED_HOSTS = ["*"]  # the edge answers any Host, as a CDN does
+USE_TZ = True
+TIME_ZONE = "UTC"
+USE_I18N = False
+
+INSTALLED_APPS = [
+    "sandbox.core",
+    "sandbox.sms",
+    "sandbox.topup",
+    "sandbox.storage",
+    "sandbox.media",
+    "sandbox.delivery",
+    "sandbox.purge",
+]
+MIDDLEWARE = [
+    "sandbox.core.middleware.ServiceRoutingMiddleware",
+    "sandbox.core.middleware.FaultInjectionMiddleware",
+]
+ROOT_URLCONF = "sandbox.core.control_urls"
+WSGI_APPLICATION = "sandbox.wsgi.application"
+TEMPLATES: list[dict] = []
+
+DATABASES = {
+    "default": {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": DATA_DIR / "sandbox.sqlite3",
+        "OPTIONS": {
+            "timeout": 30,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        },
+    }
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Storage uploads stream their bodies; never buffer them whole.
+DATA_UPLOAD_MAX_MEMORY_SIZE = None
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 100_000
+
+SANDBOX_BASE_PORT = int(os.environ.get("SANDBOX_BASE_PORT", "8100"))
+SANDBOX_HOST = os.environ.get("SANDBOX_HOST", "127.0.0.1")
+SANDBOX_TICK_INTERVAL_S = 0.5
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s sandbox %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("SANDBOX_LOG_LEVEL", "INFO")},
+    "loggers": {"django.request": {"level": "ERROR"}},
+}
