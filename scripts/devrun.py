@@ -1,0 +1,109 @@
+"""`make run`: the sandbox, then web, worker and beat pointed at it; Ctrl-C stops them all.
+
+The sandbox starts first because its info file carries the addresses and demo credentials the
+back-office needs; they are handed over as environment variables, as in production.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+VAR = ROOT / "var"
+INFO_FILE = VAR / "sandbox.json"
+PYTHON = sys.executable
+BIN = Path(PYTHON).parent
+WEB_PORT = int(os.environ.get("WEB_PORT", "8000"))
+
+
+def provider_environment(info: dict) -> dict[str, str]:
+    return {
+        "SMS_API_URL": info["sms_api_url"], "SMS_TOKEN": info["sms"]["token"],
+        "TRAFFIC_URL": info["traffic_url"], "TOPUP_APPKEY": info["topup"]["appkey"],
+        "TOPUP_APPSECRET": info["topup"]["appsecret"],
+        "STORAGE_URL": info["storage_url"], "STORAGE_BUCKET": info["storage"]["bucket"],
+        "STORAGE_OPERATOR": info["storage"]["operator"],
+        "STORAGE_PASSWORD": info["storage"]["password"],
+        "PROCESS_URL": info["process_url"], "DELIVERY_URL": info["delivery_url"],
+        "PURGE_URL": info["purge_url"], "DELIVERY_TOKEN_SECRET": info["delivery"]["token_secret"],
+        "SANDBOX_CONTROL_URL": info["control_url"],
+    }
+
+
+def wait_for_sandbox(process: subprocess.Popen, timeout_s: float = 60) -> dict:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            sys.exit("The sandbox stopped during start-up (see its messages above).")
+        if INFO_FILE.exists():
+            info = json.loads(INFO_FILE.read_text())
+            try:
+                if requests.get(f"{info['control_url']}/health", timeout=1).ok:
+                    return info
+            except requests.RequestException:
+                pass
+        time.sleep(0.2)
+    sys.exit("The sandbox did not answer within a minute.")
+
+
+def manage(*args: str, env: dict[str, str]) -> None:
+    subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, check=True)
+
+
+def main() -> None:
+    VAR.mkdir(exist_ok=True)
+    INFO_FILE.unlink(missing_ok=True)
+    children: list[subprocess.Popen] = []
+
+    def start(name: str, command: list[str], env: dict[str, str]) -> None:
+        print(f"starting {name}: {' '.join(command)}", flush=True)
+        children.append(subprocess.Popen(command, cwd=ROOT, env=env))
+
+    def stop_all(*_: object) -> None:
+        for child in children:
+            if child.poll() is None:
+                child.terminate()
+        for child in children:
+            try:
+                child.wait(10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+
+    signal.signal(signal.SIGTERM, lambda *_: (stop_all(), sys.exit(0)))
+    try:
+        start("sandbox", [PYTHON, "manage.py", "runsandbox"], dict(os.environ))
+        info = wait_for_sandbox(children[0])
+        env = {**os.environ, "DEBUG": os.environ.get("DEBUG", "true"),
+               **provider_environment(info)}
+        manage("migrate", "--verbosity", "0", env=env)
+        manage("createcachetable", env=env)
+        manage("create_demo_user", env=env)
+        manage("load_demo_data", env=env)
+        start("web", [str(BIN / "gunicorn"), "backoffice.wsgi", "--bind",
+                      f"127.0.0.1:{WEB_PORT}", "--workers", "2", "--threads", "4",
+                      "--access-logfile", "-"], env)
+        start("worker", [str(BIN / "celery"), "-A", "backoffice", "worker", "--loglevel",
+                         "INFO", "--concurrency", "2"], env)
+        start("beat", [str(BIN / "celery"), "-A", "backoffice", "beat", "--loglevel", "INFO"],
+              env)
+        print(f"\nBack-office: http://127.0.0.1:{WEB_PORT}/  (Ctrl-C stops everything)\n",
+              flush=True)
+        while all(child.poll() is None for child in children):
+            time.sleep(0.5)
+        print("A process stopped; stopping the others.", flush=True)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop_all()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""Fixtures shared by the whole suite: the real sandbox and the real services."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from tests.sandbox_process import SandboxProcess
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop
+
+
+@pytest.fixture(scope="session")
+def sandbox_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxProcess]:
+    process = SandboxProcess(tmp_path_factory.mktemp("sandbox"))
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture
+def sandbox(sandbox_process: SandboxProcess) -> SandboxProcess:
+    """A running sandbox, reset to a fresh demo account before the test."""
+    sandbox_process.reset()
+    return sandbox_process
+
+
+def services_required() -> bool:
+    return os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+def need(reason_missing: str | None) -> None:
+    """Skip (or, with REQUIRE_SERVICES=1, fail) a test whose service is missing."""
+    if reason_missing is None:
+        return
+    if services_required():
+        pytest.fail(f"{reason_missing} (REQUIRE_SERVICES=1)")
+    pytest.skip(reason_missing)
+
+
+@pytest.fixture
+def redis_url() -> str:
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        need("REDIS_URL is not set")
+        raise AssertionError("unreachable")
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.RedisError as error:
+        need(f"Redis at {url} is not reachable: {error}")
+    return url
+
+
+@pytest.fixture
+def postgres(django_db_blocker: object) -> None:
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        need("DATABASE_URL does not point at PostgreSQL")
