@@ -27,7 +27,7 @@ lint: install
 
 ## Refresh and compile the Simplified Chinese catalogues (needs gettext).
 messages: install
-	DEBUG=true $(PY) scripts/messages.py
+	$(PY) scripts/messages.py
 
 clean:
 	rm -rf var .pytest_cache

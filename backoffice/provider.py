@@ -58,3 +58,19 @@ def provider_session(service: str) -> requests.Session:
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     return session
+
+
+class ProviderNotConfigured(RuntimeError):
+    """A provider address or credential is missing from the environment."""
+
+
+def provider_settings(service: str) -> dict[str, str]:
+    """The service's provider settings, refusing clearly when one is missing."""
+    from django.conf import settings
+
+    values = settings.PROVIDER[service]
+    missing = [name for name, value in values.items() if not value]
+    if missing:
+        raise ProviderNotConfigured(
+            f"{service}: set {', '.join(missing)} in the environment (see the README)")
+    return values

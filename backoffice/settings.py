@@ -117,6 +117,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "uploads/"
 STORAGES = {

@@ -11,6 +11,9 @@ from tests.sandbox_process import SandboxProcess
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop
 
+# Browser fixtures (`browser`, `page`, `staff_login`) live in tests/browser.py.
+pytest_plugins = ["tests.browser"]
+
 
 @pytest.fixture(scope="session")
 def sandbox_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxProcess]:

@@ -1,0 +1,68 @@
+"""Playwright driving Debian's chromium, headless, for the browser tests.
+
+Nothing is downloaded: the browser is the system's /usr/bin/chromium. Without it the browser
+tests are skipped with the reason, or fail when REQUIRE_SERVICES=1 (as on CI).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+
+import pytest
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-quic", "--no-first-run", "--disable-component-update",
+                 "--disable-sync"]
+
+
+def chromium_path() -> str | None:
+    return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    from tests.conftest import need
+
+    executable = chromium_path()
+    if executable is None:
+        need("chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS,
+                                              headless=True)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15_000)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def staff_login(page, live_server, django_user_model):  # type: ignore[no-untyped-def]
+    """Returns a function that creates a staff user in the given groups and signs in through
+    the real login page."""
+    from django.contrib.auth.models import Group
+
+    from backoffice.roles import setup_roles
+
+    def login(username: str = "staff", groups: tuple[str, ...] = (), superuser: bool = False):
+        setup_roles()
+        user = django_user_model.objects.create_user(username=username, password="S3cret-pass!",
+                                                     is_staff=True, is_superuser=superuser)
+        user.groups.set(Group.objects.filter(name__in=groups))
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("#id_username", username)
+        page.fill("#id_password", "S3cret-pass!")
+        page.click("#sign-in")
+        page.wait_for_url(f"{live_server.url}/")
+        return user
+
+    return login
