@@ -1,11 +1,31 @@
-"""The Celery application shared by the worker and beat."""
+"""The Celery application shared by the worker and beat.
 
+Each app declares its periodic jobs in `<app>/schedule.py` as `BEAT_SCHEDULE` (Celery's
+beat_schedule format); they are gathered here, and django-celery-beat's database scheduler
+copies them into its tables when beat starts.
+"""
+
+import importlib
+import importlib.util
 import os
 
 from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backoffice.settings")
 
+SCHEDULED_APPS = ("sms", "topup", "storage", "media", "delivery")
+
+
+def collect_beat_schedule() -> dict:
+    schedule: dict = {}
+    for app_label in SCHEDULED_APPS:
+        module_name = f"{app_label}.schedule"
+        if importlib.util.find_spec(module_name) is not None:
+            schedule.update(importlib.import_module(module_name).BEAT_SCHEDULE)
+    return schedule
+
+
 app = Celery("backoffice")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.beat_schedule = collect_beat_schedule()
 app.autodiscover_tasks()

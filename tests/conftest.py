@@ -64,3 +64,22 @@ def postgres(django_db_blocker: object) -> None:
 
     if connection.vendor != "postgresql":
         need("DATABASE_URL does not point at PostgreSQL")
+
+
+@pytest.fixture
+def provider(sandbox: SandboxProcess, settings) -> SandboxProcess:  # type: ignore[no-untyped-def]
+    """Points the back-office's provider settings at the (reset) sandbox, as `make run` does."""
+    info = sandbox.info
+    settings.PROVIDER = {
+        "sms": {"api_url": info["sms_api_url"], "token": info["sms"]["token"]},
+        "topup": {"traffic_url": info["traffic_url"], "appkey": info["topup"]["appkey"],
+                  "appsecret": info["topup"]["appsecret"]},
+        "storage": {"url": info["storage_url"], "bucket": info["storage"]["bucket"],
+                    "operator": info["storage"]["operator"],
+                    "password": info["storage"]["password"], "signature": "current"},
+        "media": {"process_url": info["process_url"]},
+        "delivery": {"delivery_url": info["delivery_url"], "purge_url": info["purge_url"],
+                     "token_secret": info["delivery"]["token_secret"]},
+        "sandbox_control_url": info["control_url"],
+    }
+    return sandbox

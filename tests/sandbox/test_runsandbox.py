@@ -1,0 +1,68 @@
+"""`runsandbox`: seven ports, the info file, a data directory per account, clear port errors."""
+
+import json
+import socket
+import subprocess
+import sys
+
+import requests
+
+from tests.sandbox_process import ROOT, SandboxProcess, free_base_port
+
+INFO_KEYS = {"sms_api_url", "traffic_url", "storage_url", "process_url", "delivery_url",
+             "purge_url", "control_url"}
+
+
+def test_it_answers_on_all_seven_ports(sandbox):
+    assert requests.get(f"{sandbox.info['control_url']}/health", timeout=5).json() == {"ok": True}
+    for key in INFO_KEYS - {"control_url"}:
+        response = requests.get(f"{sandbox.info[key]}/no-such-endpoint", timeout=5)
+        assert response.headers["Content-Type"].startswith("application/json"), key
+
+
+def test_the_info_file_names_every_service_and_credential(sandbox):
+    info = json.loads(sandbox.info_file.read_text())
+    assert set(info) >= INFO_KEYS
+    for offset, key in enumerate(["control_url", "sms_api_url", "traffic_url", "storage_url",
+                                  "process_url", "delivery_url", "purge_url"]):
+        assert info[key] == f"http://127.0.0.1:{sandbox.base_port + offset}"
+    assert len(info["topup"]["appkey"]) == 16
+    assert info["sms"]["token"] and info["topup"]["appsecret"]
+    assert info["storage"]["bucket"] and info["storage"]["operator"]
+    assert info["storage"]["password"] and info["delivery"]["token_secret"]
+    assert sandbox.info_file.stat().st_mode & 0o077 == 0  # it holds secrets: owner only
+
+
+def test_reset_keeps_the_credentials_of_the_info_file(sandbox):
+    before = json.loads(sandbox.info_file.read_text())
+    sandbox.reset()
+    restarted_info = json.loads(sandbox.info_file.read_text())
+    assert restarted_info == before
+
+
+def test_a_new_data_directory_is_a_new_account_and_an_old_one_is_kept(tmp_path):
+    first = SandboxProcess(tmp_path / "a")
+    first.start()
+    first.stop()
+    again = SandboxProcess(tmp_path / "a")
+    again.start()
+    again.stop()
+    other = SandboxProcess(tmp_path / "b")
+    other.start()
+    other.stop()
+    assert first.info["sms"] == again.info["sms"]
+    assert first.info["topup"] == again.info["topup"]
+    assert first.info["sms"] != other.info["sms"]
+
+
+def test_it_names_the_port_that_is_in_use(tmp_path):
+    base = free_base_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", base + 3))
+        taken.listen()
+        result = subprocess.run(
+            [sys.executable, "manage.py", "runsandbox", "--base-port", str(base),
+             "--data-dir", str(tmp_path), "--info-file", str(tmp_path / "info.json")],
+            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert f"{base + 3} (storage)" in result.stderr
