@@ -1,0 +1,593 @@
+"""Client of the provider's synchronous media processing (spec part B, DECISIONS).
+
+Five POST endpoints with JSON bodies, signed with the provider's current scheme where the
+`Content-MD5` is the MD5 of the JSON body. Inputs are checked before the call (an invalid
+request raises `InvalidMediaRequest` listing every problem, nothing is sent) and answers are
+parsed into typed results that keep the provider's `X-Request-Id` for support.
+
+Calls are never repeated here: concat, clip and snapshot write an output file, and whether to
+try again after a failure is the caller's decision.
+
+The signature is computed here rather than imported from `storage.signing` because apps do not
+import each other's internals (ARCHITECTURE); it is the same published scheme, tested against
+its own fixed example.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import math
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from email.utils import formatdate
+from typing import Any, TypeVar
+from urllib.parse import quote, urlsplit
+
+import requests
+
+DEFAULT_TIMEOUT = 60.0
+SNAPSHOT_FORMATS = ("jpg", "png", "webp")
+
+_POINT = re.compile(r"[0-9]{2}:[0-5][0-9]:[0-5][0-9]")
+_SIZE = re.compile(r"([0-9]+)x([0-9]+)")
+
+
+# --- signing ---------------------------------------------------------------------------------
+
+
+def sign(method: str, uri: str, date: str, password: str, content_md5: str) -> str:
+    """base64(HMAC-SHA1(key=md5hex(password), METHOD&URI&DATE&Content-MD5))."""
+    key = hashlib.md5(password.encode("utf-8")).hexdigest().encode("ascii")
+    plain = "&".join([method, uri, date, content_md5]).encode("utf-8")
+    return base64.b64encode(hmac.new(key, plain, hashlib.sha1).digest()).decode("ascii")
+
+
+def encode_body(payload: Mapping[str, object]) -> bytes:
+    """Compact UTF-8 JSON: the exact bytes that are hashed into Content-MD5 and sent."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MediaProblem:
+    """One invalid argument: `field` is the JSON field, `code` a stable machine word."""
+
+    field: str
+    code: str
+    message: str
+
+
+class InvalidMediaRequest(ValueError):
+    """The request breaks the spec's rules; raised before anything is sent."""
+
+    def __init__(self, problems: Sequence[MediaProblem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("; ".join(problem.message for problem in self.problems))
+
+
+class MediaError(Exception):
+    """An error answer: `status` is the HTTP status (0 when no answer arrived),
+    `status_code` and `message` come from the body when it has them."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int = 0,
+        status_code: int | None = None,
+        request_id: str | None = None,
+    ) -> None:
+        self.message = message
+        self.status = status
+        self.status_code = status_code
+        self.request_id = request_id
+        super().__init__(f"{message} (HTTP {status}, status_code {status_code})")
+
+
+class MediaConnectionError(MediaError):
+    """No answer: connection refused or reset, or a timeout."""
+
+
+class MediaProtocolError(MediaError):
+    """A success answer that does not have the documented shape."""
+
+
+class MediaRequestError(MediaError):
+    """400: request parameter error."""
+
+
+class MediaUnauthorized(MediaRequestError):
+    """401: worded by the spec as a parameter error too; in practice a refused signature or
+    date, so it is a subclass that callers may tell apart."""
+
+
+class MediaNotFound(MediaError):
+    """404: the M3U8 or video does not exist."""
+
+
+class MediaServerError(MediaError):
+    """5xx: the provider failed."""
+
+
+def _error_class(status: int) -> type[MediaError]:
+    if status == 400:
+        return MediaRequestError
+    if status == 401:
+        return MediaUnauthorized
+    if status == 404:
+        return MediaNotFound
+    if status >= 500:
+        return MediaServerError
+    return MediaError
+
+
+# --- results ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class MediaResult:
+    """Common answer of concat and clip."""
+
+    status_code: int
+    message: str
+    request_id: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SnapshotResult(MediaResult):
+    content_type: str
+    content_length: int
+    save_as: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class M3U8Meta(MediaResult):
+    """Playlist duration and segment time points, in seconds."""
+
+    duration: float
+    points: list[float]
+
+
+@dataclass(frozen=True, kw_only=True)
+class AVFormat:
+    """Container facts; fields the answer lacks are None."""
+
+    bitrate: int | None = None
+    duration: float | None = None
+    format: str | None = None
+    fullname: str | None = None
+    filesize: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AVStream:
+    """One stream; video fields are None on audio streams and the other way round."""
+
+    index: int | None = None
+    type: str | None = None
+    bitrate: int | None = None
+    codec: str | None = None
+    codec_desc: str | None = None
+    duration: float | None = None
+    video_fps: float | None = None
+    video_height: int | None = None
+    video_width: int | None = None
+    audio_channels: int | None = None
+    audio_samplerate: int | None = None
+    metadata: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def handler_name(self) -> str | None:
+        return self.metadata.get("handler_name")
+
+    @property
+    def language(self) -> str | None:
+        return self.metadata.get("language")
+
+
+@dataclass(frozen=True, kw_only=True)
+class AVMeta:
+    """Audio/video metadata: container `format` and every stream."""
+
+    format: AVFormat
+    streams: list[AVStream]
+    request_id: str | None
+
+
+# --- the client ------------------------------------------------------------------------------
+
+
+class MediaClient:
+    """Signed calls to `/<service>/...` of the media processing service."""
+
+    def __init__(
+        self,
+        base_url: str,
+        service: str,
+        operator: str,
+        password: str,
+        timeout: float = DEFAULT_TIMEOUT,
+        session: requests.Session | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        parts = urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(f"base_url must be http(s)://host[:port], got {base_url!r}")
+        if parts.path not in ("", "/") or parts.query or parts.fragment:
+            raise ValueError(f"base_url must not have a path or query, got {base_url!r}")
+        if not service or "/" in service:
+            raise ValueError(f"service must be a non-empty name without '/', got {service!r}")
+        if not operator or ":" in operator:
+            raise ValueError("operator must be a non-empty name without ':'")
+        if timeout <= 0:
+            raise ValueError("timeout must be positive")
+        self.base_url = f"{parts.scheme}://{parts.netloc}"
+        self.service = service
+        self.operator = operator
+        self._password = password
+        self.timeout = timeout
+        self.session = session or requests.Session()
+        self._clock = clock
+
+    def __repr__(self) -> str:  # never show the password
+        return f"MediaClient({self.base_url!r}, service={self.service!r})"
+
+    def concat(self, m3u8s: Sequence[str], save_as: str) -> MediaResult:
+        """Join playlists in the given order into `save_as`."""
+        problems = _check_path_list("m3u8s", m3u8s) + _check_text("save_as", save_as)
+        _require(problems)
+        payload = {"m3u8s": list(m3u8s), "save_as": save_as}
+        return _parse(_parse_common, *self._post("m3u8er/concat", payload))
+
+    def clip(
+        self,
+        m3u8: str,
+        save_as: str,
+        *,
+        include: Sequence[float] | None = None,
+        exclude: Sequence[float] | None = None,
+        index: bool = False,
+    ) -> MediaResult:
+        """Keep (`include`) or drop (`exclude`) the span `[start, end]` of a playlist.
+
+        Spans are seconds, or segment numbers when `index` is true. At least one is needed;
+        when both are given the provider applies `include` only.
+        """
+        problems = _check_text("m3u8", m3u8) + _check_text("save_as", save_as)
+        if not isinstance(index, bool):
+            problems.append(MediaProblem("index", "type", "index must be true or false"))
+            index = False
+        if include is None and exclude is None:
+            problems.append(MediaProblem("include", "required", "give include or exclude"))
+        problems += _check_span("include", include, index) + _check_span("exclude", exclude, index)
+        _require(problems)
+        payload: dict[str, object] = {"m3u8": m3u8, "save_as": save_as, "index": index}
+        if include is not None:
+            payload["include"] = list(include)
+        if exclude is not None:
+            payload["exclude"] = list(exclude)
+        return _parse(_parse_common, *self._post("m3u8er/clip", payload))
+
+    def snapshot(
+        self,
+        source: str,
+        save_as: str,
+        point: str,
+        *,
+        size: str | None = None,
+        format: str | None = None,
+    ) -> SnapshotResult:
+        """Grab the frame at `point` (`HH:MM:SS`) into an image at `save_as`.
+
+        `size` (`<w>x<h>`) defaults to the video's size; `format` to the suffix of `save_as`,
+        which must then be one of jpg, png, webp.
+        """
+        problems = _check_text("source", source) + _check_text("save_as", save_as)
+        problems += _check_point(point) + _check_size(size) + _check_format(format, save_as)
+        _require(problems)
+        payload: dict[str, object] = {"source": source, "save_as": save_as, "point": point}
+        if size is not None:
+            payload["size"] = size
+        if format is not None:
+            payload["format"] = format
+        return _parse(_parse_snapshot, *self._post("snapshot", payload))
+
+    def m3u8_meta(self, m3u8: str) -> M3U8Meta:
+        """Duration and time points of a playlist."""
+        _require(_check_text("m3u8", m3u8))
+        return _parse(_parse_m3u8_meta, *self._post("m3u8er/get_meta", {"m3u8": m3u8}))
+
+    def av_meta(self, source: str) -> AVMeta:
+        """Container format and streams of an audio or video file."""
+        _require(_check_text("source", source))
+        return _parse(_parse_av_meta, *self._post("avmeta/get_meta", {"source": source}))
+
+    # --- transport ---
+
+    def _post(
+        self, endpoint: str, payload: Mapping[str, object]
+    ) -> tuple[dict[str, Any], str | None]:
+        """Send one signed POST; returns the JSON body and the `X-Request-Id`."""
+        uri = quote(f"/{self.service}/{endpoint}", safe="/")
+        body = encode_body(payload)
+        content_md5 = hashlib.md5(body).hexdigest()
+        date = formatdate(self._clock(), usegmt=True)
+        signature = sign("POST", uri, date, self._password, content_md5)
+        headers = {
+            "Date": date,
+            "Content-Type": "application/json",
+            "Content-MD5": content_md5,
+            "Authorization": f"SVC {self.operator}:{signature}",
+        }
+        try:
+            response = self.session.post(
+                self.base_url + uri,
+                data=body,
+                headers=headers,
+                timeout=self.timeout,
+                allow_redirects=False,
+            )
+        except (requests.ConnectionError, requests.Timeout) as exc:
+            raise MediaConnectionError(f"POST {uri} failed: {exc}") from exc
+        request_id = response.headers.get("X-Request-Id")
+        try:
+            answer = response.json()
+        except ValueError:
+            answer = None
+        answer_dict: dict[str, Any] = answer if isinstance(answer, dict) else {}
+        body_code = _as_int(answer_dict.get("status_code"))
+        if response.status_code != 200 or (body_code is not None and body_code != 200):
+            message = str(answer_dict.get("message") or answer_dict.get("msg") or response.reason)
+            status = response.status_code if response.status_code != 200 else body_code or 0
+            raise _error_class(status)(
+                message, status=response.status_code, status_code=body_code, request_id=request_id
+            )
+        if not isinstance(answer, dict):
+            raise MediaProtocolError(
+                "answer is not a JSON object", status=200, request_id=request_id
+            )
+        return answer_dict, request_id
+
+
+# --- input checks ----------------------------------------------------------------------------
+
+
+def _require(problems: Sequence[MediaProblem]) -> None:
+    if problems:
+        raise InvalidMediaRequest(problems)
+
+
+def _check_text(name: str, value: object) -> list[MediaProblem]:
+    if not isinstance(value, str):
+        return [MediaProblem(name, "type", f"{name} must be a string, got {value!r}")]
+    if not value.strip():
+        return [MediaProblem(name, "required", f"{name} is required")]
+    return []
+
+
+def _check_path_list(name: str, values: object) -> list[MediaProblem]:
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        return [MediaProblem(name, "type", f"{name} must be a list of storage paths")]
+    if not values:
+        return [MediaProblem(name, "required", f"{name} needs at least one playlist")]
+    problems: list[MediaProblem] = []
+    for position, value in enumerate(values):
+        problems += _check_text(f"{name}[{position}]", value)
+    return problems
+
+
+def _check_point(point: object) -> list[MediaProblem]:
+    if isinstance(point, str) and _POINT.fullmatch(point):
+        return []
+    return [MediaProblem("point", "invalid", f"point must be HH:MM:SS, got {point!r}")]
+
+
+def _check_size(size: object) -> list[MediaProblem]:
+    if size is None:
+        return []
+    match = _SIZE.fullmatch(size) if isinstance(size, str) else None
+    if match and int(match[1]) > 0 and int(match[2]) > 0:
+        return []
+    return [MediaProblem("size", "invalid", f"size must be <width>x<height>, got {size!r}")]
+
+
+def _check_format(format_: object, save_as: object) -> list[MediaProblem]:
+    """An explicit format must be known; without one, `save_as`'s suffix decides and must be."""
+    if format_ is not None:
+        if format_ in SNAPSHOT_FORMATS:
+            return []
+        allowed = ", ".join(SNAPSHOT_FORMATS)
+        return [
+            MediaProblem("format", "invalid", f"format must be one of {allowed}, got {format_!r}")
+        ]
+    if not isinstance(save_as, str):
+        return []  # reported against save_as
+    suffix = save_as.rsplit("/", 1)[-1].rpartition(".")[2].lower() if "." in save_as else ""
+    if suffix in SNAPSHOT_FORMATS:
+        return []
+    return [
+        MediaProblem(
+            "format",
+            "required",
+            f"format is required: the suffix of save_as {save_as!r} is not jpg, png or webp",
+        )
+    ]
+
+
+def _check_span(name: str, span: object, index: bool) -> list[MediaProblem]:
+    """`[start, end]`: non-negative numbers with start < end; whole segment numbers if index."""
+    if span is None:
+        return []
+    unit = "segment numbers" if index else "seconds"
+    bad = MediaProblem(name, "invalid", f"{name} must be a pair [start, end] of {unit}")
+    if isinstance(span, str | bytes) or not isinstance(span, Sequence) or len(span) != 2:
+        return [bad]
+    start, end = span
+    for value in (start, end):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+        ):
+            return [bad]
+        if index and not isinstance(value, int):
+            return [MediaProblem(name, "invalid", f"{name} must be whole segment numbers")]
+    if start < 0 or end < 0:
+        return [MediaProblem(name, "invalid", f"{name} must not be negative")]
+    if start >= end:
+        return [MediaProblem(name, "invalid", f"{name} start must be before its end")]
+    return []
+
+
+# --- answer parsing --------------------------------------------------------------------------
+
+T = TypeVar("T")
+
+
+class _Malformed(ValueError):
+    """A success answer missing a field or holding the wrong type; becomes MediaProtocolError."""
+
+
+def _parse(
+    parser: Callable[[Mapping[str, Any], str | None], T],
+    body: Mapping[str, Any],
+    request_id: str | None,
+) -> T:
+    try:
+        return parser(body, request_id)
+    except _Malformed as exc:
+        raise MediaProtocolError(str(exc), status=200, request_id=request_id) from exc
+
+
+def _as_int(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return None
+
+
+def _number(value: object, name: str, kind: type[int] | type[float]) -> Any:
+    """A JSON number (or numeric string) as `kind`: ints must be whole, all finite."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise _Malformed(f"{name} is not a number: {value!r}")
+    try:
+        number = float(value)
+    except ValueError:
+        raise _Malformed(f"{name} is not a number: {value!r}") from None
+    if not math.isfinite(number):
+        raise _Malformed(f"{name} is not a finite number: {value!r}")
+    if kind is int:
+        if not number.is_integer():
+            raise _Malformed(f"{name} is not a whole number: {value!r}")
+        return int(value) if isinstance(value, int) else int(number)
+    return number
+
+
+def _required(body: Mapping[str, Any], name: str, kind: type, where: str = "") -> Any:
+    label = f"{where}{name}"
+    if body.get(name) is None:
+        raise _Malformed(f"answer has no {label}")
+    value = body[name]
+    if kind is str:
+        if not isinstance(value, str):
+            raise _Malformed(f"{label} is not a string: {value!r}")
+        return value
+    return _number(value, label, kind)
+
+
+def _optional(body: Mapping[str, Any], name: str, kind: type, where: str = "") -> Any:
+    return None if body.get(name) is None else _required(body, name, kind, where)
+
+
+def _parse_common(body: Mapping[str, Any], request_id: str | None) -> MediaResult:
+    status_code = _as_int(body.get("status_code"))
+    return MediaResult(
+        status_code=status_code if status_code is not None else 200,
+        message=str(body.get("message") or ""),
+        request_id=request_id,
+    )
+
+
+def _parse_snapshot(body: Mapping[str, Any], request_id: str | None) -> SnapshotResult:
+    common = _parse_common(body, request_id)
+    return SnapshotResult(
+        status_code=common.status_code,
+        message=common.message,
+        request_id=request_id,
+        content_type=_required(body, "content_type", str),
+        content_length=_required(body, "content_length", int),
+        save_as=_required(body, "save_as", str),
+    )
+
+
+def _parse_m3u8_meta(body: Mapping[str, Any], request_id: str | None) -> M3U8Meta:
+    common = _parse_common(body, request_id)
+    meta = body.get("meta")
+    if not isinstance(meta, dict):
+        raise _Malformed("answer has no meta object")
+    points = meta.get("points")
+    if points is None:
+        points = []
+    if not isinstance(points, list):
+        raise _Malformed("meta.points is not a list")
+    return M3U8Meta(
+        status_code=common.status_code,
+        message=common.message,
+        request_id=request_id,
+        duration=_required(meta, "duration", float, "meta."),
+        points=[_number(point, "meta.points", float) for point in points],
+    )
+
+
+def _parse_av_meta(body: Mapping[str, Any], request_id: str | None) -> AVMeta:
+    raw_format = body.get("format")
+    raw_streams = body.get("streams")
+    if not isinstance(raw_format, dict):
+        raise _Malformed("answer has no format object")
+    if not isinstance(raw_streams, list):
+        raise _Malformed("answer has no streams list")
+    media_format = AVFormat(
+        bitrate=_optional(raw_format, "bitrate", int, "format."),
+        duration=_optional(raw_format, "duration", float, "format."),
+        format=_optional(raw_format, "format", str, "format."),
+        fullname=_optional(raw_format, "fullname", str, "format."),
+        filesize=_optional(raw_format, "filesize", float, "format."),
+    )
+    streams = [_parse_stream(stream, number) for number, stream in enumerate(raw_streams)]
+    return AVMeta(format=media_format, streams=streams, request_id=request_id)
+
+
+def _parse_stream(raw: object, number: int) -> AVStream:
+    where = f"streams[{number}]."
+    if not isinstance(raw, dict):
+        raise _Malformed(f"streams[{number}] is not an object")
+    metadata = raw.get("metadata")
+    if metadata is None:
+        metadata = {}
+    if not isinstance(metadata, dict):
+        raise _Malformed(f"{where}metadata is not an object")
+    return AVStream(
+        index=_optional(raw, "index", int, where),
+        type=_optional(raw, "type", str, where),
+        bitrate=_optional(raw, "bitrate", int, where),
+        codec=_optional(raw, "codec", str, where),
+        codec_desc=_optional(raw, "codec_desc", str, where),
+        duration=_optional(raw, "duration", float, where),
+        video_fps=_optional(raw, "video_fps", float, where),
+        video_height=_optional(raw, "video_height", int, where),
+        video_width=_optional(raw, "video_width", int, where),
+        audio_channels=_optional(raw, "audio_channels", int, where),
+        audio_samplerate=_optional(raw, "audio_samplerate", int, where),
+        metadata={str(key): str(value) for key, value in metadata.items()},
+    )

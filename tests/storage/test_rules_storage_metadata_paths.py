@@ -1,0 +1,194 @@
+"""Rules for metadata names and values, ttl, secret, Content-MD5, paths and listing options."""
+
+import pytest
+
+from storage.rules import (
+    Problem,
+    RuleViolation,
+    check_content_md5,
+    check_list_options,
+    check_meta_name,
+    check_metadata,
+    check_path,
+    check_secret,
+    check_ttl,
+    meta_header,
+    metadata_headers,
+    normalise_path,
+    require,
+)
+
+
+def codes(problems: list[Problem]) -> list[tuple[str, str]]:
+    return [(problem.field, problem.code) for problem in problems]
+
+
+# --- metadata names and values ---
+
+
+@pytest.mark.parametrize("name", ["a", "foo", "Foo-Bar", "x-svc-meta-colour", "v2"])
+def test_it_accepts_metadata_names_of_letters_digits_and_inner_hyphens(name):
+    assert check_meta_name(name) == []
+
+
+@pytest.mark.parametrize("name", ["foo_bar", "-foo", "foo-", "fo o", "é", "a.b", "x-svc-meta-"])
+def test_it_rejects_bad_metadata_names(name):
+    problems = check_meta_name(name)
+    assert len(problems) == 1
+    assert problems[0].code in ("invalid_name", "required")
+
+
+def test_it_rejects_a_metadata_name_that_is_not_text():
+    assert codes(check_meta_name(7)) == [("metadata", "type")]
+
+
+def test_meta_header_lowercases_and_adds_the_prefix_once():
+    assert meta_header("Foo") == "x-svc-meta-foo"
+    assert meta_header("X-SVC-META-Foo") == "x-svc-meta-foo"
+
+
+def test_metadata_headers_builds_the_headers():
+    headers = metadata_headers({"Author": "Ann", "ttl": 7, "secret": "abc123"})
+    assert headers == {
+        "x-svc-meta-author": "Ann",
+        "x-svc-meta-ttl": "7",
+        "x-svc-meta-secret": "abc123",
+    }
+
+
+@pytest.mark.parametrize(
+    ("value", "code"),
+    [
+        ("", "required"),
+        ("caf\u00e9", "invalid_value"),
+        ("a\r\nb", "invalid_value"),
+        (" padded", "invalid_value"),
+        (3, "type"),
+    ],
+)
+def test_it_rejects_metadata_values_that_would_not_survive_transit(value, code):
+    assert codes(check_metadata({"note": value})) == [("x-svc-meta-note", code)]
+
+
+def test_it_reports_a_name_given_twice_in_different_case():
+    assert codes(check_metadata({"Foo": "1", "foo": "2"})) == [("x-svc-meta-foo", "duplicate")]
+
+
+def test_metadata_headers_raises_with_every_problem():
+    with pytest.raises(RuleViolation) as caught:
+        metadata_headers({"bad_name": "x", "ttl": 0})
+    assert codes(list(caught.value.problems)) == [
+        ("x-svc-meta-bad_name", "invalid_name"),
+        ("x-svc-meta-ttl", "out_of_range"),
+    ]
+    assert "x-svc-meta-ttl must be from 1 to 180 days" in str(caught.value)
+
+
+# --- ttl ---
+
+
+@pytest.mark.parametrize("value", [1, 180, "30"])
+def test_it_accepts_a_ttl_from_1_to_180_days(value):
+    assert check_ttl(value) == []
+
+
+@pytest.mark.parametrize("value", [0, 181, "0", "999"])
+def test_it_rejects_a_ttl_out_of_range(value):
+    assert codes(check_ttl(value)) == [("x-svc-meta-ttl", "out_of_range")]
+
+
+@pytest.mark.parametrize("value", [-1, "1.5", "ten", "", True, None, 2.0])
+def test_it_rejects_a_ttl_that_is_not_whole_days(value):
+    assert codes(check_ttl(value)) == [("x-svc-meta-ttl", "invalid")]
+
+
+# --- secret and md5 ---
+
+
+def test_it_accepts_a_secret_of_letters_and_digits():
+    assert check_secret("abcXYZ019") == []
+
+
+@pytest.mark.parametrize("value", ["", "ab-c", "ab c", "pässword", "a_b", None])
+def test_it_rejects_a_secret_with_other_characters(value):
+    problems = check_secret(value)
+    assert codes(problems) == [("Content-Secret", "invalid")]
+    assert "letters and digits" in problems[0].message
+
+
+def test_it_names_the_metadata_header_when_the_secret_comes_as_metadata():
+    assert codes(check_metadata({"secret": "no!"})) == [("x-svc-meta-secret", "invalid")]
+
+
+def test_it_checks_content_md5_is_32_hex_digits():
+    assert check_content_md5("5eb63bbbe01eeed093cb22bb8f5acdc3") == []
+    assert codes(check_content_md5("XrY7u+Ae7tCTyyK7j1rNww==")) == [("Content-MD5", "invalid")]
+
+
+# --- paths ---
+
+
+@pytest.mark.parametrize(
+    ("raw", "normal"),
+    [
+        ("a/b.txt", "/a/b.txt"),
+        ("/a/b.txt", "/a/b.txt"),
+        ("/a/b/", "/a/b"),
+        ("x", "/x"),
+        ("/dir with space/你.txt", "/dir with space/你.txt"),
+    ],
+)
+def test_it_normalises_paths_to_one_leading_slash(raw, normal):
+    assert normalise_path(raw) == normal
+
+
+def test_it_accepts_the_root_only_where_allowed():
+    assert normalise_path("/", allow_root=True) == "/"
+    assert normalise_path("", allow_root=True) == "/"
+    with pytest.raises(RuleViolation, match="path is empty"):
+        normalise_path("/")
+
+
+@pytest.mark.parametrize("raw", ["a//b", "//a", "/a/b//", "a///"])
+def test_it_rejects_empty_segments(raw):
+    problems = check_path(raw)
+    assert codes(problems) == [("path", "empty_segment")]
+    assert "empty segment" in problems[0].message
+
+
+@pytest.mark.parametrize("raw", ["a/../b", "..", "/a/./b", "a/.."])
+def test_it_rejects_dot_segments(raw):
+    assert codes(check_path(raw)) == [("path", "dot_segment")]
+
+
+def test_it_rejects_control_characters_and_non_text_paths():
+    assert codes(check_path("a\nb")) == [("path", "invalid_char")]
+    assert codes(check_path(None)) == [("path", "type")]
+
+
+def test_it_keeps_dots_inside_names():
+    assert normalise_path("a/..b/c.", allow_root=False) == "/a/..b/c."
+
+
+def test_require_is_silent_without_problems_and_raises_with_them():
+    require([])
+    with pytest.raises(RuleViolation) as caught:
+        require([Problem("f", "c", "first"), Problem("g", "d", "second")])
+    assert str(caught.value) == "first; second"
+
+
+# --- listing options ---
+
+
+def test_it_accepts_list_limits_up_to_10000_and_both_orders():
+    assert check_list_options(1, "asc") == []
+    assert check_list_options(10_000, "desc") == []
+
+
+@pytest.mark.parametrize("limit", [0, 10_001, "100", True])
+def test_it_rejects_list_limits_out_of_range(limit):
+    assert codes(check_list_options(limit, "asc")) == [("x-list-limit", "out_of_range")]
+
+
+def test_it_rejects_an_unknown_list_order():
+    assert codes(check_list_options(100, "ASC")) == [("x-list-order", "invalid")]
