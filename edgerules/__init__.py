@@ -1,0 +1,66 @@
+"""edgerules: the rewrite language of the CDN edge (content-delivery.md, "Rewrite language").
+
+Pure Python (stdlib + ``regex``), no Django: the back-office rule editor/tester and the sandbox
+edge both use it.
+
+Typical use::
+
+    rule_set = compile_rule_set([{"pattern": r"^/old/(.*)$", "rule": "/new/$1", "debug": False}])
+    outcome = rule_set.run(RequestContext(host="cdn.example.com", uri="/old/a.jpg"))
+    outcome.url  # "/new/a.jpg"
+
+    lint("$WHEN($EQ($_HOST, a)")  # [Diagnostic(code="unbalanced-paren", line=1, column=6, ...)]
+
+Language decisions where the spec is silent (details in the module named):
+
+- Values are strings; the empty string is false, any other string true; boolean functions
+  return ``"true"`` or ``""`` (:mod:`edgerules.frame`).
+- Minimum arity = parameters shown in the spec's table; fewer is a syntax error, more a warning
+  (:mod:`edgerules.names`, :mod:`edgerules.parser`).
+- Trailing ``?`` = do not append the original query; ``??`` = a literal ``?`` followed by that
+  marker; ``\\?`` or ``'?'`` = a literal ``?`` with the query still appended; ``$$`` must end
+  the rule (:mod:`edgerules.parser`).
+- Plain-text escapes are limited to ``$ ( ) , ' \\ ?`` and space/tab, quoted-string escapes to
+  ``\\\\`` and ``\\'``; anything else is a ``bad-escape`` error (:mod:`edgerules.lexer`).
+- A stopped or failed rule leaves no effect; later rules still run; patterns always match the
+  original URI; the last completed rewrite wins (:mod:`edgerules.ruleset`).
+"""
+
+from __future__ import annotations
+
+from edgerules.context import RequestContext
+from edgerules.diagnostics import Diagnostic, EvalError, RuleSyntaxError
+from edgerules.effects import Exit, HeaderChange, Redirect
+from edgerules.evaluator import CompiledRule, Evaluation, Status, compile_rule, evaluate
+from edgerules.linter import has_errors, lint, lint_pattern, lint_rule_set
+from edgerules.nodes import Rule
+from edgerules.outcome import Outcome, RuleStep
+from edgerules.parser import parse
+from edgerules.ruleset import RuleSet, compile_rule_set
+from edgerules.rulespec import RuleSpec
+
+__all__ = [
+    "CompiledRule",
+    "Diagnostic",
+    "EvalError",
+    "Evaluation",
+    "Exit",
+    "HeaderChange",
+    "Outcome",
+    "Redirect",
+    "RequestContext",
+    "Rule",
+    "RuleSet",
+    "RuleSpec",
+    "RuleStep",
+    "RuleSyntaxError",
+    "Status",
+    "compile_rule",
+    "compile_rule_set",
+    "evaluate",
+    "has_errors",
+    "lint",
+    "lint_pattern",
+    "lint_rule_set",
+    "parse",
+]

@@ -1,0 +1,110 @@
+"""One rule, compiled once, evaluated against many requests.
+
+An evaluation ends in one of four ways (:class:`Status`):
+
+- ``applied``: the rule ran to its end; its value (possibly empty) and effects stand.
+- ``stopped``: a ``$WHEN`` condition was false; nothing of the rule applies.
+- ``failed``: a syntax error, a failed interpolation or a bad argument; nothing applies.
+- ``ended``: ``$REDIRECT`` or ``$EXIT`` ran; the rule set ends with that response, keeping the
+  effects the rule made before it.
+
+A syntax error does not make compilation raise: the rule compiles to one that fails every time
+it is evaluated, carrying the error's position. The edge must keep serving a rule set in which
+one rule is broken ("a syntax error ... stops the rewriting" of that rule).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from edgerules.compiler import compile_concat
+from edgerules.context import RequestContext
+from edgerules.diagnostics import Diagnostic, EvalError, RuleSyntaxError
+from edgerules.effects import Effect, EndRuleSet, Response, RuleStopped
+from edgerules.frame import NO_MATCH, Evaluator, Frame, GroupSource
+from edgerules.nodes import Rule
+from edgerules.parser import parse
+
+
+class Status(StrEnum):
+    APPLIED = "applied"
+    STOPPED = "stopped"
+    FAILED = "failed"
+    ENDED = "ended"
+    NOT_MATCHED = "not-matched"
+    DEBUG_SKIPPED = "debug-skipped"
+    NOT_REACHED = "not-reached"
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """The result of evaluating one rule for one request."""
+
+    status: Status
+    value: str = ""
+    effects: tuple[Effect, ...] = ()
+    response: Response | None = None
+    error: Diagnostic | None = None
+    stopped_at: tuple[int, int] | None = None
+
+
+def _failing(error: Diagnostic) -> Evaluator:
+    def evaluate(frame: Frame) -> str:
+        raise EvalError(error)
+
+    return evaluate
+
+
+class CompiledRule:
+    """A rule ready to run: parse once, call :meth:`evaluate` per request."""
+
+    __slots__ = ("append_query", "body", "breaks", "source", "syntax", "syntax_errors")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.syntax: Rule | None
+        self.syntax_errors: tuple[Diagnostic, ...]
+        try:
+            rule = parse(source)
+        except RuleSyntaxError as error:
+            self.syntax, self.syntax_errors = None, error.diagnostics
+            self.body = _failing(error.first)
+            self.append_query = True
+            self.breaks = False
+            return
+        self.syntax, self.syntax_errors = rule, ()
+        self.body = compile_concat(rule.body)
+        self.append_query = rule.append_query
+        self.breaks = rule.breaks
+
+    @property
+    def ok(self) -> bool:
+        """False when the rule has a syntax error (it then fails whenever it is evaluated)."""
+        return not self.syntax_errors
+
+    def evaluate(self, ctx: RequestContext, match: GroupSource | None = None) -> Evaluation:
+        """Evaluate for ``ctx``; ``match`` supplies ``$N`` (a ``regex`` match of the pattern)."""
+        frame = Frame(ctx, match if match is not None else NO_MATCH)
+        try:
+            value = self.body(frame)
+        except RuleStopped as stop:
+            return Evaluation(Status.STOPPED, stopped_at=(stop.line, stop.column))
+        except EvalError as error:
+            return Evaluation(Status.FAILED, error=error.diagnostic)
+        except EndRuleSet as end:
+            return Evaluation(Status.ENDED, effects=tuple(frame.effects), response=end.response)
+        return Evaluation(Status.APPLIED, value, tuple(frame.effects))
+
+
+def compile_rule(source: str) -> CompiledRule:
+    """Compile one rule. Never raises for bad rules: check :attr:`CompiledRule.ok`."""
+    return CompiledRule(source)
+
+
+def evaluate(
+    rule: str | CompiledRule, ctx: RequestContext, match: GroupSource | None = None
+) -> Evaluation:
+    """Convenience for the rule tester: compile (if needed) and evaluate one rule."""
+    compiled = rule if isinstance(rule, CompiledRule) else CompiledRule(rule)
+    return compiled.evaluate(ctx, match)

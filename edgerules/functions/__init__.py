@@ -1,0 +1,15 @@
+"""Implementations of every function of the rewrite language, by name."""
+
+from __future__ import annotations
+
+from edgerules.functions import actions, logic, text
+from edgerules.functions.common import Builder
+from edgerules.names import FUNCTION_ARITY
+
+BUILDERS: dict[str, Builder] = {**logic.BUILDERS, **text.BUILDERS, **actions.BUILDERS}
+
+# The vocabulary (names.py) and the implementations must describe the same language.
+if BUILDERS.keys() != FUNCTION_ARITY.keys():
+    raise RuntimeError("edgerules: function table and builders disagree")
+
+__all__ = ["BUILDERS", "Builder"]
