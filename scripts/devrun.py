@@ -17,11 +17,12 @@ from pathlib import Path
 import requests
 
 ROOT = Path(__file__).resolve().parent.parent
-VAR = ROOT / "var"
+VAR = Path(os.environ.get("VAR_DIR") or ROOT / "var").resolve()
 INFO_FILE = VAR / "sandbox.json"
 PYTHON = sys.executable
 BIN = Path(PYTHON).parent
 WEB_PORT = int(os.environ.get("WEB_PORT", "8000"))
+SANDBOX_BASE_PORT = int(os.environ.get("SANDBOX_BASE_PORT", "8100"))
 
 
 def provider_environment(info: dict) -> dict[str, str]:
@@ -79,9 +80,11 @@ def main() -> None:
 
     signal.signal(signal.SIGTERM, lambda *_: (stop_all(), sys.exit(0)))
     try:
-        start("sandbox", [PYTHON, "manage.py", "runsandbox"], dict(os.environ))
+        start("sandbox", [PYTHON, "manage.py", "runsandbox", "--base-port", str(SANDBOX_BASE_PORT),
+                          "--data-dir", str(VAR / "sandbox"), "--info-file", str(INFO_FILE)],
+              dict(os.environ))
         info = wait_for_sandbox(children[0])
-        env = {**os.environ, "DEBUG": os.environ.get("DEBUG", "true"),
+        env = {**os.environ, "DEBUG": os.environ.get("DEBUG", "true"), "VAR_DIR": str(VAR),
                **provider_environment(info)}
         manage("migrate", "--verbosity", "0", env=env)
         manage("createcachetable", env=env)

@@ -1,0 +1,72 @@
+"""`make run`'s supervisor on a bare machine: embedded SQLite and file broker, a demo user whose
+printed password signs in, the sandbox wired in, and one interrupt stopping every process."""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import requests
+
+from tests.sandbox_process import ROOT, free_base_port
+
+
+def wait_for(url: str, process: subprocess.Popen, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "the supervisor stopped during start-up"
+        try:
+            if requests.get(url, timeout=1).ok:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.5)
+    raise AssertionError(f"{url} did not answer within {timeout_s} s")
+
+
+def process_group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_make_run_serves_the_back_office_and_one_interrupt_stops_everything(tmp_path):
+    web_port = free_base_port()
+    env = {key: value for key, value in os.environ.items()
+           if key not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG"}}
+    env.update({"VAR_DIR": str(tmp_path / "var"), "WEB_PORT": str(web_port),
+                "SANDBOX_BASE_PORT": str(free_base_port()), "PYTHONUNBUFFERED": "1"})
+    log_path = tmp_path / "run.log"
+    with open(log_path, "wb") as log:
+        supervisor = subprocess.Popen([sys.executable, "scripts/devrun.py"], cwd=ROOT, env=env,
+                                      stdout=log, stderr=subprocess.STDOUT,
+                                      start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{web_port}"
+        wait_for(f"{base}/health", supervisor, timeout_s=240)
+        output = log_path.read_text()
+        found = re.search(r"Demo staff user: (\S+)\s+password: (\S+)", output)
+        assert found, output[-2000:]
+        assert (tmp_path / "var" / "backoffice.sqlite3").exists()  # embedded database
+
+        browser = requests.Session()
+        login_page = browser.get(f"{base}/accounts/login/", timeout=10)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login_page.text)[1]
+        dashboard = browser.post(f"{base}/accounts/login/", timeout=10, data={
+            "username": found[1], "password": found[2], "csrfmiddlewaretoken": token,
+        }, headers={"Referer": f"{base}/accounts/login/"})
+        assert dashboard.url == f"{base}/"
+        assert 'id="tile-sms"' in dashboard.text
+        configured = browser.get(f"{base}/sms/", timeout=10).text
+        assert "not configured" not in configured  # pointed at the sandbox
+    finally:
+        supervisor.send_signal(signal.SIGINT)
+        supervisor.wait(60)
+    deadline = time.monotonic() + 30
+    while process_group_alive(supervisor.pid) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not process_group_alive(supervisor.pid), "a child outlived the interrupt"
