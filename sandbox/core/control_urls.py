@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from sandbox.core import control
 
@@ -8,6 +8,7 @@ urlpatterns = [
     path("clock/advance", control.clock_advance),
     path("faults", control.faults),
     path("reset", control.reset),
+    path("sms/", include("sandbox.sms.control_urls")),
 ]
 
 handler404 = "sandbox.core.errors.not_found"
