@@ -9,6 +9,7 @@ urlpatterns = [
     path("faults", control.faults),
     path("reset", control.reset),
     path("sms/", include("sandbox.sms.control_urls")),
+    path("topup/", include("sandbox.topup.control_urls")),
 ]
 
 handler404 = "sandbox.core.errors.not_found"
