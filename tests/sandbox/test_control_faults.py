@@ -11,6 +11,11 @@ def sms_url(sandbox, path="/api/anything"):
     return f"{sandbox.info['sms_api_url']}{path}"
 
 
+def real_status(method, url):
+    """The service's own answer without any fault, whatever the emulator makes of the request."""
+    return requests.request(method, url, timeout=5).status_code
+
+
 def test_a_status_fault_answers_with_the_given_status_and_body(sandbox):
     sandbox.add_fault(service="sms", path="^/api/", action="status", status=503,
                       body={"error_code": "SYSTEM_ERROR", "message": "injected"})
@@ -26,11 +31,12 @@ def test_a_drop_fault_closes_the_connection_without_an_answer(sandbox):
 
 
 def test_a_delay_fault_answers_late(sandbox):
+    expected = real_status("GET", sms_url(sandbox))
     sandbox.add_fault(service="sms", path="^/api/", action="delay", delay_ms=400)
     started = time.monotonic()
     response = requests.get(sms_url(sandbox), timeout=5)
     assert time.monotonic() - started >= 0.4
-    assert response.status_code == 404  # the real answer, only late
+    assert response.status_code == expected  # the real answer, only late
 
 
 def test_a_timeout_fault_answers_after_the_client_gave_up(sandbox):
@@ -40,19 +46,22 @@ def test_a_timeout_fault_answers_after_the_client_gave_up(sandbox):
 
 
 def test_a_fault_fires_only_the_given_number_of_times(sandbox):
-    sandbox.add_fault(service="sms", path="^/api/", action="status", status=500, times=2)
+    expected = real_status("GET", sms_url(sandbox))
+    sandbox.add_fault(service="sms", path="^/api/", action="status", status=599, times=2)
     statuses = [requests.get(sms_url(sandbox), timeout=5).status_code for _ in range(3)]
-    assert statuses == [500, 500, 404]
+    assert statuses == [599, 599, expected]
     listed = sandbox.control("GET", "/faults").json()["faults"]
     assert listed[0]["remaining"] == 0 and listed[0]["hits"] == 2
 
 
 def test_a_fault_filters_by_method_and_path(sandbox):
+    get_messages = real_status("GET", sms_url(sandbox, "/api/messages"))
+    post_templates = real_status("POST", sms_url(sandbox, "/api/templates"))
     sandbox.add_fault(service="sms", path="^/api/messages", method="POST", action="status",
-                      status=500)
-    assert requests.get(sms_url(sandbox, "/api/messages"), timeout=5).status_code == 404
-    assert requests.post(sms_url(sandbox, "/api/templates"), timeout=5).status_code == 404
-    assert requests.post(sms_url(sandbox, "/api/messages"), timeout=5).status_code == 500
+                      status=599)
+    assert real_status("GET", sms_url(sandbox, "/api/messages")) == get_messages
+    assert real_status("POST", sms_url(sandbox, "/api/templates")) == post_templates
+    assert real_status("POST", sms_url(sandbox, "/api/messages")) == 599
 
 
 def test_a_fault_matches_the_query_string_too(sandbox):
@@ -62,22 +71,40 @@ def test_a_fault_matches_the_query_string_too(sandbox):
 
 
 def test_a_fault_applies_only_to_its_service(sandbox):
-    sandbox.add_fault(service="topup", path=".*", action="status", status=500)
-    assert requests.get(sms_url(sandbox), timeout=5).status_code == 404
+    expected = real_status("GET", sms_url(sandbox))
+    sandbox.add_fault(service="topup", path=".*", action="status", status=599)
+    assert real_status("GET", sms_url(sandbox)) == expected
 
 
 def test_probability_zero_never_fires(sandbox):
-    sandbox.add_fault(service="sms", path=".*", action="status", status=500, probability=0)
-    assert all(requests.get(sms_url(sandbox), timeout=5).status_code == 404 for _ in range(5))
+    expected = real_status("GET", sms_url(sandbox))
+    sandbox.add_fault(service="sms", path=".*", action="status", status=599, probability=0)
+    assert all(real_status("GET", sms_url(sandbox)) == expected for _ in range(5))
 
 
 def test_an_after_fault_lets_the_request_take_effect_then_replaces_the_answer(sandbox):
-    # The control port is never faulted, so a fault on the reset-free clock shows the effect:
-    # here we use the purge port's 404 as the "real" answer and check the status is replaced.
-    sandbox.add_fault(service="purge", path=".*", action="status", status=502, when="after")
-    response = requests.post(f"{sandbox.info['purge_url']}/purge/", timeout=5)
-    assert response.status_code == 502
-    assert sandbox.control("GET", "/faults").json()["faults"][0]["hits"] == 1
+    # The SMS settings endpoint lives on the control port, which is never faulted: it shows
+    # whether the faulted template creation took effect although its answer was replaced.
+    sandbox.add_fault(service="sms", path="^/api/templates$", method="POST", action="status",
+                      status=599, when="after")
+    template = {"title": "Welcome", "temp_sign": "Shop", "content": "Hello {$var1}",
+                "sign_location": "top", "type": "industry", "report_type": "general"}
+    url = sms_url(sandbox, "/api/templates")
+    token = {"Authorization": sandbox.info["sms"]["token"]}
+    assert requests.post(url, json=template, headers=token, timeout=5).status_code == 599
+    listed = requests.get(url, headers=token, timeout=5).json()["templates"]
+    assert [t["title"] for t in listed] == ["Welcome"]
+
+
+def test_a_before_fault_stops_the_request_from_taking_effect(sandbox):
+    sandbox.add_fault(service="sms", path="^/api/templates$", method="POST", action="drop")
+    template = {"title": "Welcome", "temp_sign": "Shop", "content": "Hello {$var1}",
+                "sign_location": "top", "type": "industry", "report_type": "general"}
+    url = sms_url(sandbox, "/api/templates")
+    token = {"Authorization": sandbox.info["sms"]["token"]}
+    with pytest.raises(requests.ConnectionError):
+        requests.post(url, json=template, headers=token, timeout=5)
+    assert requests.get(url, headers=token, timeout=5).json()["templates"] == []
 
 
 def test_faults_are_listed_and_cleared(sandbox):
@@ -89,9 +116,10 @@ def test_faults_are_listed_and_cleared(sandbox):
 
 
 def test_reset_clears_faults(sandbox):
-    sandbox.add_fault(service="sms", path=".*", action="status", status=500)
+    expected = real_status("GET", sms_url(sandbox))
+    sandbox.add_fault(service="sms", path=".*", action="status", status=599)
     sandbox.reset()
-    assert requests.get(sms_url(sandbox), timeout=5).status_code == 404
+    assert real_status("GET", sms_url(sandbox)) == expected
 
 
 @pytest.mark.parametrize(("fault", "field"), [
