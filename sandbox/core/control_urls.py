@@ -10,6 +10,10 @@ urlpatterns = [
     path("reset", control.reset),
     path("sms/", include("sandbox.sms.control_urls")),
     path("topup/", include("sandbox.topup.control_urls")),
+    path("storage/", include("sandbox.storage.control_urls")),
+    path("media/", include("sandbox.media.control_urls")),
+    path("delivery/", include("sandbox.delivery.control_urls")),
+    path("purge/", include("sandbox.purge.control_urls")),
 ]
 
 handler404 = "sandbox.core.errors.not_found"

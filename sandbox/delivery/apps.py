@@ -5,3 +5,11 @@ class DeliveryConfig(AppConfig):
     name = "sandbox.delivery"
     label = "sandbox_delivery"
     verbose_name = "Sandbox delivery"
+
+    def ready(self) -> None:
+        from sandbox.core import events
+        from sandbox.delivery import cache, config
+
+        # The rows go with the reset; what the edge keeps in memory must go with them.
+        events.on_reset(cache.EDGE_CACHE.clear)
+        events.on_reset(config.forget)

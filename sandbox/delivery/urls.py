@@ -1,6 +1,13 @@
-from django.urls import URLPattern
+"""The delivery port: the CDN edge answers every path (the path names the stored file)."""
 
-urlpatterns: list[URLPattern] = []
+from django.urls import URLPattern, re_path
 
-handler404 = "sandbox.core.errors.not_found"
-handler500 = "sandbox.core.errors.server_error"
+from sandbox.delivery import views
+
+urlpatterns: list[URLPattern] = [
+    # (?s): a path with an encoded newline still reaches the edge, which answers 404 itself.
+    re_path(r"(?s)^.*$", views.edge),
+]
+
+handler404 = "sandbox.delivery.errors.unknown_path"
+handler500 = "sandbox.delivery.errors.server_error"

@@ -5,3 +5,10 @@ class StorageConfig(AppConfig):
     name = "sandbox.storage"
     label = "sandbox_storage"
     verbose_name = "Sandbox storage"
+
+    def ready(self) -> None:
+        from sandbox.core import events
+        from sandbox.storage import disk, expiry
+
+        events.on_tick(expiry.run_due)
+        events.on_reset(disk.wipe)  # the rows go with the reset; the bytes are ours to remove

@@ -1,6 +1,14 @@
-from django.urls import URLPattern
+"""The storage port: the REST API at the root, `/<bucket>` and `/<bucket>/<path>`."""
 
-urlpatterns: list[URLPattern] = []
+from django.urls import URLPattern, re_path
 
-handler404 = "sandbox.core.errors.not_found"
-handler500 = "sandbox.core.errors.server_error"
+from sandbox.storage import views
+
+urlpatterns: list[URLPattern] = [
+    # (?s): a name with a newline must reach the view, which refuses it with a clear error.
+    re_path(r"(?s)^(?P<bucket>[^/]+)(?P<path>/.*)?$", views.storage),
+]
+
+# Unknown paths and crashes answer in the protocol's own error shape.
+handler404 = "sandbox.storage.errors.not_found"
+handler500 = "sandbox.storage.errors.server_error"

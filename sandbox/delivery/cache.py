@@ -1,0 +1,119 @@
+"""The edge cache: what the edge has already produced, so a repeat is a HIT.
+
+Entries live in this process's memory, like an edge server's cache, bounded by MAX_BYTES with
+the least recently used going first; a body larger than MAX_ENTRY_BYTES is served but not kept.
+An entry for an unprocessed original holds no bytes: it records the stored file's fingerprint
+and the bytes are streamed from storage, which are the same bytes while the fingerprint holds.
+
+Automatic refresh on replace/delete (content-delivery.md, "Cache refresh"): every request
+looks its files up in storage before the cache, so a deleted file is never answered from it
+(its entries age out), and an entry whose files' fingerprints (md5, modified time, secret) no
+longer match is dropped together with every other entry made from those files (all versions
+and processed variants), at once rather than "within 5 minutes".
+A purge drops the entries of a URL path: the entry of that exact path (every query variant)
+and every entry made from a stored file at that path (its versions, parameter URLs and combined
+files that include it).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_BYTES = 64 * 1024 * 1024
+MAX_ENTRY_BYTES = 8 * 1024 * 1024
+
+# (storage path, md5, modified time, secret)
+Fingerprint = tuple[str, str, float, str]
+CacheKey = tuple[str, str | None]  # (path after rewriting, query when parameters are followed)
+
+
+@dataclass
+class Entry:
+    key: CacheKey
+    fingerprints: tuple[Fingerprint, ...]
+    body: bytes | None  # None: stream the stored original
+    content_type: str
+    filename: str  # what `_upd=true` calls the download
+    stored_at: float
+    hits: int = field(default=0)
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return tuple(fingerprint[0] for fingerprint in self.fingerprints)
+
+    @property
+    def size(self) -> int:
+        return len(self.body) if self.body is not None else 0
+
+    def describe(self) -> dict[str, Any]:
+        return {"path": self.key[0], "query": self.key[1], "sources": list(self.sources),
+                "size": self.size, "content_type": self.content_type,
+                "stored_at": self.stored_at, "hits": self.hits,
+                "holds_body": self.body is not None}
+
+
+class EdgeCache:
+    """Thread-safe: the server runs many request threads."""
+
+    def __init__(self, max_bytes: int = MAX_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[CacheKey, Entry] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: CacheKey, fingerprints: tuple[Fingerprint, ...]) -> Entry | None:
+        """The current entry for `key`, or None; a stale one takes its variants with it."""
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                return None
+            if entry.fingerprints != fingerprints:
+                self._drop_where(lambda e: bool(set(e.sources) & set(entry.sources)))
+                return None
+            entry.hits += 1
+            self._entries.move_to_end(key)
+            return entry
+
+    def put(self, entry: Entry) -> bool:
+        """Keep `entry`; False when it is too large to keep."""
+        if entry.size > MAX_ENTRY_BYTES:
+            return False
+        with self._lock:
+            old = self._entries.pop(entry.key, None)
+            if old is not None:
+                self._bytes -= old.size
+            self._entries[entry.key] = entry
+            self._bytes += entry.size
+            while self._bytes > self.max_bytes and self._entries:
+                _, evicted = self._entries.popitem(last=False)
+                self._bytes -= evicted.size
+        return True
+
+    def purge(self, path: str) -> int:
+        """Drop the entries a purge of the URL path `path` refreshes; returns how many."""
+        with self._lock:
+            return self._drop_where(lambda entry: entry.key[0] == path or path in entry.sources)
+
+    def clear(self) -> int:
+        with self._lock:
+            count = len(self._entries)
+            self._entries.clear()
+            self._bytes = 0
+            return count
+
+    def entries(self) -> list[Entry]:
+        with self._lock:
+            return list(self._entries.values())
+
+    def _drop_where(self, condition: Callable[[Entry], bool]) -> int:
+        doomed = [key for key, entry in self._entries.items() if condition(entry)]
+        for key in doomed:
+            self._bytes -= self._entries.pop(key).size
+        return len(doomed)
+
+
+EDGE_CACHE = EdgeCache()

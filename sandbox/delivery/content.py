@@ -1,0 +1,141 @@
+"""Serving what a path names: the file looked up in storage, the cache's copy when it is still
+current, else a fresh answer (processed when asked), then the decorations that do not change
+the content (`_upd`, `X-Cache`).
+
+Cache key: the served path (after rewriting), plus the query when parameter-follow is on. A
+`_upv` request (parameter-follow off) goes to the origin and leaves the cache as it was. Only
+successful answers are cached. HEAD answers like GET without the body.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.http import FileResponse, HttpResponse
+
+from sandbox.core import clock
+from sandbox.delivery import combine, downloads, htmlmin, imaging, query, targets
+from sandbox.delivery.cache import EDGE_CACHE, CacheKey, Entry
+from sandbox.delivery.config import Published
+from sandbox.delivery.errors import BAD_IMAGE_PARAMETER, NOT_AN_IMAGE, EdgeError, not_found
+from sandbox.delivery.imageparams import ImageParamError, Recipe
+from sandbox.delivery.targets import COMBINED, IMAGE, Target
+
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+
+
+class Replaced(Exception):  # noqa: N818 - a retry signal, not an error
+    """The stored bytes vanished under us: the file was replaced or deleted meanwhile."""
+
+
+def serve(path: str, raw_query: str, settings: Published, *, head: bool) -> HttpResponse:
+    values = query.parameters(raw_query)
+    follow = settings.flag("param_follow")
+    bypass = query.cache_bypass(values) and not follow
+    upd = None if follow else query.download_name(values)
+    key: CacheKey = (path, query.followed(raw_query) if follow else None)
+    response, entry = _answer_retrying(path, key, settings, bypass=bypass, head=head)
+    if upd is not None:
+        response["Content-Disposition"] = downloads.content_disposition(
+            entry.filename if upd == "true" else upd)
+    return response
+
+
+def _answer_retrying(path: str, key: CacheKey, settings: Published, *, bypass: bool,
+                     head: bool) -> tuple[HttpResponse, Entry]:
+    try:
+        return _answer(path, key, settings, bypass=bypass, head=head)
+    except Replaced:
+        pass  # replaced or deleted between the lookup and the read: look it up once more
+    try:
+        return _answer(path, key, settings, bypass=bypass, head=head)
+    except Replaced:
+        raise not_found() from None
+
+
+def _answer(path: str, key: CacheKey, settings: Published, *, bypass: bool,
+            head: bool) -> tuple[HttpResponse, Entry]:
+    # Storage is asked first, every time: a deleted file is never answered from the cache, and
+    # a replaced one shows up as a fingerprint mismatch below.
+    target = targets.resolve(path, settings)
+    entry = None if bypass else EDGE_CACHE.get(key, target.fingerprints)
+    hit = entry is not None
+    if entry is None:
+        entry = _produce(key, target, settings)
+        if not bypass:
+            EDGE_CACHE.put(entry)
+    response = _response(entry, target, head=head)
+    response["X-Cache"] = "HIT" if hit else "MISS"
+    return response, entry
+
+
+def _produce(key: CacheKey, target: Target, settings: Published) -> Entry:
+    source = target.source
+    body: bytes | None = None
+    content_type, filename = source.mime_type, source.name
+    if target.kind == IMAGE:
+        assert target.recipe is not None
+        rendered = _render(source.local_path, target.recipe)
+        body, content_type = rendered.body, rendered.content_type
+        if target.recipe.format is not None:  # `_upd=true` names the download as it now is
+            filename = f"{source.name.rsplit('.', 1)[0]}.{rendered.extension}"
+    elif target.kind == COMBINED:
+        body = combine.join([_read(found.local_path) for found in target.sources])
+        content_type = target.content_type
+    elif settings.flag("html_minify") and source.mime_type.split(";")[0] in HTML_TYPES:
+        body = _minified(_read(source.local_path))
+    return Entry(key=key, fingerprints=target.fingerprints, body=body,
+                 content_type=content_type, filename=filename, stored_at=clock.now())
+
+
+def _render(local_path: Path | None, recipe: Recipe) -> imaging.Rendered:
+    if local_path is None:
+        raise Replaced()
+    try:
+        with open(local_path, "rb") as source:
+            return imaging.render(source, recipe)
+    except FileNotFoundError:
+        raise Replaced() from None
+    except ImageParamError as error:
+        raise EdgeError(400, BAD_IMAGE_PARAMETER, str(error)) from None
+    except imaging.NotAnImage as error:
+        raise EdgeError(400, NOT_AN_IMAGE, str(error)) from None
+
+
+def _read(local_path: Path | None) -> bytes:
+    if local_path is None:
+        raise Replaced()
+    try:
+        return local_path.read_bytes()
+    except FileNotFoundError:
+        raise Replaced() from None
+
+
+def _minified(body: bytes) -> bytes:
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return body  # not UTF-8: served as stored rather than risk mangling it
+    return htmlmin.minify(text).encode("utf-8")
+
+
+def _response(entry: Entry, target: Target, *, head: bool) -> HttpResponse:
+    if entry.body is not None:
+        response = HttpResponse(b"" if head else entry.body, content_type=entry.content_type)
+        response["Content-Length"] = str(len(entry.body))
+        return response
+    source = target.source
+    if head:
+        response = HttpResponse(b"", content_type=entry.content_type)
+        response["Content-Length"] = str(source.size)
+        return response
+    if source.local_path is None:
+        raise Replaced()
+    try:
+        handle = open(source.local_path, "rb")  # noqa: SIM115 - FileResponse closes it
+    except FileNotFoundError:
+        raise Replaced() from None
+    response = FileResponse(handle, content_type=entry.content_type)
+    if "Content-Disposition" in response:
+        del response["Content-Disposition"]  # only `_upd` asks for one
+    return response

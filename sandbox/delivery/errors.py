@@ -1,0 +1,60 @@
+"""The edge's refusals: JSON `{"code": "<8 digits>", "msg": "..."}` with the same code in the
+`X-Error-Code` header, the shape DECISIONS.md gives the refused token.
+
+Only 40310013 comes from DECISIONS.md; the others are the sandbox's own (documented in the
+README), chosen in the same family: 403 access, 400 bad URL values, 404 nothing to serve.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+INVALID_TOKEN = "40310013"  # DECISIONS.md, "Content delivery"
+# (sandbox) codes.
+BAD_PARAMETER = "40000001"  # _upv, _upd or the query string itself
+BAD_IMAGE_PARAMETER = "40000010"
+NOT_AN_IMAGE = "40000011"
+BAD_COMBINE = "40000012"
+IP_DENIED = "40310010"
+REFERER_DENIED = "40310011"
+USER_AGENT_DENIED = "40310012"
+NOT_FOUND = "40400001"
+METHOD_NOT_ALLOWED = "40500001"
+INTERNAL_ERROR = "50000000"
+
+
+class EdgeError(Exception):
+    """A request the edge refuses; `status` is the HTTP status of the answer."""
+
+    def __init__(self, status: int, code: str, msg: str) -> None:
+        super().__init__(f"{code} {msg}")
+        self.status = status
+        self.code = code
+        self.msg = msg
+
+    def response(self) -> HttpResponse:
+        response = JsonResponse({"code": self.code, "msg": self.msg}, status=self.status)
+        response["X-Error-Code"] = self.code
+        return response
+
+
+def not_found(msg: str = "file not found") -> EdgeError:
+    return EdgeError(404, NOT_FOUND, msg)
+
+
+def bad_parameter(msg: str) -> EdgeError:
+    return EdgeError(400, BAD_PARAMETER, msg)
+
+
+def invalid_token() -> EdgeError:
+    return EdgeError(403, INVALID_TOKEN, "invalid user token")
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500 of the delivery port: a crash answers in the edge's own error shape."""
+    return EdgeError(500, INTERNAL_ERROR, "edge internal error").response()
+
+
+def unknown_path(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler404 of the delivery port (every path is routed to the edge, so rarely used)."""
+    return not_found().response()

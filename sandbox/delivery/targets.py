@@ -1,0 +1,121 @@
+"""What a request path asks the edge for: a stored original, a processed image, or a combined
+set of JS/CSS files. Files are found only through the storage emulator's store API.
+
+Reading `<file URL><separator><suffix>` (content-delivery.md, "Image URLs"):
+1. A path that is a stored file is that file (a file's name may contain the separator).
+2. `<file><sep>/<key>/<value>...` is URL-parameter processing of `<file>`.
+3. `<file><sep><suffix>`: the original when `<suffix>` is the file's secret (a secret equal to a
+   version name wins over the version), else the custom version `<suffix>`. The split is tried
+   at each separator of the last path segment, rightmost first, so names such as
+   `my_photo.jpg_thumb` with separator `_` still resolve.
+A file with a secret is served as an original only under its secret: its plain URL is answered
+404, exactly as a missing file, so the URL does not even reveal that the file exists. Versions
+and parameter URLs of such a file are served, since they are not the original.
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+
+from sandbox.core.account import current_account
+from sandbox.delivery import combine, imageparams
+from sandbox.delivery.cache import Fingerprint
+from sandbox.delivery.config import Published
+from sandbox.delivery.errors import BAD_IMAGE_PARAMETER, EdgeError, not_found
+from sandbox.delivery.imageparams import Recipe
+from sandbox.storage import store
+from sandbox.storage.errors import StorageError
+from sandbox.storage.store import StoredObject
+
+ORIGINAL, IMAGE, COMBINED = "original", "image", "combined"
+
+
+@dataclass(frozen=True)
+class Target:
+    kind: str
+    sources: tuple[StoredObject, ...]
+    recipe: Recipe | None = None
+    content_type: str = ""  # for combined files
+
+    @property
+    def source(self) -> StoredObject:
+        return self.sources[0]
+
+    @property
+    def fingerprints(self) -> tuple[Fingerprint, ...]:
+        return tuple(fingerprint(found) for found in self.sources)
+
+
+def fingerprint(found: StoredObject) -> Fingerprint:
+    return (found.path, found.md5, found.modified_at, found.secret or "")
+
+
+def lookup(path: str) -> StoredObject | None:
+    """The stored file at `path`, or None (folders and unusable paths are not files)."""
+    if not path.startswith("/") or path.endswith("/"):
+        return None
+    try:
+        found = store.resolve(current_account().storage_bucket, path)
+    except StorageError:
+        return None
+    return found if found is not None and not found.is_folder else None
+
+
+def resolve(path: str, settings: Published) -> Target:
+    if settings.flag("combine"):
+        combination = combine.parse(path)
+        if combination is not None:
+            return _combined(combination)
+    found = lookup(path)
+    if found is not None:
+        if found.secret:
+            raise not_found()
+        return Target(ORIGINAL, (found,))
+    sep = settings.separator
+    processed = _with_parameters(path, sep)
+    if processed is not None:
+        return processed
+    return _with_suffix(path, sep, settings)
+
+
+def _combined(combination: combine.Combination) -> Target:
+    sources = []
+    for path in combination.paths:
+        found = lookup(path)
+        if found is None or found.secret:
+            raise not_found(f"file not found: {path}")
+        sources.append(found)
+    return Target(COMBINED, tuple(sources), content_type=combination.content_type)
+
+
+def _with_parameters(path: str, sep: str) -> Target | None:
+    marker = sep + "/"
+    start = path.find(marker)
+    while start > 0:
+        found = lookup(path[:start])
+        if found is not None:
+            try:
+                recipe = imageparams.parse(path[start + 1:])
+            except imageparams.ImageParamError as error:
+                raise EdgeError(400, BAD_IMAGE_PARAMETER, str(error)) from None
+            return Target(IMAGE, (found,), recipe)
+        start = path.find(marker, start + 1)
+    return None
+
+
+def _with_suffix(path: str, sep: str, settings: Published) -> Target:
+    folder_end = path.rfind("/") + 1
+    segment = path[folder_end:]
+    position = segment.rfind(sep)
+    while position > 0:
+        suffix = segment[position + 1:]
+        found = lookup(path[:folder_end + position]) if suffix else None
+        if found is not None:
+            if found.secret and hmac.compare_digest(suffix.encode(), found.secret.encode()):
+                return Target(ORIGINAL, (found,))
+            recipe = settings.versions.get(suffix)
+            if recipe is not None:
+                return Target(IMAGE, (found,), recipe)
+        position = segment.rfind(sep, 0, position)
+    raise not_found()

@@ -1,0 +1,101 @@
+"""The CDN edge at `delivery_url`: every path of the port comes here.
+
+A request goes through, in order (each step may answer on its own):
+1. forced HTTPS: the edge speaks plain HTTP, so a request is HTTPS only when it carries
+   `X-Forwarded-Proto: https`; otherwise 301 to the same URL with https:// (same Host);
+2. the published rule set (rewrite.py): `$REDIRECT` / `$EXIT` answer here;
+3. access checks on the request as the rules left its headers: IP blacklist, Referer, User-Agent
+   (access.py), then the token (tokens.py) of the URL the client requested;
+4. the method: GET and HEAD are served, OPTIONS answers 204 (a CORS preflight), anything else
+   405;
+5. the content (content.py), a 404 turned into the rules' `$REDIRECT404` when one is set.
+Every answer, refusals included, carries the configured CORS headers and then the rules'
+response header changes.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import unquote
+
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.views.decorators.csrf import csrf_exempt
+
+from edgerules import Outcome
+from sandbox.core import clock
+from sandbox.delivery import access, content, rewrite, tokens
+from sandbox.delivery.config import Published, published
+from sandbox.delivery.errors import METHOD_NOT_ALLOWED, EdgeError, invalid_token
+
+SERVED_METHODS = ("GET", "HEAD")
+ALLOW = "GET, HEAD, OPTIONS"
+
+
+class PermanentHttpsRedirect(HttpResponseRedirect):
+    status_code = 301
+    allowed_schemes = ["https"]
+
+
+@csrf_exempt
+def edge(request: HttpRequest) -> HttpResponse:
+    settings = published()
+    outcome, response = _handle(request, settings)
+    for name, value in settings.data["cors"].items():
+        response[name] = value
+    rewrite.apply_response_headers(response, outcome)
+    return response
+
+
+def _handle(request: HttpRequest, settings: Published) -> tuple[Outcome | None, HttpResponse]:
+    scheme = "https" if _forwarded_proto(request) == "https" else "http"
+    if settings.flag("force_https") and scheme != "https":
+        host = request.META.get("HTTP_HOST", "")
+        return None, PermanentHttpsRedirect(f"https://{host}{request.get_full_path()}")
+    now = clock.now()
+    outcome = rewrite.run(settings.rule_set, rewrite.context(request, scheme, now))
+    ended = rewrite.ended(outcome)
+    if ended is not None:
+        return outcome, ended
+    headers = rewrite.request_headers(dict(request.headers), outcome.request_headers)
+    try:
+        _check_access(request, headers, settings, now)
+        return outcome, _content(request, outcome, settings)
+    except EdgeError as error:
+        if error.status == 404:
+            moved = rewrite.redirect_404(outcome)
+            if moved is not None:
+                return outcome, moved
+        return outcome, error.response()
+
+
+def _forwarded_proto(request: HttpRequest) -> str:
+    return request.META.get("HTTP_X_FORWARDED_PROTO", "").split(",")[0].strip().lower()
+
+
+def _check_access(request: HttpRequest, headers: dict[str, str], settings: Published,
+                  now: float) -> None:
+    ip = access.client_ip(request.META.get("REMOTE_ADDR", ""), headers)
+    access.check(ip, headers, settings.blacklist, settings.referer, settings.agents)
+    if not settings.flag("token_protection"):
+        return
+    values = request.GET
+    upt = values.get("_upt") or request.COOKIES.get("_upt")
+    raw_path = request.META.get("REQUEST_URI", "").split("?", 1)[0] or request.path
+    spellings = (raw_path, unquote(raw_path), request.path)
+    if not tokens.verify(settings.token_secret, upt, values.get("_upp"), spellings, now):
+        raise invalid_token()
+
+
+def _content(request: HttpRequest, outcome: Outcome, settings: Published) -> HttpResponse:
+    method = (request.method or "GET").upper()
+    if method == "OPTIONS":
+        response = HttpResponse(status=204)
+        response["Allow"] = ALLOW
+        return response
+    if method not in SERVED_METHODS:
+        error = EdgeError(405, METHOD_NOT_ALLOWED, f"method {method} not allowed; the edge "
+                                                   f"serves {ALLOW}")
+        response = error.response()
+        response["Allow"] = ALLOW
+        return response
+    return content.serve(rewrite.served_path(outcome), outcome.query, settings,
+                         head=method == "HEAD")

@@ -1,0 +1,76 @@
+"""Purge request authentication (DECISIONS.md, "Storage and media processing", purge):
+
+    Authorization: SVC <bucket>:<operator>:<md5hex(URLS&BUCKET&DATE&md5hex(password))>
+
+URLS is the `purge` field exactly as sent (URLs separated by `\\n`), DATE the `Date` header,
+which must be an RFC 1123 date within 30 minutes of the sandbox clock either way. Checked in
+this order, each with its own code (all 401): missing Authorization (40100004), malformed
+(40100005), missing or stale Date (40100002), unknown bucket (40100012), unknown operator
+(40100006), wrong signature (40100005). The signature is compared in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from email.utils import parsedate_to_datetime
+
+from sandbox.core import clock
+from sandbox.core.account import current_account
+from sandbox.purge import errors
+from sandbox.purge.errors import PurgeError
+
+SCHEME = "SVC"
+DATE_WINDOW_S = 30 * 60
+
+
+def md5_hex(text: str) -> str:
+    return hashlib.md5(text.encode()).hexdigest()
+
+
+def signature(urls: str, bucket: str, date: str, password: str) -> str:
+    return md5_hex(f"{urls}&{bucket}&{date}&{md5_hex(password)}")
+
+
+def authenticate(authorization: str, date: str, urls: str) -> None:
+    """Raise PurgeError unless the request is signed by the account's operator."""
+    authorization = authorization.strip()
+    if not authorization:
+        raise PurgeError(errors.NEED_AUTHORIZATION, "need authorization")
+    bucket, operator, sent = parse_authorization(authorization)
+    check_date(date)
+    account = current_account()
+    if bucket != account.storage_bucket:
+        raise PurgeError(errors.BUCKET_NOT_EXISTS, f"bucket not exist: {bucket}")
+    if operator != account.storage_operator:
+        raise PurgeError(errors.USER_NOT_EXISTS, f"user not exists: {operator}")
+    expected = signature(urls, bucket, date, account.storage_password)
+    if not hmac.compare_digest(expected.encode(), sent.lower().encode()):
+        raise PurgeError(errors.SIGNATURE_ERROR, "signature error")
+
+
+def parse_authorization(value: str) -> tuple[str, str, str]:
+    scheme, _, credential = value.partition(" ")
+    parts = credential.strip().split(":")
+    if scheme.upper() != SCHEME or len(parts) != 3 or not all(parts):
+        raise PurgeError(errors.SIGNATURE_ERROR, "signature error: Authorization must be "
+                                                 "'SVC <bucket>:<operator>:<signature>'")
+    bucket, operator, sent = parts
+    return bucket, operator, sent
+
+
+def check_date(value: str) -> None:
+    if not value:
+        raise PurgeError(errors.DATE_OFFSET, "date offset error: the Date header is missing")
+    try:
+        sent = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        sent = None
+    if sent is None or sent.tzinfo is None:
+        raise PurgeError(errors.DATE_OFFSET, "date offset error: Date must be an RFC 1123 "
+                                             "GMT date")
+    offset = sent.timestamp() - clock.now()
+    if abs(offset) > DATE_WINDOW_S:
+        raise PurgeError(errors.DATE_OFFSET,
+                         f"date offset error: Date is {offset:+.0f} s from the server clock "
+                         f"(at most {DATE_WINDOW_S} s allowed)")

@@ -1,0 +1,7 @@
+from django.urls import path
+
+from sandbox.storage import control
+
+urlpatterns = [
+    path("seed", control.seed),
+]

@@ -1,0 +1,54 @@
+"""The two signature schemes of DECISIONS.md, as pure functions (no Django, no clock).
+
+- legacy:  md5hex(METHOD&PATH&DATE&CONTENT_LENGTH&md5hex(password))
+- current: base64(HMAC-SHA1(key=md5hex(password), METHOD&PATH&DATE[&Content-MD5]))
+
+PATH is the URL-encoded request path (`/` and unreserved characters kept) including the bucket
+and the query string as sent.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from urllib.parse import quote
+
+
+def md5_hex(data: str | bytes) -> str:
+    raw = data.encode() if isinstance(data, str) else data
+    return hashlib.md5(raw).hexdigest()
+
+
+def signed_path(path: str, query: str = "") -> str:
+    """PATH of both schemes: the decoded request path re-encoded, plus `?query` when present."""
+    encoded = quote(path, safe="/")
+    return f"{encoded}?{query}" if query else encoded
+
+
+def legacy_signature(method: str, path: str, date: str, content_length: int,
+                     password: str) -> str:
+    text = "&".join([method.upper(), path, date, str(content_length), md5_hex(password)])
+    return md5_hex(text)
+
+
+def current_signature(method: str, path: str, date: str, password: str,
+                      content_md5: str = "") -> str:
+    """`&Content-MD5` is part of the string only when the header carries a value."""
+    parts = [method.upper(), path, date]
+    if content_md5:
+        parts.append(content_md5)
+    digest = hmac.new(md5_hex(password).encode(), "&".join(parts).encode(), hashlib.sha1).digest()
+    return base64.b64encode(digest).decode()
+
+
+def signature_matches(signature: str, *, method: str, path: str, date: str, content_length: int,
+                      content_md5: str, password: str) -> bool:
+    """True when `signature` is valid under either scheme; compared in constant time."""
+    legacy = legacy_signature(method, path, date, content_length, password)
+    current = current_signature(method, path, date, password, content_md5)
+    given = signature.encode()
+    # Evaluate both comparisons, so the time taken does not say which scheme came close.
+    legacy_ok = hmac.compare_digest(given, legacy.encode())
+    current_ok = hmac.compare_digest(given, current.encode())
+    return legacy_ok or current_ok

@@ -1,0 +1,122 @@
+"""Storage authentication: both signature schemes, every refusal code, the 30-minute window."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+import requests
+
+from tests.sandbox.test_storage_client import StorageClient, assert_error
+
+
+@pytest.fixture
+def storage(sandbox):
+    return StorageClient(sandbox)
+
+
+@pytest.mark.parametrize("scheme", ["legacy", "current"])
+def test_it_accepts_both_schemes_for_every_method(storage, scheme):
+    assert storage.put("/auth/a.txt", b"hello", scheme=scheme).status_code == 200
+    assert storage.get("/auth/a.txt", scheme=scheme).content == b"hello"
+    assert storage.head("/auth/a.txt", scheme=scheme).status_code == 200
+    assert storage.patch("/auth/a.txt", headers={"x-svc-meta-k": "v"},
+                         scheme=scheme).status_code == 200
+    assert storage.mkdir("/auth/dir", scheme=scheme).status_code == 200
+    assert storage.get("/", query="usage", scheme=scheme).text == "5"
+    assert storage.delete("/auth/a.txt", scheme=scheme).status_code == 200
+
+
+def test_the_current_scheme_signs_the_content_md5_when_it_is_sent(storage):
+    body = b"signed with its digest"
+    digest = hashlib.md5(body).hexdigest()
+    assert storage.put("/auth/md5.txt", body, headers={"Content-MD5": digest}).status_code == 200
+    # Signed without the digest but sent with it: the signed string differs.
+    uri = storage.uri("/auth/md5.txt")
+    headers = {"Date": storage.date(), "Content-MD5": digest}
+    headers["Authorization"] = storage.authorization("PUT", uri, {"Date": headers["Date"]},
+                                                     len(body), "current", None, None)
+    response = requests.put(storage.base + uri, data=body, headers=headers, timeout=30)
+    assert_error(response, 40100005)
+
+
+def test_the_legacy_scheme_signs_the_content_length(storage):
+    uri = storage.uri("/auth/len.txt")
+    headers = {"Date": storage.date()}
+    headers["Authorization"] = storage.authorization("PUT", uri, headers, 3, "legacy", None, None)
+    response = requests.put(storage.base + uri, data=b"four", headers=headers, timeout=30)
+    assert_error(response, 40100005)
+
+
+def test_the_signature_covers_the_query(storage):
+    storage.put("/auth/q.txt", b"x")
+    uri = storage.uri("/auth/q.txt", "metadata=merge")
+    headers = {"Date": storage.date(), "x-svc-meta-a": "b"}
+    headers["Authorization"] = storage.authorization(
+        "PATCH", storage.uri("/auth/q.txt"), headers, 0, "current", None, None)
+    response = requests.patch(storage.base + uri, headers=headers, timeout=30)
+    assert_error(response, 40100005)
+
+
+def test_it_accepts_an_encoded_chinese_path(storage):
+    assert storage.put("/中文/文件 1.txt", b"ni hao").status_code == 200
+    assert storage.get("/中文/文件 1.txt", scheme="legacy").content == b"ni hao"
+
+
+def test_it_rejects_a_request_without_authorization(storage):
+    body = assert_error(storage.get("/", sign=False), 40100004)
+    assert body["msg"] == "need authorization"
+
+
+@pytest.mark.parametrize("value", ["Basic abc", "SVC no-colon", "SVC :sig", "SVC op:"])
+def test_it_rejects_a_malformed_authorization(storage, value):
+    response = storage.get("/", headers={"Authorization": value}, sign=False)
+    assert "SVC <operator>:<signature>" in assert_error(response, 40100005)["msg"]
+
+
+def test_it_rejects_a_wrong_signature(storage):
+    assert_error(storage.get("/", password="not-the-password"), 40100005)
+
+
+def test_it_rejects_an_unknown_operator(storage):
+    assert_error(storage.get("/", operator="somebody-else"), 40100006)
+
+
+def test_it_rejects_an_unknown_bucket(storage):
+    assert_error(storage.get("/", bucket="no-such-bucket"), 40100012)
+
+
+def test_it_rejects_a_missing_date(storage):
+    uri = storage.uri("/")
+    authorization = storage.authorization("GET", uri, {"Date": storage.date()}, 0, "current",
+                                          None, None)
+    response = requests.get(storage.base + uri, headers={"Authorization": authorization},
+                            timeout=30)
+    assert "missing" in assert_error(response, 40100002)["msg"]
+
+
+def test_it_rejects_a_date_that_is_not_rfc_1123(storage):
+    response = storage.get("/", date="2025-07-09T10:00:00Z")
+    assert "RFC 1123" in assert_error(response, 40100002)["msg"]
+
+
+@pytest.mark.parametrize("offset", [-29 * 60, 29 * 60])
+def test_it_accepts_a_date_within_thirty_minutes(storage, offset):
+    assert storage.get("/", date=storage.date(offset)).status_code == 200
+
+
+@pytest.mark.parametrize("offset", [-31 * 60, 31 * 60])
+def test_it_rejects_a_date_more_than_thirty_minutes_away(storage, offset):
+    assert_error(storage.get("/", date=storage.date(offset)), 40100002)
+
+
+def test_the_window_follows_the_sandbox_clock(storage, sandbox):
+    date = storage.date()
+    assert storage.get("/", date=date).status_code == 200
+    sandbox.advance(31 * 60)
+    assert_error(storage.get("/", date=date), 40100002)
+    assert storage.get("/").status_code == 200  # a Date from the moved clock is fresh
+
+
+def test_an_unknown_path_without_a_bucket_answers_in_the_error_shape(storage):
+    assert_error(requests.get(storage.base + "/", timeout=30), 40400001)
