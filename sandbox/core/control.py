@@ -33,8 +33,8 @@ def clock_advance(request: HttpRequest) -> JsonResponse:
         seconds = number(json_body(request), "seconds", required=True, minimum=0)
     except FieldError as error:
         return error.response()
-    now = clock.advance(seconds)
-    events.run_due(now)  # whatever fell due in the skipped time happens before we answer
+    clock.advance(seconds)
+    now = events.run_due(clock.now)  # what fell due in the skipped time happens before we answer
     return JsonResponse({"now": now})
 
 
@@ -62,11 +62,15 @@ def reset(request: HttpRequest) -> JsonResponse:
 
 
 def reset_sandbox() -> None:
-    """A fresh demo account: every service's data, settings and faults gone, real time back."""
-    with transaction.atomic():
-        for model in apps.get_models():
-            if model._meta.app_label.startswith("sandbox_") and model not in KEPT_ON_RESET:
-                model.objects.all().delete()
-        ensure_account()
-    clock.reset()
-    events.run_reset_handlers()
+    """A fresh demo account: every service's data, settings and faults gone, real time back.
+
+    No tick runs meanwhile, so none can apply the old clock to the fresh account.
+    """
+    with events.exclusive():
+        with transaction.atomic():
+            for model in apps.get_models():
+                if model._meta.app_label.startswith("sandbox_") and model not in KEPT_ON_RESET:
+                    model.objects.all().delete()
+            ensure_account()
+            clock.reset()
+        events.run_reset_handlers()

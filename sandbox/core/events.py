@@ -4,13 +4,17 @@ Tick handlers receive the sandbox time and fire whatever has become due by then 
 callbacks, expiries). They run every SANDBOX_TICK_INTERVAL_S from a background thread and
 synchronously after every clock advance, one run at a time, so a handler never races itself.
 A handler must be idempotent: it may be called many times for the same moment.
+
+The time is read after the run lock is taken, and a reset holds the same lock (`exclusive`),
+so a run never applies a moment from before a reset to the data created after it.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 logger = logging.getLogger(__name__)
 
@@ -34,13 +38,23 @@ def on_reset(handler: ResetHandler) -> ResetHandler:
     return handler
 
 
-def run_due(now: float) -> None:
+def run_due(clock_now: Callable[[], float]) -> float:
+    """Run every tick handler for the time read under the lock; returns that time."""
     with _run_lock:
+        now = clock_now()
         for handler in list(_tick_handlers):
             try:
                 handler(now)
             except Exception:
                 logger.exception("tick handler %s failed", getattr(handler, "__name__", handler))
+        return now
+
+
+@contextmanager
+def exclusive() -> Iterator[None]:
+    """Hold off every tick run (used by reset)."""
+    with _run_lock:
+        yield
 
 
 def run_reset_handlers() -> None:
@@ -62,7 +76,7 @@ class Ticker(threading.Thread):
 
         while not self._stop_event.wait(self.interval_s):
             close_old_connections()
-            run_due(self.clock_now())
+            run_due(self.clock_now)
 
     def stop(self) -> None:
         self._stop_event.set()

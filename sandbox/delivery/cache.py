@@ -25,6 +25,10 @@ from typing import Any
 
 MAX_BYTES = 64 * 1024 * 1024
 MAX_ENTRY_BYTES = 8 * 1024 * 1024
+# Every entry costs memory even without a body (originals are streamed): counting a fixed
+# overhead, and capping the count, keeps cache-busting query strings from growing it forever.
+ENTRY_OVERHEAD_BYTES = 512
+MAX_ENTRIES = 20_000
 
 # (storage path, md5, modified time, secret)
 Fingerprint = tuple[str, str, float, str]
@@ -48,6 +52,11 @@ class Entry:
     @property
     def size(self) -> int:
         return len(self.body) if self.body is not None else 0
+
+    @property
+    def cost(self) -> int:
+        """What the entry counts against the cache's memory budget."""
+        return ENTRY_OVERHEAD_BYTES + self.size
 
     def describe(self) -> dict[str, Any]:
         return {"path": self.key[0], "query": self.key[1], "sources": list(self.sources),
@@ -85,12 +94,13 @@ class EdgeCache:
         with self._lock:
             old = self._entries.pop(entry.key, None)
             if old is not None:
-                self._bytes -= old.size
+                self._bytes -= old.cost
             self._entries[entry.key] = entry
-            self._bytes += entry.size
-            while self._bytes > self.max_bytes and self._entries:
+            self._bytes += entry.cost
+            while self._entries and (self._bytes > self.max_bytes
+                                     or len(self._entries) > MAX_ENTRIES):
                 _, evicted = self._entries.popitem(last=False)
-                self._bytes -= evicted.size
+                self._bytes -= evicted.cost
         return True
 
     def purge(self, path: str) -> int:
@@ -112,7 +122,7 @@ class EdgeCache:
     def _drop_where(self, condition: Callable[[Entry], bool]) -> int:
         doomed = [key for key, entry in self._entries.items() if condition(entry)]
         for key in doomed:
-            self._bytes -= self._entries.pop(key).size
+            self._bytes -= self._entries.pop(key).cost
         return len(doomed)
 
 

@@ -15,9 +15,15 @@ from django.http import FileResponse, HttpResponse
 
 from sandbox.core import clock
 from sandbox.delivery import combine, downloads, htmlmin, imaging, query, targets
-from sandbox.delivery.cache import EDGE_CACHE, CacheKey, Entry
+from sandbox.delivery.cache import EDGE_CACHE, MAX_ENTRY_BYTES, CacheKey, Entry
 from sandbox.delivery.config import Published
-from sandbox.delivery.errors import BAD_IMAGE_PARAMETER, NOT_AN_IMAGE, EdgeError, not_found
+from sandbox.delivery.errors import (
+    BAD_COMBINE,
+    BAD_IMAGE_PARAMETER,
+    NOT_AN_IMAGE,
+    EdgeError,
+    not_found,
+)
 from sandbox.delivery.imageparams import ImageParamError, Recipe
 from sandbox.delivery.targets import COMBINED, IMAGE, Target
 
@@ -80,9 +86,14 @@ def _produce(key: CacheKey, target: Target, settings: Published) -> Entry:
         if target.recipe.format is not None:  # `_upd=true` names the download as it now is
             filename = f"{source.name.rsplit('.', 1)[0]}.{rendered.extension}"
     elif target.kind == COMBINED:
+        total = sum(found.size for found in target.sources)
+        if total > MAX_ENTRY_BYTES:  # joined in memory: bounded like a cache entry
+            raise EdgeError(400, BAD_COMBINE, f"the files add up to {total} bytes; the edge "
+                                              f"combines at most {MAX_ENTRY_BYTES}")
         body = combine.join([_read(found.local_path) for found in target.sources])
         content_type = target.content_type
-    elif settings.flag("html_minify") and source.mime_type.split(";")[0] in HTML_TYPES:
+    elif (settings.flag("html_minify") and source.mime_type.split(";")[0] in HTML_TYPES
+          and source.size <= MAX_ENTRY_BYTES):  # a larger page is streamed as stored
         body = _minified(_read(source.local_path))
     return Entry(key=key, fingerprints=target.fingerprints, body=body,
                  content_type=content_type, filename=filename, stored_at=clock.now())

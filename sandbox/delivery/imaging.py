@@ -47,8 +47,11 @@ def render(source: BinaryIO, recipe: Recipe) -> Rendered:
         with Image.open(source) as image:
             source_format = "JPEG" if image.format == "MPO" else (image.format or "PNG")
             target = output_format(source_format, recipe)
-            animated = getattr(image, "n_frames", 1) > 1
-            if animated and target == "GIF" and not recipe.gifto:
+            frames = getattr(image, "n_frames", 1)
+            if frames > 1 and target == "GIF" and not recipe.gifto:
+                if frames * image.width * image.height > MAX_PIXELS:  # every frame is decoded
+                    raise NotAnImage(f"the animation has {frames} frames of {image.width}x"
+                                     f"{image.height}, more than the edge processes")
                 return _render_animation(image, recipe)
             frame = transform(image.copy(), recipe)
             return _encode(frame, target, recipe)

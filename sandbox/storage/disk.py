@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import threading
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -147,5 +148,15 @@ def remove_parts(task_uuid: str) -> None:
 
 
 def wipe() -> None:
-    """Every stored byte of the storage service (reset)."""
-    shutil.rmtree(storage_root(), ignore_errors=True)
+    """Every stored byte of the storage service (reset).
+
+    The directory is renamed aside at once, so writes after the reset land in a fresh one, and
+    the old tree (possibly hundreds of thousands of files) is deleted in the background.
+    """
+    root = storage_root()
+    if not root.exists():
+        return
+    trash = root.with_name(f"{root.name}.trash-{uuid.uuid4().hex}")
+    os.replace(root, trash)
+    threading.Thread(target=shutil.rmtree, args=(trash,), kwargs={"ignore_errors": True},
+                     name="sandbox-storage-wipe", daemon=True).start()

@@ -59,18 +59,44 @@ def callback_body(order: Order, code: str, token: str) -> dict[str, str]:
 
 
 def send_due(now: float) -> None:
-    due = CallbackDelivery.objects.filter(state=CallbackDelivery.State.PENDING,
-                                          next_due_at__lte=now)
-    for delivery_id in due.order_by("next_due_at", "id").values_list("id", flat=True):
-        send(delivery_id)
+    """Make every call that is due by `now`, including retries that fall due meanwhile.
+
+    After a clock advance of ten minutes all three calls of an unanswered delivery are made
+    before the advance answers, as "every event due by then fires" promises. Each pass makes at
+    least one call or ends, and a delivery makes at most three, so the loop ends.
+    """
+    while True:
+        due = CallbackDelivery.objects.filter(state=CallbackDelivery.State.PENDING,
+                                              next_due_at__lte=now)
+        due_ids = list(due.order_by("next_due_at", "id").values_list("id", flat=True))
+        made = [send(delivery_id) for delivery_id in due_ids]  # every one, no short-circuit
+        if not any(made):
+            return
 
 
-def send(delivery_id: int) -> None:
-    claimed = CallbackDelivery.objects.filter(
+def send(delivery_id: int) -> bool:
+    """Make one call of a delivery; returns whether this runner made it.
+
+    The claim is a lease, not a state: it counts the call and moves the due time to the next
+    retry in one conditional UPDATE before the call is made. If the process dies during the
+    call, the delivery is simply due again at the retry time, so no delivery is ever stranded.
+    """
+    row = CallbackDelivery.objects.filter(
         pk=delivery_id, state=CallbackDelivery.State.PENDING,
-    ).update(state=CallbackDelivery.State.SENDING, calls_made=F("calls_made") + 1)
+    ).values_list("next_due_at", "calls_made").first()
+    if row is None:
+        return False
+    scheduled_at, calls_before = row
+    if calls_before >= CALLS_PER_DELIVERY:  # the last call was lost with its process
+        CallbackDelivery.objects.filter(pk=delivery_id).update(
+            state=CallbackDelivery.State.GAVE_UP, next_due_at=None)
+        return False
+    claimed = CallbackDelivery.objects.filter(
+        pk=delivery_id, state=CallbackDelivery.State.PENDING, next_due_at=scheduled_at,
+    ).update(calls_made=F("calls_made") + 1, next_due_at=scheduled_at + RETRY_AFTER_S)
     if not claimed:
-        return  # another runner took it
+        return False  # another runner took it
+    call_number = calls_before + 1
     delivery = CallbackDelivery.objects.select_related("order").get(pk=delivery_id)
     url = config.settings().callback_url
     token = tokens.latest()  # signed with the token current when sent (DECISIONS)
@@ -79,17 +105,17 @@ def send(delivery_id: int) -> None:
     result = call(url, body)
     with transaction.atomic():
         CallbackAttempt.objects.create(
-            delivery=delivery, call=delivery.calls_made, sent_at=sent_at, url=url, body=body,
+            delivery=delivery, call=call_number, sent_at=sent_at, url=url, body=body,
             status=result.status, response=result.response, error=result.error,
             acknowledged=result.acknowledged)
         if result.acknowledged:
-            state, next_due = CallbackDelivery.State.ACKNOWLEDGED, None
-        elif delivery.calls_made >= CALLS_PER_DELIVERY:
-            state, next_due = CallbackDelivery.State.GAVE_UP, None
+            final = CallbackDelivery.State.ACKNOWLEDGED
+        elif call_number >= CALLS_PER_DELIVERY:
+            final = CallbackDelivery.State.GAVE_UP
         else:
-            state, next_due = CallbackDelivery.State.PENDING, sent_at + RETRY_AFTER_S
-        CallbackDelivery.objects.filter(pk=delivery_id).update(state=state,
-                                                               next_due_at=next_due)
+            return True  # still pending: the lease already set the retry time
+        CallbackDelivery.objects.filter(pk=delivery_id).update(state=final, next_due_at=None)
+    return True
 
 
 def call(url: str, body: dict[str, str]) -> CallResult:

@@ -139,7 +139,6 @@ class CallbackDelivery(models.Model):
 
     class State(models.TextChoices):
         PENDING = "pending"
-        SENDING = "sending"
         ACKNOWLEDGED = "acknowledged"
         GAVE_UP = "gave_up"
 

@@ -109,6 +109,15 @@ def test_each_call_is_signed_with_the_token_current_when_it_is_sent(topup, sandb
     assert first["sign"] != second["sign"]
 
 
+def test_one_long_advance_makes_every_call_that_fell_due_meanwhile(topup, sandbox):
+    with receiving(lambda call: NOT_ACK) as receiver:
+        topup.settings(callback_url=receiver.url)
+        topup.charge()
+        sandbox.advance(600)  # outcome at 30 s, calls due at 30, 90 and 150 s
+        assert len(receiver.calls) == 3
+    assert [attempt["call"] for attempt in topup.callbacks()] == [1, 2, 3]
+
+
 def test_an_unreachable_address_is_recorded_and_retried(topup, sandbox):
     with receiving() as receiver:
         url = receiver.url
