@@ -1,4 +1,26 @@
+"""SMS records: the provider's templates and quotas mirrored, and our campaigns and messages.
+
+State machines (every change is a conditional update in `sms.campaigns` / `sms.reports`):
+
+Campaign: draft -> queued -> sending -> done, with halted (a refusal that needs staff, e.g.
+the template is under review or the quota ran out; resumable) and cancelled (final).
+
+Chunk (at most 1000 numbers of one campaign): pending -> sending -> sent. A chunk is marked
+`sending` before its first call and `sent` once every number in it has a result.
+
+Message (one recipient): queued -> submitting -> processing -> success | failed, or
+submitting -> rejected (the provider refused this number), or queued -> cancelled.
+`submitting` is written before the call that carries the number; a message found in that
+state after a crash is reconciled against the delivery report, never blindly resent.
+`success`, `failed`, `rejected` and `cancelled` are final; any status the provider reports that
+we do not know is stored verbatim and treated as not final.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -20,3 +42,355 @@ class Access(models.Model):
 
     def __str__(self) -> str:
         return str(self._meta.verbose_name)
+
+
+class TemplateStatus(models.TextChoices):
+    REVIEW = "review", _("Under review")
+    SUCCESS = "success", _("Approved")
+    DEFEAT = "defeat", _("Rejected")
+
+
+class MessageType(models.TextChoices):
+    INDUSTRY = "industry", _("Industry")
+    MARKETING = "marketing", _("Marketing")
+
+
+class ReportType(models.TextChoices):
+    GENERAL = "general", _("General channel")
+    VIP = "vip", _("Signature-exempt (VIP) channel")
+
+
+class SignLocation(models.TextChoices):
+    TOP = "top", _("Top")
+    BOTTOM = "bottom", _("Bottom")
+
+
+class Template(models.Model):
+    """A template as the provider last described it; `provider_id` is the provider's number."""
+
+    provider_id = models.PositiveBigIntegerField(_("template number"), unique=True)
+    title = models.CharField(_("title"), max_length=40)
+    temp_sign = models.CharField(_("signature"), max_length=40)
+    content = models.TextField(_("content"))
+    sign_location = models.CharField(
+        _("signature position"), max_length=10, choices=SignLocation.choices
+    )
+    type = models.CharField(_("type"), max_length=12, choices=MessageType.choices)
+    report_type = models.CharField(_("channel"), max_length=10, choices=ReportType.choices)
+    # Any value the provider sends is kept verbatim, so no `choices` validation here.
+    status = models.CharField(_("status"), max_length=20, db_index=True)
+    provider_updated_at = models.DateTimeField(_("updated at the provider"))
+    synced_at = models.DateTimeField(_("synced at"), default=timezone.now)
+    removed_at = models.DateTimeField(
+        _("removed at"),
+        null=True,
+        blank=True,
+        help_text=_("Set when the provider no longer lists the template; kept for history."),
+    )
+
+    class Meta:
+        verbose_name = _("template")
+        verbose_name_plural = _("templates")
+        ordering = ["-provider_id"]
+
+    def __str__(self) -> str:
+        return f"#{self.provider_id} {self.title}"
+
+    @property
+    def status_label(self) -> str:
+        known = dict(TemplateStatus.choices)
+        if self.status in known:
+            return str(known[self.status])
+        return str(_("Unknown status (%(status)s)") % {"status": self.status})
+
+
+class Quota(models.Model):
+    """The latest quota figures of a provider account (the JSON field `owner`)."""
+
+    owner_id = models.PositiveBigIntegerField(_("account number"), unique=True)
+    name = models.CharField(_("account name"), max_length=100)
+    general = models.BigIntegerField(_("general messages left"))
+    vip = models.BigIntegerField(_("signature-exempt messages left"))
+    industry = models.BigIntegerField(_("industry messages sent"))
+    marketing = models.BigIntegerField(_("marketing messages sent"))
+    fetched_at = models.DateTimeField(_("fetched at"))
+
+    class Meta:
+        verbose_name = _("quota")
+        verbose_name_plural = _("quotas")
+        ordering = ["-fetched_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name}: general {self.general}, vip {self.vip}"
+
+    def left_for(self, report_type: str) -> int:
+        """Units left on the channel a template's `report_type` draws from."""
+        return self.vip if report_type == ReportType.VIP else self.general
+
+
+class CampaignState(models.TextChoices):
+    DRAFT = "draft", _("Waiting for confirmation")
+    QUEUED = "queued", _("Queued")
+    SENDING = "sending", _("Sending")
+    DONE = "done", _("Done")
+    HALTED = "halted", _("Halted")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+class CampaignSource(models.TextChoices):
+    IMPORT = "import", _("File import")
+    FORM = "form", _("Send page")
+    COMMAND = "command", _("Command line")
+
+
+class Campaign(models.Model):
+    """One send of one template to many numbers, sent in chunks by the worker."""
+
+    template = models.ForeignKey(
+        Template, on_delete=models.PROTECT, related_name="campaigns", verbose_name=_("template")
+    )
+    source = models.CharField(_("source"), max_length=10, choices=CampaignSource.choices)
+    source_name = models.CharField(_("file name"), max_length=255, blank=True)
+    source_file = models.FileField(_("uploaded file"), upload_to="sms/imports/", blank=True)
+    encoding = models.CharField(_("file encoding"), max_length=20, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("confirmed by"),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    state = models.CharField(
+        _("state"), max_length=10, choices=CampaignState.choices, default=CampaignState.DRAFT
+    )
+    # The refusal or failure that stopped the last run: a provider error code and its text.
+    halt_code = models.CharField(_("stopped by"), max_length=40, blank=True)
+    halt_detail = models.CharField(_("detail"), max_length=500, blank=True)
+    lines_read = models.PositiveIntegerField(_("lines read"), default=0)
+    skipped_header = models.BooleanField(_("first line skipped as a header"), default=False)
+    total_numbers = models.PositiveIntegerField(_("numbers"), default=0)
+    total_units = models.PositiveIntegerField(_("units"), default=0)
+    bad_lines = models.PositiveIntegerField(_("bad lines"), default=0)
+    accepted_count = models.PositiveIntegerField(_("accepted"), default=0)
+    rejected_count = models.PositiveIntegerField(_("rejected"), default=0)
+    cancelled_count = models.PositiveIntegerField(_("cancelled"), default=0)
+    # Lease: the worker run that may send this campaign, until when. Taken and renewed with
+    # conditional updates, so two workers never send the same campaign at once.
+    lease_owner = models.CharField(max_length=40, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    retries = models.PositiveSmallIntegerField(_("retries after uncertain answers"), default=0)
+
+    class Meta:
+        verbose_name = _("campaign")
+        verbose_name_plural = _("campaigns")
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["state", "lease_expires_at"], name="sms_campaign_lease")]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.template.title} ({self.get_state_display()})"
+
+    @property
+    def done_count(self) -> int:
+        return self.accepted_count + self.rejected_count + self.cancelled_count
+
+    @property
+    def progress_percent(self) -> int:
+        if not self.total_numbers:
+            return 100 if self.state == CampaignState.DONE else 0
+        return min(100, (100 * self.done_count) // self.total_numbers)
+
+    @property
+    def is_running(self) -> bool:
+        return self.state in (CampaignState.QUEUED, CampaignState.SENDING)
+
+
+class ChunkState(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    SENDING = "sending", _("Sending")
+    SENT = "sent", _("Sent")
+
+
+class Chunk(models.Model):
+    """At most 1000 numbers of a campaign, sent and recorded before the next chunk starts."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="chunks")
+    number = models.PositiveIntegerField(_("chunk"))
+    size = models.PositiveIntegerField(_("numbers"), default=0)
+    state = models.CharField(
+        _("state"), max_length=10, choices=ChunkState.choices, default=ChunkState.PENDING
+    )
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("chunk")
+        verbose_name_plural = _("chunks")
+        ordering = ["campaign", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="sms_chunk_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"campaign {self.campaign_id} chunk {self.number} ({self.state})"
+
+
+class MessageStatus(models.TextChoices):
+    QUEUED = "queued", _("Queued")
+    SUBMITTING = "submitting", _("Submitting")
+    REJECTED = "rejected", _("Rejected")
+    PROCESSING = "processing", _("Processing")
+    SUCCESS = "success", _("Delivered")
+    FAILED = "failed", _("Failed")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+FINAL_MESSAGE_STATUSES = (
+    MessageStatus.SUCCESS,
+    MessageStatus.FAILED,
+    MessageStatus.REJECTED,
+    MessageStatus.CANCELLED,
+)
+RARE_STATUSES = (
+    MessageStatus.FAILED,
+    MessageStatus.REJECTED,
+    MessageStatus.CANCELLED,
+    MessageStatus.SUBMITTING,
+)
+
+
+class Message(models.Model):
+    """One recipient of a campaign, from our intent to the provider's final status."""
+
+    # No database constraints on these two: PostgreSQL checks a foreign key row by row at
+    # commit, which costs more than all the indexes together on a 100,000-line import
+    # (bench/sms_import.py). Messages are only written by `sms.campaign_store`, with their
+    # campaign and chunk in the same transaction, and deleted with them by the ORM's cascade.
+    campaign = models.ForeignKey(
+        Campaign,
+        on_delete=models.CASCADE,
+        related_name="messages",
+        db_index=False,  # covered by the (campaign, id) index below
+        db_constraint=False,
+        verbose_name=_("campaign"),
+    )
+    chunk = models.ForeignKey(
+        Chunk,
+        on_delete=models.CASCADE,
+        related_name="messages",
+        db_constraint=False,
+        verbose_name=_("chunk"),
+    )
+    line_number = models.PositiveIntegerField(_("line"), null=True, blank=True)
+    mobile = models.CharField(_("mobile"), max_length=11)
+    # The variable values exactly as the send call carries them: joined by "|" (no value may
+    # contain it), in variable order; empty for a template without variables.
+    vars = models.TextField(_("variable values"), blank=True)
+    text = models.TextField(_("text"))
+    units = models.PositiveSmallIntegerField(_("units"))
+    carrier = models.CharField(_("carrier"), max_length=4, blank=True)
+    # Any provider status we do not know is kept verbatim, so no `choices` validation here.
+    status = models.CharField(_("status"), max_length=20, default=MessageStatus.QUEUED)
+    error_code = models.CharField(_("error code"), max_length=40, blank=True)
+    provider_message_id = models.BigIntegerField(
+        _("provider message number"), null=True, blank=True
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    units_billed = models.PositiveSmallIntegerField(_("units billed"), null=True, blank=True)
+    status_changed_at = models.DateTimeField(_("status changed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("message")
+        verbose_name_plural = _("messages")
+        ordering = ["-id"]
+        # The delivery report pages newest first (keyset on id) within each filter. Every
+        # index costs time on each imported row, so the ones that only matter once a message
+        # is sent are partial: a freshly imported (queued, unsent) row is not in them.
+        indexes = [
+            models.Index(fields=["campaign", "id"], name="sms_message_campaign"),
+            models.Index(fields=["mobile", "id"], name="sms_message_mobile"),
+            models.Index(fields=["created_at", "id"], name="sms_message_created"),
+            # Common statuses (delivered, processing, queued) are found fast enough by walking
+            # the primary key newest first; the rare ones need an index of their own.
+            models.Index(
+                fields=["status", "id"],
+                name="sms_message_rare_status",
+                condition=models.Q(status__in=RARE_STATUSES),
+            ),
+            # Today's figures on the dashboard.
+            models.Index(
+                fields=["submitted_at"],
+                name="sms_message_submitted",
+                condition=models.Q(submitted_at__isnull=False),
+            ),
+            # The report sync's open messages.
+            models.Index(
+                fields=["submitted_at"],
+                name="sms_message_open",
+                condition=models.Q(provider_message_id__isnull=False)
+                & ~models.Q(status__in=FINAL_MESSAGE_STATUSES),
+            ),
+        ]
+        constraints = [
+            # Partial: rows waiting to be sent (all of a fresh import) cost no index entry.
+            models.UniqueConstraint(
+                fields=["provider_message_id"],
+                condition=models.Q(provider_message_id__isnull=False),
+                name="sms_message_provider_id",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.mobile} ({self.status})"
+
+    @property
+    def status_label(self) -> str:
+        known = dict(MessageStatus.choices)
+        if self.status in known:
+            return str(known[self.status])
+        return str(_("Unknown status (%(status)s)") % {"status": self.status})
+
+    @property
+    def status_known(self) -> bool:
+        return self.status in MessageStatus.values
+
+    @property
+    def values(self) -> list[str]:
+        return self.vars.split("|") if self.vars else []
+
+    @property
+    def is_final(self) -> bool:
+        return self.status in FINAL_MESSAGE_STATUSES
+
+
+class ImportProblem(models.Model):
+    """A line of an import file that will not be sent, with the reason (one row per problem)."""
+
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="problems", verbose_name=_("campaign")
+    )
+    line_number = models.PositiveIntegerField(_("line"))
+    mobile = models.CharField(_("mobile as written"), max_length=64, blank=True)
+    code = models.CharField(_("reason"), max_length=40)
+    params = models.JSONField(_("details"), default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("import problem")
+        verbose_name_plural = _("import problems")
+        ordering = ["campaign", "line_number", "id"]
+
+    def __str__(self) -> str:
+        return f"line {self.line_number}: {self.code}"

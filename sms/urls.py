@@ -1,9 +1,32 @@
 from django.urls import path
 
-from backoffice.views import ServiceOverviewView
+from sms.views import campaigns, home, report, sending, templates
 
 app_name = "sms"
 
 urlpatterns = [
-    path("", ServiceOverviewView.as_view(service_key="sms"), name="index"),
+    path("", home.index, name="index"),
+    path("templates/", templates.template_list, name="templates"),
+    path("templates/new/", templates.template_create, name="template_create"),
+    path("templates/check/", templates.template_check, name="template_check"),
+    path("templates/sync/", templates.template_sync, name="template_sync"),
+    path("templates/<int:pk>/edit/", templates.template_edit, name="template_edit"),
+    path("templates/<int:pk>/delete/", templates.template_delete, name="template_delete"),
+    path("send/", sending.send, name="send"),
+    path("import/", sending.import_file, name="import"),
+    path("campaigns/", campaigns.campaign_list, name="campaigns"),
+    path("campaigns/<int:pk>/", campaigns.campaign_detail, name="campaign"),
+    path("campaigns/<int:pk>/progress/", campaigns.campaign_progress, name="campaign_progress"),
+    path(
+        "campaigns/<int:pk>/bad-lines.csv",
+        campaigns.campaign_problems_csv,
+        name="campaign_problems_csv",
+    ),
+    path("campaigns/<int:pk>/confirm/", campaigns.campaign_confirm, name="campaign_confirm"),
+    path("campaigns/<int:pk>/discard/", campaigns.campaign_discard, name="campaign_discard"),
+    path("campaigns/<int:pk>/cancel/", campaigns.campaign_cancel, name="campaign_cancel"),
+    path("campaigns/<int:pk>/resume/", campaigns.campaign_resume, name="campaign_resume"),
+    path("report/", report.report, name="report"),
+    path("report/export.csv", report.report_csv, name="report_csv"),
+    path("report/sync/", report.report_sync, name="report_sync"),
 ]

@@ -4,23 +4,30 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Access',
+            name="Access",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'SMS access',
-                'permissions': [('access_sms', 'Can open the SMS pages'), ('send_sms', 'Can send messages and campaigns'), ('manage_templates', 'Can create, edit and delete templates')],
-                'managed': False,
-                'default_permissions': (),
+                "verbose_name": "SMS access",
+                "permissions": [
+                    ("access_sms", "Can open the SMS pages"),
+                    ("send_sms", "Can send messages and campaigns"),
+                    ("manage_templates", "Can create, edit and delete templates"),
+                ],
+                "managed": False,
+                "default_permissions": (),
             },
         ),
     ]

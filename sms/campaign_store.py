@@ -1,0 +1,196 @@
+"""Writing campaigns: an import file or a list of recipients becomes Campaign, Chunk and
+Message rows, in batches, inside one transaction (a file that cannot be read stores nothing).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.core.files import File
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+
+from sms import importing
+from sms.bulk import MessageRow, insert_messages
+from sms.client import MAX_NUMBERS_PER_SEND
+from sms.models import (
+    Campaign,
+    CampaignSource,
+    CampaignState,
+    Chunk,
+    ImportProblem,
+    MessageStatus,
+    Template,
+)
+
+CHUNK_SIZE = MAX_NUMBERS_PER_SEND  # one chunk is at most what one send call may carry
+BATCH_SIZE = 2000  # rows per INSERT
+
+
+@dataclass
+class _Totals:
+    numbers: int = 0
+    units: int = 0
+    bad_lines: int = 0
+
+
+class _Writer:
+    """Collects rows of one campaign and writes them in batches, opening chunks as it goes."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        self.campaign = campaign
+        self.totals = _Totals()
+        self.messages: list[MessageRow] = []
+        self.problems: list[ImportProblem] = []
+        self.chunk: Chunk | None = None
+        self.chunk_count = 0
+        self.chunk_size = 0
+
+    def good(self, line: importing.GoodLine) -> None:
+        if self.chunk is None or self.chunk_size == CHUNK_SIZE:
+            self._close_chunk()
+            self.chunk_count += 1
+            self.chunk = Chunk.objects.create(campaign=self.campaign, number=self.chunk_count)
+            self.chunk_size = 0
+        self.chunk_size += 1
+        self.totals.numbers += 1
+        self.totals.units += line.units
+        self.messages.append(
+            MessageRow(
+                self.campaign.pk,
+                self.chunk.pk,
+                line.line_number,
+                line.mobile,
+                "|".join(line.variables),
+                line.text,
+                line.units,
+                line.carrier,
+                MessageStatus.QUEUED,
+                self.campaign.created_at,
+            )
+        )
+        if len(self.messages) >= BATCH_SIZE:
+            self._flush_messages()
+
+    def bad(self, line: importing.BadLine) -> None:
+        self.totals.bad_lines += 1
+        for problem in line.problems:
+            self.problems.append(
+                ImportProblem(
+                    campaign_id=self.campaign.pk,
+                    line_number=line.line_number,
+                    mobile=line.mobile,
+                    code=problem.code,
+                    params=dict(problem.params),
+                )
+            )
+        if len(self.problems) >= BATCH_SIZE:
+            self._flush_problems()
+
+    def finish(self) -> _Totals:
+        self._close_chunk()
+        self._flush_messages()
+        self._flush_problems()
+        return self.totals
+
+    def _close_chunk(self) -> None:
+        if self.chunk is not None:
+            Chunk.objects.filter(pk=self.chunk.pk).update(size=self.chunk_size)
+
+    def _flush_messages(self) -> None:
+        if self.messages:
+            insert_messages(self.messages)
+            self.messages = []
+
+    def _flush_problems(self) -> None:
+        if self.problems:
+            ImportProblem.objects.bulk_create(self.problems, batch_size=BATCH_SIZE)
+            self.problems = []
+
+
+def _judge_for(template: Template) -> importing.LineJudge:
+    return importing.LineJudge(template.content, template.temp_sign, template.sign_location)
+
+
+def _save_totals(campaign: Campaign, totals: _Totals, **extra: object) -> None:
+    campaign.total_numbers = totals.numbers
+    campaign.total_units = totals.units
+    campaign.bad_lines = totals.bad_lines
+    for name, value in extra.items():
+        setattr(campaign, name, value)
+    campaign.save()
+
+
+def store_import(template: Template, path: Path, name: str, user=None) -> Campaign:  # type: ignore[no-untyped-def]
+    """Validate the file at `path` and store it as a draft campaign with its bad lines.
+
+    Raises importing.ImportFileError (nothing stored) when the file as a whole is unreadable.
+    """
+    importing.check_name(name)
+    encoding = importing.detect_encoding(path)
+    judge = _judge_for(template)
+    stats = importing.ReadStats()
+    with transaction.atomic():
+        campaign = Campaign.objects.create(
+            template=template,
+            source=CampaignSource.IMPORT,
+            source_name=name[:255],
+            encoding=encoding,
+            created_by=user,
+            state=CampaignState.DRAFT,
+        )
+        writer = _Writer(campaign)
+        for line in importing.read_lines(path, encoding, judge, stats):
+            if isinstance(line, importing.GoodLine):
+                writer.good(line)
+            else:
+                writer.bad(line)
+        totals = writer.finish()
+        with path.open("rb") as stream:
+            campaign.source_file.save(Path(name).name, File(stream), save=False)
+        _save_totals(
+            campaign, totals, lines_read=stats.lines_read, skipped_header=stats.header_skipped
+        )
+    return campaign
+
+
+def store_upload(template: Template, upload: UploadedFile, user=None) -> Campaign:  # type: ignore[no-untyped-def]
+    """Store an uploaded file as a draft campaign (see `store_import`)."""
+    name = upload.name or "import.csv"
+    importing.check_name(name)
+    if upload.size is not None:
+        importing.check_size(upload.size)
+    temporary_path = getattr(upload, "temporary_file_path", None)
+    if temporary_path is not None:
+        return store_import(template, Path(temporary_path()), name, user)
+    # Small uploads are held in memory by Django; give the reader a real file to stream.
+    handle, raw_path = tempfile.mkstemp(suffix=Path(name).suffix)
+    try:
+        with os.fdopen(handle, "wb") as target:
+            for block in upload.chunks():
+                target.write(block)
+        return store_import(template, Path(raw_path), name, user)
+    finally:
+        os.unlink(raw_path)
+
+
+def store_recipients(
+    template: Template,
+    lines: Iterable[importing.GoodLine],
+    source: str = CampaignSource.FORM,
+    user=None,  # type: ignore[no-untyped-def]
+) -> Campaign:
+    """Store already judged recipients (send page, command line) as a queued campaign."""
+    with transaction.atomic():
+        campaign = Campaign.objects.create(
+            template=template, source=source, created_by=user, state=CampaignState.DRAFT
+        )
+        writer = _Writer(campaign)
+        for line in lines:
+            writer.good(line)
+        _save_totals(campaign, writer.finish())
+    return campaign

@@ -1,0 +1,468 @@
+"""Sending a campaign chunk by chunk, so that a worker killed at any moment resumes without
+sending any number twice.
+
+The rules, in the order a run applies them:
+
+1. Lease. A run first takes the campaign's lease with a conditional update (free or expired
+   only) and renews it after every provider call; a run that loses it stops. Two workers
+   therefore never send the same campaign at once, and a dead worker's lease runs out.
+2. Chunks in order. A chunk (at most 1000 numbers) is marked `sending` before its first call
+   and `sent` once every number in it has a result; the next chunk starts only then.
+3. Intent before the call. The numbers of one call (those of the chunk that share the same
+   variable values, since a call carries one `vars` for all its numbers) are marked
+   `submitting` before the call; the per-number answers are written in one transaction right
+   after it, with the campaign's counters.
+4. Reconciliation. A `submitting` message found by a later run (the worker died during the
+   call, or the answer was lost or uncertain) is looked up in the provider's delivery report,
+   newest first, back to its `submitted_at - RECONCILE_SKEW` (clocks differ): by its mobile
+   number when few are in doubt, else by one pass over the whole report. A record with the
+   campaign's template number, for that mobile, that none of our messages holds yet is taken
+   as this message (the oldest such record in the window). Found: the message takes that
+   record's id and status. Not found: the provider never accepted it, and it goes back to
+   `queued` to be sent again. The content is not compared, because an edited template
+   changes it.
+5. Refusals. A 4xx refusal of the whole call (template under review, quota exhausted, bad
+   credentials...) is certain: the numbers go back to `queued` and the campaign is `halted`
+   with the code, for staff to resume. A 5xx or a transport failure is uncertain: the numbers
+   stay `submitting`, and the next run (with backoff) reconciles them first.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from sms import client as api
+from sms.connection import record_quota, sms_client
+from sms.models import (
+    Campaign,
+    CampaignState,
+    Chunk,
+    ChunkState,
+    Message,
+    MessageStatus,
+)
+
+logger = logging.getLogger(__name__)
+
+LEASE = timedelta(seconds=120)  # longer than one call with its timeouts, renewed after each
+RECONCILE_SKEW = timedelta(minutes=10)  # tolerated difference between our and their clocks
+RUN_BUDGET_S = 50.0  # a run stops after this and queues the next, to keep tasks short
+MAX_UNCERTAIN_RETRIES = 12  # consecutive uncertain failures before staff are asked
+REPORT_PAGE = 100
+PER_NUMBER_LOOKUPS = 20  # up to this many uncertain numbers: one report query per number
+MAX_RECONCILE_PAGES = 10_000
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """What a run did and whether another run is needed (and after how many seconds)."""
+
+    state: str
+    again: bool = False
+    countdown: int = 0
+    claimed: bool = True
+
+
+class _LeaseLost(Exception):
+    """Another run holds the campaign now, or staff stopped it: this run must stop."""
+
+
+class _OutOfTime(Exception):
+    """The run used its time budget; the next run carries on where it stopped."""
+
+
+class _Uncertain(Exception):
+    """The provider may or may not have acted; the next run reconciles."""
+
+    def __init__(self, error: api.SmsError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _Halt(Exception):
+    """A certain refusal that staff must resolve before the campaign can go on."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+
+
+def claim(campaign_id: int) -> str | None:
+    """Take the campaign's lease; None when another run holds it or nothing is to be done."""
+    token = uuid.uuid4().hex
+    now = timezone.now()
+    taken = (
+        Campaign.objects.filter(
+            pk=campaign_id,
+            state__in=(CampaignState.QUEUED, CampaignState.SENDING, CampaignState.CANCELLED),
+        )
+        .filter(Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now))
+        .update(lease_owner=token, lease_expires_at=now + LEASE)
+    )
+    if not taken:
+        return None
+    Campaign.objects.filter(pk=campaign_id, state=CampaignState.QUEUED).update(
+        state=CampaignState.SENDING
+    )
+    return token
+
+
+def release(campaign_id: int, token: str) -> None:
+    Campaign.objects.filter(pk=campaign_id, lease_owner=token).update(
+        lease_owner="", lease_expires_at=None
+    )
+
+
+class CampaignRun:
+    """One run over a claimed campaign. Use `run_campaign()`."""
+
+    def __init__(
+        self,
+        campaign_id: int,
+        token: str,
+        client: api.SmsClient,
+        budget_s: float = RUN_BUDGET_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.campaign_id = campaign_id
+        self.token = token
+        self.client = client
+        self.clock = clock
+        self.deadline = clock() + budget_s
+        self.campaign = Campaign.objects.select_related("template").get(pk=campaign_id)
+
+    # lease ------------------------------------------------------------------------------
+
+    def renew(self) -> None:
+        """Extend the lease; a cancelled or taken-over campaign stops the run here."""
+        state = self.campaign.state
+        renewed = Campaign.objects.filter(
+            pk=self.campaign_id, lease_owner=self.token, state=state
+        ).update(lease_expires_at=timezone.now() + LEASE)
+        if not renewed:
+            raise _LeaseLost
+
+    # the run ----------------------------------------------------------------------------
+
+    def execute(self) -> RunOutcome:
+        cancelled = self.campaign.state == CampaignState.CANCELLED
+        for chunk in self._open_chunks():
+            if self.clock() > self.deadline:
+                return RunOutcome(self.campaign.state, again=True)
+            if chunk.state == ChunkState.SENDING:
+                self.reconcile(chunk, cancelled=cancelled)
+            if cancelled:
+                self._close_chunk(chunk)
+                continue
+            if chunk.state == ChunkState.PENDING:
+                Chunk.objects.filter(pk=chunk.pk, state=ChunkState.PENDING).update(
+                    state=ChunkState.SENDING, started_at=timezone.now()
+                )
+            self.send_chunk(chunk)
+            self._close_chunk(chunk)
+        if not cancelled:
+            Campaign.objects.filter(
+                pk=self.campaign_id, lease_owner=self.token, state=CampaignState.SENDING
+            ).update(
+                state=CampaignState.DONE,
+                finished_at=timezone.now(),
+                halt_code="",
+                halt_detail="",
+                retries=0,
+            )
+        return RunOutcome(CampaignState.CANCELLED if cancelled else CampaignState.DONE)
+
+    def _open_chunks(self) -> list[Chunk]:
+        return list(
+            Chunk.objects.filter(campaign_id=self.campaign_id)
+            .exclude(state=ChunkState.SENT)
+            .order_by("number")
+        )
+
+    def _close_chunk(self, chunk: Chunk) -> None:
+        Chunk.objects.filter(pk=chunk.pk).exclude(state=ChunkState.SENT).update(
+            state=ChunkState.SENT, finished_at=timezone.now()
+        )
+
+    # sending ----------------------------------------------------------------------------
+
+    def send_chunk(self, chunk: Chunk) -> None:
+        """Send the chunk's queued numbers, one call per distinct set of variable values."""
+        queued = (
+            Message.objects.filter(chunk_id=chunk.pk, status=MessageStatus.QUEUED)
+            .order_by("id")
+            .values_list("id", "mobile", "vars")
+        )
+        groups: dict[str, list[tuple[int, str]]] = {}
+        for message_id, mobile, joined_values in queued:
+            groups.setdefault(joined_values, []).append((message_id, mobile))
+        for joined_values, members in groups.items():
+            if self.clock() > self.deadline:
+                # The chunk stays `sending` with queued numbers; the next run sends them.
+                raise _OutOfTime
+            self.renew()
+            self.send_group(joined_values.split("|") if joined_values else [], members)
+
+    def send_group(self, values: list[str], members: list[tuple[int, str]]) -> None:
+        ids = [message_id for message_id, _mobile in members]
+        now = timezone.now()
+        Message.objects.filter(pk__in=ids, status=MessageStatus.QUEUED).update(
+            status=MessageStatus.SUBMITTING, submitted_at=now
+        )
+        # Staff may have cancelled some numbers in the meantime: send only what we marked.
+        marked = dict(
+            Message.objects.filter(pk__in=ids, status=MessageStatus.SUBMITTING).values_list(
+                "id", "mobile"
+            )
+        )
+        members = [(message_id, mobile) for message_id, mobile in members if message_id in marked]
+        if not members:
+            return
+        try:
+            results = self.client.send(
+                self.campaign.template.provider_id, [mobile for _id, mobile in members], values
+            )
+        except api.SmsError as error:
+            if error.outcome_uncertain:
+                raise _Uncertain(error) from error
+            self._unmark([message_id for message_id, _mobile in members])
+            code = getattr(error, "code", "") or type(error).__name__
+            raise _Halt(code, getattr(error, "message", "") or str(error)) from error
+        except (ValueError, TypeError) as error:
+            # A value the client refuses before any request: certain, and needs a person.
+            self._unmark([message_id for message_id, _mobile in members])
+            raise _Halt("LOCAL_CHECK", str(error)) from error
+        self._record(members, results)
+
+    def _unmark(self, ids: list[int]) -> None:
+        Message.objects.filter(pk__in=ids, status=MessageStatus.SUBMITTING).update(
+            status=MessageStatus.QUEUED, submitted_at=None
+        )
+
+    def _record(self, members: list[tuple[int, str]], results: list[api.SendResult]) -> None:
+        """Write each number's answer; results come back in the order the numbers went."""
+        now = timezone.now()
+        updates: list[Message] = []
+        accepted = rejected = 0
+        for (message_id, _mobile), result in zip(members, results, strict=True):
+            if result.accepted:
+                accepted += 1
+                updates.append(
+                    Message(
+                        pk=message_id,
+                        status=MessageStatus.PROCESSING,
+                        provider_message_id=result.message_id,
+                        error_code="",
+                        status_changed_at=now,
+                    )
+                )
+            else:
+                rejected += 1
+                updates.append(
+                    Message(
+                        pk=message_id,
+                        status=MessageStatus.REJECTED,
+                        provider_message_id=None,
+                        error_code=result.error_code or "",
+                        status_changed_at=now,
+                    )
+                )
+        with transaction.atomic():
+            Message.objects.filter(status=MessageStatus.SUBMITTING).bulk_update(
+                updates,
+                ["status", "provider_message_id", "error_code", "status_changed_at"],
+                batch_size=500,
+            )
+            Campaign.objects.filter(pk=self.campaign_id).update(
+                accepted_count=F("accepted_count") + accepted,
+                rejected_count=F("rejected_count") + rejected,
+                retries=0,
+            )
+
+    # reconciliation ---------------------------------------------------------------------
+
+    def reconcile(self, chunk: Chunk, cancelled: bool = False) -> None:
+        """Settle every `submitting` message of the chunk from the delivery report (rule 4)."""
+        uncertain = list(
+            Message.objects.filter(chunk_id=chunk.pk, status=MessageStatus.SUBMITTING)
+            .order_by("id")
+            .only("id", "mobile", "submitted_at")
+        )
+        if not uncertain:
+            return
+        oldest = min(message.submitted_at or timezone.now() for message in uncertain)
+        since = oldest - RECONCILE_SKEW
+        mobiles = {message.mobile for message in uncertain}
+        if len(uncertain) <= PER_NUMBER_LOOKUPS:
+            records = [record for mobile in mobiles for record in self._report_of(mobile, since)]
+        else:
+            # One pass over the whole report is cheaper than a query per number.
+            records = self._report_since(since, mobiles)
+        candidates = self._unclaimed_by_mobile(records)
+        for message in uncertain:
+            window_start = (message.submitted_at or timezone.now()) - RECONCILE_SKEW
+            record = _take_oldest(candidates.get(message.mobile, []), window_start)
+            if record is not None:
+                self._adopt(message, record)
+            elif cancelled:
+                changed = Message.objects.filter(
+                    pk=message.pk, status=MessageStatus.SUBMITTING
+                ).update(status=MessageStatus.CANCELLED, status_changed_at=timezone.now())
+                Campaign.objects.filter(pk=self.campaign_id).update(
+                    cancelled_count=F("cancelled_count") + changed
+                )
+            else:
+                self._unmark([message.pk])
+
+    def _report(self, **query: object) -> api.Report:
+        self.renew()
+        try:
+            return self.client.report(per_page=REPORT_PAGE, **query)  # type: ignore[arg-type]
+        except api.SmsError as error:
+            raise _Uncertain(error) from error
+
+    def _pages(self, since: datetime, **query: object) -> Iterator[api.Message]:
+        """Report records newest first, down to `since` (the report's own order)."""
+        for page in range(1, MAX_RECONCILE_PAGES + 1):
+            report = self._report(page=page, **query)
+            for record in report.messages:
+                if record.created_at < since:
+                    return
+                yield record
+            if len(report.messages) < REPORT_PAGE or page * REPORT_PAGE >= report.total:
+                return
+        raise _Uncertain(api.SmsTransportError("the delivery report is too long to reconcile"))
+
+    def _report_of(self, mobile: str, since: datetime) -> list[api.Message]:
+        return list(self._pages(since, mobile=mobile))
+
+    def _report_since(self, since: datetime, mobiles: set[str]) -> list[api.Message]:
+        return [record for record in self._pages(since) if record.mobile in mobiles]
+
+    def _unclaimed_by_mobile(self, records: list[api.Message]) -> dict[str, list[api.Message]]:
+        """Records of this template that none of our messages holds, per number, oldest first."""
+        template_id = self.campaign.template.provider_id
+        records = [record for record in records if record.template_id == template_id]
+        claimed = set(
+            Message.objects.filter(
+                provider_message_id__in=[record.id for record in records]
+            ).values_list("provider_message_id", flat=True)
+        )
+        by_mobile: dict[str, dict[int, api.Message]] = {}
+        for record in records:
+            if record.id not in claimed:
+                # Keyed by id: paging while new messages arrive can show a record twice.
+                by_mobile.setdefault(record.mobile, {})[record.id] = record
+        return {
+            mobile: sorted(found.values(), key=lambda record: (record.created_at, record.id))
+            for mobile, found in by_mobile.items()
+        }
+
+    def _adopt(self, message: Message, record: api.Message) -> None:
+        status = record.status or MessageStatus.PROCESSING
+        with transaction.atomic():
+            changed = Message.objects.filter(pk=message.pk, status=MessageStatus.SUBMITTING).update(
+                status=status,
+                provider_message_id=record.id,
+                error_code="",
+                sent_at=record.sent_at,
+                units_billed=record.quantity if status == MessageStatus.SUCCESS else None,
+                status_changed_at=timezone.now(),
+            )
+            Campaign.objects.filter(pk=self.campaign_id).update(
+                accepted_count=F("accepted_count") + changed
+            )
+        record_quota(record.owner)
+
+
+def _take_oldest(candidates: list[api.Message], window_start: datetime) -> api.Message | None:
+    """Remove and return the oldest candidate created within the window, if any."""
+    for position, record in enumerate(candidates):
+        if record.created_at >= window_start:
+            return candidates.pop(position)
+    return None
+
+
+def _backoff(retries: int) -> int:
+    return min(600, 15 * 2 ** min(retries, 6))
+
+
+def run_campaign(
+    campaign_id: int, budget_s: float = RUN_BUDGET_S, client: api.SmsClient | None = None
+) -> RunOutcome:
+    """Send (or reconcile) what is left of a campaign, within a time budget.
+
+    Safe to call any number of times, from any number of workers: the lease makes all but
+    one return at once with `claimed=False`.
+    """
+    token = claim(campaign_id)
+    if token is None:
+        state = Campaign.objects.filter(pk=campaign_id).values_list("state", flat=True).first()
+        return RunOutcome(state or "", claimed=False)
+    try:
+        run = CampaignRun(campaign_id, token, client or sms_client(), budget_s)
+        return run.execute()
+    except _OutOfTime:
+        return RunOutcome(CampaignState.SENDING, again=True)
+    except _LeaseLost:
+        state = Campaign.objects.filter(pk=campaign_id).values_list("state", flat=True).first()
+        return RunOutcome(state or "")
+    except _Halt as halt:
+        logger.warning("campaign %s halted: %s", campaign_id, halt)
+        Campaign.objects.filter(pk=campaign_id, lease_owner=token).update(
+            state=CampaignState.HALTED, halt_code=halt.code[:40], halt_detail=halt.detail[:500]
+        )
+        return RunOutcome(CampaignState.HALTED)
+    except _Uncertain as uncertain:
+        return _after_uncertain(campaign_id, token, uncertain.error)
+    finally:
+        release(campaign_id, token)
+
+
+def _after_uncertain(campaign_id: int, token: str, error: api.SmsError) -> RunOutcome:
+    code = getattr(error, "code", "") or type(error).__name__
+    logger.warning("campaign %s: uncertain provider answer: %s", campaign_id, error)
+    campaign = Campaign.objects.get(pk=campaign_id)
+    retries = campaign.retries + 1
+    if retries > MAX_UNCERTAIN_RETRIES:
+        Campaign.objects.filter(pk=campaign_id, lease_owner=token).update(
+            state=CampaignState.HALTED,
+            halt_code=code[:40],
+            halt_detail=str(error)[:500],
+            retries=retries,
+        )
+        return RunOutcome(CampaignState.HALTED)
+    Campaign.objects.filter(pk=campaign_id, lease_owner=token).update(
+        halt_code=code[:40], halt_detail=str(error)[:500], retries=retries
+    )
+    return RunOutcome(campaign.state, again=True, countdown=_backoff(retries))
+
+
+def stalled_campaigns(now: datetime | None = None) -> list[int]:
+    """Campaigns that should be running but whose run died (lease expired) or never started."""
+    now = now or timezone.now()
+    waiting_since = now - LEASE
+    sending = Q(state=CampaignState.SENDING, lease_expires_at__lt=now) | Q(
+        state=CampaignState.SENDING, lease_expires_at__isnull=True
+    )
+    queued = Q(state=CampaignState.QUEUED, confirmed_at__lt=waiting_since)
+    cancelled_open = Q(
+        state=CampaignState.CANCELLED,
+        lease_expires_at__isnull=True,
+        chunks__state=ChunkState.SENDING,
+    )
+    return list(
+        Campaign.objects.filter(sending | queued | cancelled_open)
+        .values_list("id", flat=True)
+        .distinct()
+    )

@@ -1,0 +1,48 @@
+"""The SMS client as the back-office builds it, and the quota figures its answers carry."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.utils import timezone
+
+from backoffice.provider import provider_session, provider_settings
+from sms.client import Owner, SmsClient
+from sms.models import Quota
+
+CONNECT_TIMEOUT_S = 5.0
+
+
+def sms_client() -> SmsClient:
+    """A client for the configured provider (raises ProviderNotConfigured when env is missing).
+
+    Its session records every contact for the dashboard's "provider answered at ...".
+    """
+    values = provider_settings("sms")
+    return SmsClient(
+        values["api_url"],
+        values["token"],
+        timeout=(CONNECT_TIMEOUT_S, float(settings.PROVIDER_TIMEOUT_S)),
+        session=provider_session("sms"),
+    )
+
+
+def record_quota(owner: Owner | None) -> Quota | None:
+    """Store the figures of an `owner` object seen in any answer (None is ignored)."""
+    if owner is None:
+        return None
+    quota, _created = Quota.objects.update_or_create(
+        owner_id=owner.id,
+        defaults={
+            "name": owner.name,
+            "general": owner.general,
+            "vip": owner.vip,
+            "industry": owner.industry,
+            "marketing": owner.marketing,
+            "fetched_at": timezone.now(),
+        },
+    )
+    return quota
+
+
+def latest_quota() -> Quota | None:
+    return Quota.objects.order_by("-fetched_at").first()

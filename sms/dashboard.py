@@ -1,0 +1,28 @@
+"""The SMS tile of the dashboard: quotas left and today's messages.
+
+Contract (backoffice.tiles): `figures(user) -> list[tuple[str, str]]` of (label, value).
+"""
+
+from __future__ import annotations
+
+from django.contrib.humanize.templatetags.humanize import intcomma
+from django.utils.translation import gettext as _
+
+from sms import services
+
+
+def figures(user) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    if not user.has_perm("sms.access_sms"):
+        return []
+    today = services.today_figures()
+    quota = today["quota"]
+    rows: list[tuple[str, str]] = []
+    if quota is None:
+        rows.append((_("Quota"), _("not fetched yet")))
+    else:
+        rows.append((_("General messages left"), intcomma(quota.general)))
+        rows.append((_("Signature-exempt messages left"), intcomma(quota.vip)))
+    rows.append((_("Sent today"), intcomma(today["sent"])))
+    rows.append((_("Delivered today"), intcomma(today["success"])))
+    rows.append((_("Failed today"), intcomma(today["failed"])))
+    return rows

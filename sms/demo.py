@@ -1,0 +1,79 @@
+"""Demo data for `make run`: approved templates of each kind, and a sample import file.
+
+Contract (backoffice load_demo_data): `load(stdout) -> None`, idempotent, talking to the
+provider (the sandbox under `make run`) through `sms.services`. Templates are approved through
+the sandbox's control API, which exists only in the sandbox.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import requests
+from django.conf import settings
+
+from sms import rules, services
+from sms.models import Template, TemplateStatus
+
+SAMPLE_IMPORT = Path(__file__).resolve().parent / "demo" / "sample_import.csv"
+
+DEMO_TEMPLATES = (
+    rules.TemplateDraft(
+        title="验证码",
+        temp_sign="示例商城",
+        content="您的验证码是{$var1}，5分钟内有效，请勿泄露。",
+        sign_location="top",
+        type="industry",
+        report_type="general",
+    ),
+    rules.TemplateDraft(
+        title="发货通知",
+        temp_sign="示例商城",
+        content="{$var1}您好，您的订单{$var2}已发货，请留意查收。",
+        sign_location="top",
+        type="industry",
+        report_type="vip",
+    ),
+    rules.TemplateDraft(
+        title="会员日",
+        temp_sign="示例商城",
+        content="{$var1}您好，本周六会员日全场8折，详情见App。退订回T",
+        sign_location="bottom",
+        type="marketing",
+        report_type="general",
+    ),
+    rules.TemplateDraft(
+        title="新品上市",
+        temp_sign="示例商城",
+        content="新品上市，首单立减20元，打开App查看。退订回TD",
+        sign_location="top",
+        type="marketing",
+        report_type="vip",
+    ),
+)
+
+
+def _approve(control_url: str, template: Template) -> None:
+    response = requests.post(
+        f"{control_url.rstrip('/')}/sms/templates/{template.provider_id}/review",
+        json={"status": TemplateStatus.SUCCESS},
+        timeout=10,
+    )
+    response.raise_for_status()
+
+
+def load(stdout) -> None:  # type: ignore[no-untyped-def]
+    """Create the demo templates that are missing, approve them, refresh statuses and quota."""
+    services.sync_templates()
+    control_url = settings.PROVIDER.get("sandbox_control_url")
+    for draft in DEMO_TEMPLATES:
+        template = Template.objects.filter(title=draft.title, removed_at__isnull=True).first()
+        if template is None:
+            template = services.create_template(draft)
+            stdout.write(f"  template #{template.provider_id} {draft.title} created")
+        if template.status != TemplateStatus.SUCCESS and control_url:
+            _approve(control_url, template)
+            stdout.write(f"  template #{template.provider_id} {draft.title} approved")
+    services.sync_templates()
+    services.refresh_quota()
+    stdout.write(f"  sample import file: {SAMPLE_IMPORT} (use it with the 发货通知 template)")

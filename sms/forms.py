@@ -1,0 +1,137 @@
+"""Forms of the SMS pages; every check names its field and is translated."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from sms import rules, texts
+from sms.models import MessageStatus, MessageType, ReportType, SignLocation, Template
+from sms.search import UNKNOWN_STATUS
+
+VARIABLE_FIELDS = ("var1", "var2", "var3", "var4")
+
+
+def usable_templates():  # type: ignore[no-untyped-def]
+    return Template.objects.filter(removed_at__isnull=True).order_by("-provider_id")
+
+
+class TemplateChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Template) -> str:  # type: ignore[override]
+        return f"#{obj.provider_id} {obj.title} ({obj.temp_sign}, {obj.status_label})"
+
+
+class TemplateForm(forms.Form):
+    """Create or edit a template; the rules of `sms.rules` are the validation."""
+
+    title = forms.CharField(label=_("Title"), max_length=40, strip=False)
+    temp_sign = forms.CharField(label=_("Signature"), max_length=40, strip=False)
+    content = forms.CharField(
+        label=_("Content"), strip=False, widget=forms.Textarea(attrs={"rows": 5})
+    )
+    sign_location = forms.ChoiceField(label=_("Signature position"), choices=SignLocation.choices)
+    type = forms.ChoiceField(label=_("Type"), choices=MessageType.choices)
+    report_type = forms.ChoiceField(label=_("Channel"), choices=ReportType.choices)
+
+    def __init__(self, *args, editing: bool = False, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.warnings: list[str] = []
+        if editing:
+            # The provider's edit call cannot change these two.
+            for name in ("type", "report_type"):
+                self.fields[name].disabled = True
+                self.fields[name].help_text = _("Fixed once the template exists.")
+
+    def draft(self) -> rules.TemplateDraft:
+        data = self.cleaned_data
+        return rules.TemplateDraft(
+            title=data.get("title", ""),
+            temp_sign=data.get("temp_sign", ""),
+            content=data.get("content", ""),
+            sign_location=data.get("sign_location", ""),
+            type=data.get("type", ""),
+            report_type=data.get("report_type", ""),
+        )
+
+    def clean(self):  # type: ignore[no-untyped-def]
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        for problem in rules.check_template(self.draft()):
+            field = problem.field if problem.field in self.fields else None
+            if problem.is_error:
+                self.add_error(field, texts.problem_text(problem))
+            else:
+                self.warnings.append(texts.problem_text(problem))
+        return cleaned
+
+
+class SendForm(forms.Form):
+    template = TemplateChoiceField(label=_("Template"), queryset=Template.objects.none())
+    recipients = forms.CharField(
+        label=_("Recipients"),
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text=_(
+            "One number per line, or separated by commas. With a template that has variables: "
+            "one recipient per line as mobile,var1,var2,… (as in an import file)."
+        ),
+    )
+    var1 = forms.CharField(label="{$var1}", required=False, max_length=rules.MAX_BILLED_LENGTH)
+    var2 = forms.CharField(label="{$var2}", required=False, max_length=rules.MAX_BILLED_LENGTH)
+    var3 = forms.CharField(label="{$var3}", required=False, max_length=rules.MAX_BILLED_LENGTH)
+    var4 = forms.CharField(label="{$var4}", required=False, max_length=rules.MAX_BILLED_LENGTH)
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.fields["template"].queryset = usable_templates()
+
+    def shared_values(self) -> list[str]:
+        return [self.cleaned_data.get(name, "").strip() for name in VARIABLE_FIELDS]
+
+
+class ImportForm(forms.Form):
+    template = TemplateChoiceField(label=_("Template"), queryset=Template.objects.none())
+    file = forms.FileField(
+        label=_("File"),
+        help_text=_(
+            "txt or csv, comma separated: column 1 the mobile number, columns 2-5 the values of "
+            "{$var1} to {$var4}. UTF-8 or GBK, with or without BOM (files saved by Excel work)."
+        ),
+    )
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.fields["template"].queryset = usable_templates()
+
+
+def status_choices() -> list[tuple[str, object]]:
+    return [("", _("Any status")), *MessageStatus.choices, (UNKNOWN_STATUS, _("Unknown status"))]
+
+
+class ReportFilterForm(forms.Form):
+    mobile = forms.CharField(label=_("Mobile"), required=False, max_length=20)
+    status = forms.ChoiceField(label=_("Status"), required=False, choices=status_choices)
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    campaign = forms.IntegerField(label=_("Campaign"), required=False, min_value=1)
+
+    def clean_mobile(self) -> str:
+        raw = self.cleaned_data["mobile"].strip()
+        if not raw:
+            return ""
+        try:
+            return rules.normalize_mobile(raw)
+        except rules.InvalidMobileError as error:
+            raise forms.ValidationError(texts.problem_text(error.problem)) from None
+
+    def clean(self):  # type: ignore[no-untyped-def]
+        cleaned = super().clean()
+        start, end = cleaned.get("date_from"), cleaned.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", _("The end date is before the start date."))
+        return cleaned

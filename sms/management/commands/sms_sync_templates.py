@@ -1,0 +1,24 @@
+"""Copy the provider's templates (statuses included) and the quota figures."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+from sms import client as api
+from sms import services, texts
+
+
+class Command(BaseCommand):
+    help = "Refresh templates and quota from the provider (as the beat job)."
+
+    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+        try:
+            result = services.sync_templates()
+            quota = services.refresh_quota()
+        except (api.SmsError, services.ProviderNotConfigured) as error:
+            raise CommandError(texts.failure_text(error)) from error
+        self.stdout.write(
+            f"templates: {result.created} new, {result.updated} updated, {result.removed} removed"
+        )
+        if quota is not None:
+            self.stdout.write(f"quota: general {quota.general}, vip {quota.vip}")

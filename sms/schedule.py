@@ -1,0 +1,22 @@
+"""Periodic SMS jobs, gathered by backoffice.celery into Celery beat's schedule.
+
+Countdowns and intervals stay far below the broker's visibility timeout (one hour).
+"""
+
+BEAT_SCHEDULE = {
+    "sms-sync-reports": {
+        "task": "sms.tasks.sync_reports",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
+    "sms-sync-templates-and-quota": {
+        "task": "sms.tasks.sync_templates_and_quota",
+        "schedule": 300.0,
+        "options": {"expires": 290},
+    },
+    "sms-resume-stalled-campaigns": {
+        "task": "sms.tasks.resume_stalled_campaigns",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
+}

@@ -1,0 +1,147 @@
+"""Delivery report search over our Message rows: filters, keyset pages and CSV rows.
+
+Pages are cut by id (newest first) instead of OFFSET, and whether a next page exists is
+learnt by fetching one row more than shown, so no page ever counts the whole table.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from sms.models import Message, MessageStatus
+
+PAGE_SIZE = 50
+UNKNOWN_STATUS = "unknown"  # filter value: any status we do not know
+
+
+@dataclass(frozen=True)
+class Filters:
+    mobile: str = ""
+    status: str = ""
+    date_from: date | None = None
+    date_to: date | None = None
+    campaign_id: int | None = None
+
+
+def _day_start(day: date) -> datetime:
+    # Days are those of the back-office's time zone (Asia/Shanghai by default).
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+def filtered(filters: Filters) -> QuerySet[Message]:
+    messages = Message.objects.all()
+    if filters.mobile:
+        messages = messages.filter(mobile=filters.mobile)
+    if filters.status == UNKNOWN_STATUS:
+        messages = messages.exclude(status__in=MessageStatus.values)
+    elif filters.status:
+        messages = messages.filter(status=filters.status)
+    if filters.date_from:
+        messages = messages.filter(created_at__gte=_day_start(filters.date_from))
+    if filters.date_to:
+        messages = messages.filter(created_at__lt=_day_start(filters.date_to + timedelta(days=1)))
+    if filters.campaign_id:
+        messages = messages.filter(campaign_id=filters.campaign_id)
+    return messages
+
+
+@dataclass(frozen=True)
+class Page:
+    rows: list[Message]
+    newer_cursor: int | None  # pass as `after` for the page before (newer rows)
+    older_cursor: int | None  # pass as `before` for the page after (older rows)
+
+
+def page(
+    filters: Filters, before: int | None = None, after: int | None = None, size: int = PAGE_SIZE
+) -> Page:
+    """One page, newest first: rows older than `before`, or the page just newer than `after`."""
+    messages = filtered(filters).select_related("campaign__template")
+    if after is not None:
+        rows = list(messages.filter(id__gt=after).order_by("id")[: size + 1])
+        has_newer = len(rows) > size
+        rows = list(reversed(rows[:size]))
+        return Page(
+            rows=rows,
+            newer_cursor=rows[0].id if has_newer and rows else None,
+            older_cursor=rows[-1].id if rows else None,
+        )
+    if before is not None:
+        messages = messages.filter(id__lt=before)
+    rows = list(messages.order_by("-id")[: size + 1])
+    has_older = len(rows) > size
+    rows = rows[:size]
+    return Page(
+        rows=rows,
+        newer_cursor=rows[0].id if before is not None and rows else None,
+        older_cursor=rows[-1].id if has_older and rows else None,
+    )
+
+
+class _Echo:
+    """A file-like object whose write returns the line, for streaming with csv.writer."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def _when(value: datetime | None) -> str:
+    return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S") if value else ""
+
+
+def csv_lines(filters: Filters) -> Iterator[str]:
+    """The CSV export, one line at a time (UTF-8 BOM first, so that Excel reads Chinese)."""
+    writer = csv.writer(_Echo())
+    yield "\ufeff"
+    yield writer.writerow(_csv_headers())
+    rows = (
+        filtered(filters)
+        .select_related("campaign__template")
+        .order_by("-id")
+        .iterator(chunk_size=2000)
+    )
+    for message in rows:
+        yield writer.writerow(
+            [
+                message.id,
+                _when(message.created_at),
+                message.mobile,
+                message.carrier,
+                message.status,
+                message.error_code,
+                message.units,
+                "" if message.units_billed is None else message.units_billed,
+                message.text,
+                message.campaign_id,
+                message.campaign.template.provider_id,
+                message.provider_message_id or "",
+                _when(message.submitted_at),
+                _when(message.sent_at),
+            ]
+        )
+
+
+def _csv_headers() -> tuple[str, ...]:
+    return (
+        _("Message"),
+        _("Created at"),
+        _("Mobile"),
+        _("Carrier"),
+        _("Status"),
+        _("Error code"),
+        _("Units"),
+        _("Units billed"),
+        _("Text"),
+        _("Campaign"),
+        _("Template number"),
+        _("Provider message number"),
+        _("Submitted at"),
+        _("Sent at"),
+    )

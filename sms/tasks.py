@@ -1,0 +1,44 @@
+"""Celery tasks of the SMS app: thin, keyed by primary key, all work in `sms.services`."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from sms import services
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(acks_late=True)
+def send_campaign(campaign_id: int) -> str:
+    """Send what is left of a campaign; queues the next run when one is needed.
+
+    Safe to deliver twice: the campaign's lease lets one run at a time do the work.
+    """
+    outcome = services.run_campaign(campaign_id)
+    if outcome.again:
+        send_campaign.apply_async((campaign_id,), countdown=outcome.countdown or None)
+    return outcome.state
+
+
+@shared_task(acks_late=True)
+def sync_reports() -> int:
+    """Beat job: move sent messages to their final status from the delivery report."""
+    result = services.sync_reports()
+    logger.info("SMS report sync: %s pages, moved %s", result.pages, result.moved)
+    return result.moved_total
+
+
+@shared_task(acks_late=True)
+def sync_templates_and_quota() -> None:
+    """Beat job: refresh template statuses (review outcomes) and the quota figures."""
+    services.sync_templates()
+    services.refresh_quota()
+
+
+@shared_task(acks_late=True)
+def resume_stalled_campaigns() -> int:
+    """Beat job: queue a run for campaigns whose worker died (their lease ran out)."""
+    return len(services.resume_stalled_campaigns())

@@ -1,0 +1,171 @@
+"""Templates: mirror the provider's list, and create, edit and delete through the provider.
+
+The provider is the authority on a template; our row is written only from its answers, so a
+refused request leaves the stored template exactly as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from sms import client as api
+from sms import rules
+from sms.connection import latest_quota, record_quota, sms_client
+from sms.models import MessageType, Quota, Template, TemplateStatus
+
+
+class TemplateProblems(ValueError):
+    """Local checks refused the template before any request; `problems` say why."""
+
+    def __init__(self, problems: list[rules.Problem]) -> None:
+        super().__init__("; ".join(problem.message for problem in problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class TemplateSync:
+    created: int
+    updated: int
+    removed: int
+
+
+def _store(remote: api.Template) -> Template:
+    template, _created = Template.objects.update_or_create(
+        provider_id=remote.id,
+        defaults={
+            "title": remote.title,
+            "temp_sign": remote.temp_sign,
+            "content": remote.content,
+            "sign_location": remote.sign_location,
+            "type": remote.type,
+            "report_type": remote.report_type,
+            "status": remote.status,
+            "provider_updated_at": remote.updated_at,
+            "synced_at": timezone.now(),
+            "removed_at": None,
+        },
+    )
+    record_quota(remote.owner)
+    return template
+
+
+def sync_templates() -> TemplateSync:
+    """Copy the provider's template list; templates it no longer lists are marked removed."""
+    remote_templates = sms_client().list_templates()
+    seen: set[int] = set()
+    created = updated = 0
+    with transaction.atomic():
+        known = set(Template.objects.values_list("provider_id", flat=True))
+        for remote in remote_templates:
+            _store(remote)
+            seen.add(remote.id)
+            if remote.id in known:
+                updated += 1
+            else:
+                created += 1
+        removed = (
+            Template.objects.filter(removed_at__isnull=True)
+            .exclude(provider_id__in=seen)
+            .update(removed_at=timezone.now())
+        )
+    return TemplateSync(created=created, updated=updated, removed=removed)
+
+
+def refresh_quota() -> Quota | None:
+    """Fetch the account's figures: from a template answer, or the newest report record."""
+    client = sms_client()
+    for remote in client.list_templates():
+        if remote.owner is not None:
+            return record_quota(remote.owner)
+    report = client.report(page=1, per_page=1)
+    for message in report.messages:
+        if message.owner is not None:
+            return record_quota(message.owner)
+    return latest_quota()
+
+
+def create_template(draft: rules.TemplateDraft) -> Template:
+    """Check locally, then create at the provider (status `review`) and store the answer."""
+    problems = [problem for problem in rules.check_template(draft) if problem.is_error]
+    if problems:
+        raise TemplateProblems(problems)
+    remote = sms_client().create_template(
+        title=draft.title,
+        content=draft.content,
+        temp_sign=draft.temp_sign,
+        sign_location=draft.sign_location,  # type: ignore[arg-type]
+        type=draft.type,  # type: ignore[arg-type]
+        report_type=draft.report_type,  # type: ignore[arg-type]
+    )
+    return _store(remote)
+
+
+def edit_template(template: Template, draft: rules.TemplateDraft) -> Template:
+    """Send the changed fields (the provider puts the template back under review)."""
+    problems = [problem for problem in rules.check_template(draft) if problem.is_error]
+    if problems:
+        raise TemplateProblems(problems)
+    changes = {
+        name: getattr(draft, name)
+        for name in ("title", "content", "temp_sign", "sign_location")
+        if getattr(draft, name) != getattr(template, name)
+    }
+    if not changes:
+        return template
+    remote = sms_client().edit_template(template.provider_id, **changes)
+    return _store(remote)
+
+
+def delete_template(template: Template) -> None:
+    """Delete at the provider; the row stays (campaigns refer to it), marked removed.
+
+    A template the provider no longer knows is already gone: that counts as deleted.
+    """
+    try:
+        sms_client().delete_template(template.provider_id)
+    except api.TemplateNotFoundError:
+        pass
+    Template.objects.filter(pk=template.pk).update(removed_at=timezone.now())
+
+
+def draft_of(template: Template) -> rules.TemplateDraft:
+    return rules.TemplateDraft(
+        title=template.title,
+        temp_sign=template.temp_sign,
+        content=template.content,
+        sign_location=template.sign_location,
+        type=template.type,
+        report_type=template.report_type,
+    )
+
+
+def send_blockers(template: Template, quota: Quota | None = None) -> list[str]:
+    """Why a send with this template would be refused or fail, in the current language."""
+    reasons: list[str] = []
+    if template.removed_at is not None:
+        reasons.append(_("The template was deleted at the provider."))
+    elif template.status == TemplateStatus.REVIEW:
+        reasons.append(_("Under review: the provider refuses sends (TEMPLATE_AUDITING)."))
+    elif template.status == TemplateStatus.DEFEAT:
+        reasons.append(_("Failed review: the provider refuses sends (TEMPLATE_FAILED)."))
+    elif template.status != TemplateStatus.SUCCESS:
+        reasons.append(
+            _("Unknown status “%(status)s”: the provider may refuse sends.")
+            % {"status": template.status}
+        )
+    if template.type == MessageType.MARKETING and not template.content.endswith(
+        rules.UNSUBSCRIBE_SUFFIXES
+    ):
+        reasons.append(
+            _("A marketing template without 退订回T, 退订回TD or 退订回N: every message will fail.")
+        )
+    if quota is not None and quota.left_for(template.report_type) <= 0:
+        reasons.append(
+            _("No quota left on the %(channel)s channel (INSUFFICIENT_FUNDS).")
+            % {"channel": template.get_report_type_display()}
+        )
+    return reasons

@@ -1,0 +1,178 @@
+"""User-facing wording for the stable codes of `sms.rules`, the import and the provider.
+
+`sms.rules` and `sms.client` speak in codes with English fallbacks and import no Django; this
+module turns a code and its parameters into translated text for pages, CSV files and commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from sms import rules
+
+# Import-only codes (a line of a file, not a template or a single send).
+DUPLICATE_MOBILE = "DUPLICATE_MOBILE"
+TOO_MANY_COLUMNS = "TOO_MANY_COLUMNS"
+BROKEN_LINE = "BROKEN_LINE"
+
+FIELD_NAMES: Mapping[str, Promise] = {
+    "title": _("title"),
+    "temp_sign": _("signature"),
+    "content": _("content"),
+    "sign_location": _("signature position"),
+    "type": _("type"),
+    "report_type": _("channel"),
+    "mobile": _("mobile"),
+    "vars": _("variables"),
+}
+
+MOBILE_REASONS: Mapping[str, Promise] = {
+    "empty": _("it is empty"),
+    "characters": _("only the digits 0-9, optionally after +86, are allowed"),
+    "length": _("it does not have 11 digits"),
+    "prefix": _("it must start with 13 to 19"),
+}
+
+PROBLEM_TEXTS: Mapping[str, Promise] = {
+    rules.MISSING_PARAMETER: _("The %(field)s is required."),
+    rules.ILLEGAL_TITLE: _(
+        "The title must be fewer than %(limit)s characters (it has %(length)s)."
+    ),
+    rules.ILLEGAL_SIGNATURE: _(
+        "The signature must be %(min)s to %(max)s characters long (it has %(length)s)."
+    ),
+    rules.SIGNATURE_CHARACTERS: _(
+        "The signature may contain only letters and digits, without brackets, spaces or "
+        "symbols (found: %(characters)s)."
+    ),
+    rules.FORBIDDEN_CHARACTERS: _(
+        "The content must not use the characters 【 】 < > (found: %(characters)s)."
+    ),
+    rules.ONLY_VARIABLES: _("The content must contain fixed text, not only variables."),
+    rules.UNSUBSCRIBE_MISSING: _(
+        "A marketing template must end with 退订回T, 退订回TD or 退订回N; it can be created, "
+        "but every message sent with it will fail."
+    ),
+    rules.ILLEGAL_CONTENT_LENGTH: _(
+        "Signature and content together must be fewer than %(limit)s characters "
+        "(they have %(length)s)."
+    ),
+    rules.ILLEGAL_PARAMER: _("The %(field)s must be one of: %(choices)s (got “%(value)s”)."),
+    rules.ILLEGAL_REPORT_TYPE: _("The %(field)s must be one of: %(choices)s (got “%(value)s”)."),
+    rules.MISSING_VARIABLE: _("No value was given for the variable {$%(variable)s}."),
+    rules.VARIABLE_SEPARATOR: _("The value of %(variable)s must not contain the character |."),
+    rules.MESSAGE_TOO_LONG: _(
+        "The message would have %(length)s characters with its signature; at most %(limit)s "
+        "are allowed."
+    ),
+    rules.ILLEGAL_MOBILE: _("“%(value)s” is not a mainland China mobile number: %(reason)s."),
+    DUPLICATE_MOBILE: _("Duplicate number: %(value)s is already on line %(first_line)s."),
+    TOO_MANY_COLUMNS: _(
+        "The line has %(count)s columns; at most 5 are read (the mobile and 4 variables)."
+    ),
+    BROKEN_LINE: _("The line cannot be read as comma-separated values: %(detail)s."),
+}
+
+# One short label per reason, for the totals of an import report.
+REASON_LABELS: Mapping[str, Promise] = {
+    rules.ILLEGAL_MOBILE: _("bad number"),
+    DUPLICATE_MOBILE: _("duplicate number"),
+    rules.MISSING_VARIABLE: _("missing variable"),
+    rules.MESSAGE_TOO_LONG: _("too long"),
+    rules.VARIABLE_SEPARATOR: _("forbidden character | in a variable"),
+    TOO_MANY_COLUMNS: _("too many columns"),
+    BROKEN_LINE: _("unreadable line"),
+}
+
+PROVIDER_ERRORS: Mapping[str, Promise] = {
+    "INVALID_FILE": _("The provider refused the file: it is missing, too large or malformed."),
+    "MISSING_PARAMETER": _("The provider says a required field is empty."),
+    "INVALID_CREDENTIALS": _(
+        "The provider refused our access token; check SMS_TOKEN in the environment."
+    ),
+    "REQUIRE_TEMPLATE_OWNER": _("This account has no permission on the template."),
+    "REQUIRE_SIGNATURE_OWNER": _("This account has no permission on the signature."),
+    "USER_NOT_FOUND": _("The provider does not know this account."),
+    "TEMPLATE_NOT_FOUND": _("The template does not exist at the provider (any more)."),
+    "NOT_FOUND": _("The provider answered that the page does not exist."),
+    "INSUFFICIENT_FUNDS": _("The message quota is insufficient for this send."),
+    "MOBILE_LIMIT": _(
+        "Too many numbers: at most 1000 per call, and at most 10 industry messages per "
+        "number per day."
+    ),
+    "ILLEGAL_MOBILE": _("The provider refused the mobile number."),
+    "ILLEGAL_PARAMER": _("The provider refused a parameter as invalid."),
+    "TEMPLATE_LIMIT": _("The channel already has the maximum of 40 templates."),
+    "TEMPLATE_AUDITING": _("The template is under review and cannot be used yet."),
+    "TEMPLATE_NOT_AUDITED": _("The template has not been reviewed."),
+    "ILLEGAL_SIGNATURE": _("The signature must be 3 to 8 characters long."),
+    "ILLEGAL_TITLE": _("The title must be fewer than 12 characters."),
+    "TEMPLATE_FAILED": _("The template failed review; edit it to resubmit it."),
+    "ILLEGAL_CONTENT_LENGTH": _(
+        "Signature and content together must be fewer than 348 characters."
+    ),
+    "ILLEGAL_REPORT_TYPE": _("The channel (report type) is invalid."),
+    "ILLEGAL_TEMPLATE_ID": _("The template number is invalid."),
+    "SMS_SYSTEM_ERROR": _("The provider's SMS service failed; try again later."),
+    "SYSTEM_ERROR": _("The provider had a system error; try again later."),
+}
+
+
+def problem_text(problem: rules.Problem) -> str:
+    """A rules finding in the current language, falling back to its English message."""
+    template = PROBLEM_TEXTS.get(problem.code)
+    if template is None:
+        return problem.message
+    params: dict[str, object] = {"field": "", "choices": "", "value": "", **problem.params}
+    field_name = str(params.get("field") or problem.field)
+    params["field"] = FIELD_NAMES.get(field_name, field_name)
+    if problem.code == rules.ILLEGAL_MOBILE:
+        reason = str(params.get("reason", ""))
+        params["reason"] = MOBILE_REASONS.get(reason, reason)
+    try:
+        return str(template) % params
+    except (KeyError, TypeError, ValueError):
+        return problem.message
+
+
+def code_text(code: str, params: Mapping[str, object] | None = None) -> str:
+    """The text of an import problem stored as a code and parameters."""
+    params = dict(params or {})
+    problem = rules.Problem(
+        field=str(params.get("field", "")), code=code, message=code, params=params
+    )  # type: ignore[arg-type]
+    return problem_text(problem)
+
+
+def provider_error_text(code: str, detail: str = "") -> str:
+    """A provider error code in the current language, with the provider's own detail."""
+    meaning = PROVIDER_ERRORS.get(code)
+    text = (
+        str(meaning)
+        if meaning is not None
+        else gettext("Unknown provider error %(code)s.") % {"code": code}
+    )
+    if detail:
+        return gettext("%(text)s (provider: %(detail)s)") % {"text": text, "detail": detail}
+    return text
+
+
+def failure_text(error: Exception) -> str:
+    """What to tell staff when a provider call failed, whatever the failure."""
+    from backoffice.provider import ProviderNotConfigured
+    from sms.client import SmsApiError, SmsTransportError
+
+    if isinstance(error, SmsApiError):
+        return provider_error_text(error.code, error.message)
+    if isinstance(error, SmsTransportError):
+        return gettext(
+            "The provider did not answer properly (%(detail)s); nothing was changed here. "
+            "Try again in a moment."
+        ) % {"detail": error}
+    if isinstance(error, ProviderNotConfigured):
+        return gettext("The SMS provider is not configured: %(detail)s") % {"detail": error}
+    return gettext("Unexpected error: %(detail)s") % {"detail": error}

@@ -1,0 +1,170 @@
+"""Campaign pages: the list, one campaign (import report, progress, results) and its actions."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from sms import search, services, texts
+from sms.models import Campaign, CampaignState, ImportProblem
+from sms.views.access import SEND, abilities, require
+
+PROBLEMS_SHOWN = 200
+RESULTS_SHOWN = 50
+
+
+@require()
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    campaigns = Campaign.objects.select_related("template", "created_by")
+    state = request.GET.get("state", "")
+    if state in CampaignState.values:
+        campaigns = campaigns.filter(state=state)
+    # Campaigns are few next to messages: a counted page is fine here.
+    page = Paginator(campaigns, 25).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "sms/campaign_list.html",
+        {"page": page, "state": state, "states": CampaignState.choices},
+    )
+
+
+@require()
+def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = get_object_or_404(Campaign.objects.select_related("template", "created_by"), pk=pk)
+    quota = services.latest_quota()
+    quota_left = quota.left_for(campaign.template.report_type) if quota else None
+    problems = [
+        {
+            "line": problem.line_number,
+            "mobile": problem.mobile,
+            "reason": texts.code_text(problem.code, problem.params),
+        }
+        for problem in campaign.problems.all()[:PROBLEMS_SHOWN]
+    ]
+    reasons = [
+        {"label": texts.REASON_LABELS.get(row["code"], row["code"]), "count": row["count"]}
+        for row in campaign.problems.values("code").annotate(count=Count("id")).order_by("code")
+    ]
+    results = search.page(search.Filters(campaign_id=campaign.pk), size=RESULTS_SHOWN)
+    return render(
+        request,
+        "sms/campaign_detail.html",
+        {
+            "campaign": campaign,
+            "quota": quota,
+            "quota_left": quota_left,
+            "over_quota": quota_left is not None and campaign.total_units > quota_left,
+            "problems": problems,
+            "more_problems": campaign.problems.count() > PROBLEMS_SHOWN if problems else False,
+            "reasons": reasons,
+            "results": results,
+            "blockers": services.send_blockers(campaign.template, quota),
+            "halt_text": _halt_text(campaign),
+            **abilities(request.user),
+        },
+    )
+
+
+@require()
+def campaign_progress(request: HttpRequest, pk: int) -> JsonResponse:
+    campaign = get_object_or_404(Campaign, pk=pk)
+    return JsonResponse(
+        {
+            "state": campaign.state,
+            "state_label": campaign.get_state_display(),
+            "running": campaign.is_running,
+            "percent": campaign.progress_percent,
+            "total": campaign.total_numbers,
+            "accepted": campaign.accepted_count,
+            "rejected": campaign.rejected_count,
+            "cancelled": campaign.cancelled_count,
+            "halt": _halt_text(campaign),
+        }
+    )
+
+
+def _halt_text(campaign: Campaign) -> str:
+    if not campaign.halt_code:
+        return ""
+    return texts.provider_error_text(campaign.halt_code, campaign.halt_detail)
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+@require()
+def campaign_problems_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    campaign = get_object_or_404(Campaign, pk=pk)
+
+    def lines() -> Iterator[str]:
+        writer = csv.writer(_Echo())
+        yield "\ufeff"
+        yield writer.writerow([_("Line"), _("Mobile as written"), _("Reason")])
+        rows = ImportProblem.objects.filter(campaign=campaign).order_by("line_number", "id")
+        for problem in rows.iterator(chunk_size=2000):
+            yield writer.writerow(
+                [problem.line_number, problem.mobile, texts.code_text(problem.code, problem.params)]
+            )
+
+    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="campaign-{campaign.pk}-bad-lines.csv"'
+    return response
+
+
+def _act(request: HttpRequest, pk: int, action, success: str) -> HttpResponse:  # type: ignore[no-untyped-def]
+    campaign = get_object_or_404(Campaign, pk=pk)
+    try:
+        action(campaign)
+    except services.CampaignStateError:
+        messages.error(request, _("The campaign has changed in the meantime; nothing was done."))
+    else:
+        messages.success(request, success)
+    return redirect("sms:campaign", pk=pk)
+
+
+@require(SEND)
+@require_POST
+def campaign_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(
+        request,
+        pk,
+        lambda campaign: services.confirm_campaign(campaign, request.user),
+        _("Confirmed: the campaign is being sent in the background."),
+    )
+
+
+@require(SEND)
+@require_POST
+def campaign_discard(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = get_object_or_404(Campaign, pk=pk)
+    try:
+        services.discard_campaign(campaign)
+    except services.CampaignStateError:
+        messages.error(request, _("Only a campaign waiting for confirmation can be discarded."))
+        return redirect("sms:campaign", pk=pk)
+    messages.success(request, _("The import was discarded; nothing was sent."))
+    return redirect("sms:import")
+
+
+@require(SEND)
+@require_POST
+def campaign_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(
+        request, pk, services.cancel_campaign, _("Cancelled: numbers not yet sent will not be.")
+    )
+
+
+@require(SEND)
+@require_POST
+def campaign_resume(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, services.resume_campaign, _("Resumed: sending goes on."))

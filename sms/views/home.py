@@ -1,0 +1,23 @@
+"""The SMS home page: provider connection, quotas, today's figures and every SMS page."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from backoffice.views import ServiceOverviewView
+from sms import services
+from sms.models import Campaign
+from sms.views.access import abilities, require
+
+
+@require()
+def index(request: HttpRequest) -> HttpResponse:
+    overview = ServiceOverviewView(service_key="sms", request=request)
+    context = overview.get_context_data()
+    context.update(
+        today=services.today_figures(),
+        recent_campaigns=Campaign.objects.select_related("template")[:5],
+        **abilities(request.user),
+    )
+    return render(request, "sms/index.html", context)

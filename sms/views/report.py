@@ -1,0 +1,83 @@
+"""The delivery report: search our messages, page by keyset, export as CSV, sync now."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from sms import client as api
+from sms import search, services, texts
+from sms.forms import ReportFilterForm
+from sms.views.access import SEND, abilities, require
+
+
+def _filters(form: ReportFilterForm) -> search.Filters:
+    data = form.cleaned_data
+    return search.Filters(
+        mobile=data.get("mobile") or "",
+        status=data.get("status") or "",
+        date_from=data.get("date_from"),
+        date_to=data.get("date_to"),
+        campaign_id=data.get("campaign"),
+    )
+
+
+def _cursor(request: HttpRequest, name: str) -> int | None:
+    value = request.GET.get(name, "")
+    return int(value) if value.isdigit() else None
+
+
+@require()
+def report(request: HttpRequest) -> HttpResponse:
+    form = ReportFilterForm(request.GET or None)
+    page = None
+    if not request.GET or form.is_valid():
+        filters = _filters(form) if request.GET else search.Filters()
+        page = search.page(
+            filters, before=_cursor(request, "before"), after=_cursor(request, "after")
+        )
+    query = request.GET.copy()
+    for name in ("before", "after"):
+        query.pop(name, None)
+    return render(
+        request,
+        "sms/report.html",
+        {"form": form, "page": page, "query": query.urlencode(), **abilities(request.user)},
+    )
+
+
+@require()
+def report_csv(request: HttpRequest) -> HttpResponse:
+    form = ReportFilterForm(request.GET or None)
+    if request.GET and not form.is_valid():
+        return render(request, "sms/report.html", {"form": form, "page": None, "query": ""})
+    filters = _filters(form) if request.GET else search.Filters()
+    response = StreamingHttpResponse(
+        search.csv_lines(filters), content_type="text/csv; charset=utf-8"
+    )
+    stamp = timezone.localtime().strftime("%Y%m%d-%H%M%S")
+    response["Content-Disposition"] = f'attachment; filename="sms-report-{stamp}.csv"'
+    return response
+
+
+@require(SEND)
+@require_POST
+def report_sync(request: HttpRequest) -> HttpResponse:
+    try:
+        result = services.sync_reports()
+    except (api.SmsError, services.ProviderNotConfigured) as error:
+        messages.error(request, texts.failure_text(error))
+    else:
+        messages.success(
+            request,
+            _(
+                "Delivery report read: %(pages)s page(s), %(moved)s message(s) updated, %(left)s "
+                "still waiting for a final status."
+            )
+            % {"pages": result.pages, "moved": result.moved_total, "left": result.open_left},
+        )
+    return redirect("sms:report")

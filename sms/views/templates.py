@@ -1,0 +1,194 @@
+"""Template pages: list with filters, create, edit, delete, sync, and the live check."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from sms import client as api
+from sms import rules, services, texts
+from sms.forms import TemplateForm
+from sms.models import MessageType, ReportType, Template, TemplateStatus
+from sms.views.access import MANAGE_TEMPLATES, abilities, require
+
+PROVIDER_FAILURES = (api.SmsError, services.ProviderNotConfigured)
+
+
+@require()
+def template_list(request: HttpRequest) -> HttpResponse:
+    templates = Template.objects.all()
+    filters = {
+        "status": request.GET.get("status", ""),
+        "type": request.GET.get("type", ""),
+        "report_type": request.GET.get("report_type", ""),
+        "removed": request.GET.get("removed", ""),
+    }
+    if filters["status"] in TemplateStatus.values:
+        templates = templates.filter(status=filters["status"])
+    if filters["type"] in MessageType.values:
+        templates = templates.filter(type=filters["type"])
+    if filters["report_type"] in ReportType.values:
+        templates = templates.filter(report_type=filters["report_type"])
+    if not filters["removed"]:
+        templates = templates.filter(removed_at__isnull=True)
+    quota = services.latest_quota()
+    rows = [
+        {
+            "template": template,
+            "blockers": services.send_blockers(template, quota),
+            "preview": _template_preview(template),
+        }
+        for template in templates
+    ]
+    return render(
+        request,
+        "sms/template_list.html",
+        {
+            "rows": rows,
+            "filters": filters,
+            "statuses": TemplateStatus.choices,
+            "types": MessageType.choices,
+            "report_types": ReportType.choices,
+            "quota": quota,
+            **abilities(request.user),
+        },
+    )
+
+
+def _template_preview(template: Template) -> rules.MessagePreview:
+    return rules.preview_message(
+        template.content,
+        template.temp_sign,
+        template.sign_location,
+        [f"{{$var{n}}}" for n in range(1, rules.variable_count(template.content) + 1)],
+    )
+
+
+@require(MANAGE_TEMPLATES)
+def template_create(request: HttpRequest) -> HttpResponse:
+    form = TemplateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            template = services.create_template(form.draft())
+        except services.TemplateProblems as refused:
+            for problem in refused.problems:
+                form.add_error(None, texts.problem_text(problem))
+        except PROVIDER_FAILURES as error:
+            form.add_error(None, texts.failure_text(error))
+        else:
+            messages.success(
+                request,
+                _("Template #%(id)s was submitted; it is under review.")
+                % {"id": template.provider_id},
+            )
+            return redirect("sms:templates")
+    return render(request, "sms/template_form.html", {"form": form, "template": None})
+
+
+@require(MANAGE_TEMPLATES)
+def template_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    template = get_object_or_404(Template, pk=pk, removed_at__isnull=True)
+    initial = services.draft_of(template).__dict__
+    form = TemplateForm(request.POST or None, initial=initial, editing=True)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.edit_template(template, form.draft())
+        except services.TemplateProblems as refused:
+            for problem in refused.problems:
+                form.add_error(None, texts.problem_text(problem))
+        except PROVIDER_FAILURES as error:
+            form.add_error(None, texts.failure_text(error))
+        else:
+            messages.success(
+                request,
+                _("Template #%(id)s was changed and resubmitted for review.")
+                % {"id": template.provider_id},
+            )
+            return redirect("sms:templates")
+    return render(request, "sms/template_form.html", {"form": form, "template": template})
+
+
+@require(MANAGE_TEMPLATES)
+def template_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    template = get_object_or_404(Template, pk=pk, removed_at__isnull=True)
+    if request.method == "POST":
+        try:
+            services.delete_template(template)
+        except PROVIDER_FAILURES as error:
+            messages.error(request, texts.failure_text(error))
+        else:
+            messages.success(
+                request, _("Template #%(id)s was deleted.") % {"id": template.provider_id}
+            )
+            return redirect("sms:templates")
+    return render(request, "sms/template_delete.html", {"template": template})
+
+
+@require(MANAGE_TEMPLATES)
+@require_POST
+def template_sync(request: HttpRequest) -> HttpResponse:
+    try:
+        result = services.sync_templates()
+        services.refresh_quota()
+    except PROVIDER_FAILURES as error:
+        messages.error(request, texts.failure_text(error))
+    else:
+        messages.success(
+            request,
+            _("Templates refreshed: %(created)s new, %(updated)s updated, %(removed)s removed.")
+            % {"created": result.created, "updated": result.updated, "removed": result.removed},
+        )
+    return redirect("sms:templates")
+
+
+@require()
+@require_POST
+def template_check(request: HttpRequest) -> JsonResponse:
+    """The live check of the template form: every problem and the final text with its cost."""
+    draft = rules.TemplateDraft(
+        title=request.POST.get("title", ""),
+        temp_sign=request.POST.get("temp_sign", ""),
+        content=request.POST.get("content", ""),
+        sign_location=request.POST.get("sign_location", ""),
+        type=request.POST.get("type", ""),
+        report_type=request.POST.get("report_type", ""),
+    )
+    problems = [
+        {
+            "field": problem.field,
+            "severity": str(problem.severity),
+            "text": texts.problem_text(problem),
+        }
+        for problem in rules.check_template(draft)
+    ]
+    count = rules.variable_count(draft.content)
+    samples = [
+        request.POST.get(f"sample{n}", "").strip() or f"{{$var{n}}}" for n in range(1, count + 1)
+    ]
+    preview = None
+    if draft.content.strip() and draft.sign_location in rules.SIGN_LOCATIONS:
+        result = rules.preview_message(draft.content, draft.temp_sign, draft.sign_location, samples)
+        preview = {
+            "text": result.text,
+            "length": result.billed_length,
+            "units": result.units,
+            "summary": _preview_summary(result),
+        }
+    return JsonResponse({"problems": problems, "preview": preview, "variables": count})
+
+
+def _preview_summary(result: rules.MessagePreview) -> str:
+    if result.billed_length is None:
+        return _("Fill in every variable to see the length.")
+    if result.units is None:
+        return _("%(length)s characters: too long to send (at most %(limit)s).") % {
+            "length": result.billed_length,
+            "limit": rules.MAX_BILLED_LENGTH,
+        }
+    return _("%(length)s characters with the signature: %(units)s unit(s) per message.") % {
+        "length": result.billed_length,
+        "units": result.units,
+    }

@@ -1,0 +1,119 @@
+"""The delivery report page: search by mobile, status and dates, keyset pages with no count
+of the table, and a streamed CSV export."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from sms.models import Campaign, Chunk, Message, Template
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def messages_table(db):  # type: ignore[no-untyped-def]
+    """130 messages over three days: 13800000000-13800000129, every fifth failed."""
+    template = Template.objects.create(
+        provider_id=1,
+        title="t",
+        temp_sign="示例商城",
+        content="码{$var1}",
+        sign_location="top",
+        type="industry",
+        report_type="general",
+        status="success",
+        provider_updated_at=timezone.now(),
+    )
+    campaign = Campaign.objects.create(template=template, source="form", state="done")
+    chunk = Chunk.objects.create(campaign=campaign, number=1, size=130, state="sent")
+    day = timezone.make_aware(datetime(2026, 11, 10, 12, 0))
+    Message.objects.bulk_create(
+        [
+            Message(
+                campaign=campaign,
+                chunk=chunk,
+                mobile=f"138{n:08d}",
+                text=f"【示例商城】码{n}",
+                units=1,
+                status="failed" if n % 5 == 0 else "success",
+                provider_message_id=n + 1,
+                created_at=day + timedelta(days=n // 50),
+            )
+            for n in range(130)
+        ]
+    )
+    return campaign
+
+
+def get(client, **params):  # type: ignore[no-untyped-def]
+    return client.get(reverse("sms:report"), params)
+
+
+def mobiles(response) -> list[str]:  # type: ignore[no-untyped-def]
+    import re
+
+    return re.findall(r'<tr data-mobile="(\d+)"', response.content.decode())
+
+
+def test_it_pages_newest_first_by_keyset_without_counting(auditor_client, messages_table):
+    with CaptureQueriesContext(connection) as queries:
+        first = get(auditor_client)
+    assert not [q["sql"] for q in queries.captured_queries if "COUNT(" in q["sql"].upper()]
+    assert mobiles(first)[:2] == ["13800000129", "13800000128"]
+    assert len(mobiles(first)) == 50
+
+    seen = mobiles(first)
+    page = first
+    while 'id="older"' in page.content.decode():
+        cursor = page.context["page"].older_cursor
+        page = get(auditor_client, before=cursor)
+        seen += mobiles(page)
+    assert len(seen) == 130 and len(set(seen)) == 130
+
+    newer = get(auditor_client, after=page.context["page"].rows[0].id)
+    assert mobiles(newer)[-1] == str(int(mobiles(page)[0]) + 1)
+
+
+def test_it_filters_by_mobile_status_dates_and_campaign(auditor_client, messages_table):
+    assert mobiles(get(auditor_client, mobile="+86 138 0000 0007")) == ["13800000007"]
+    failed = mobiles(get(auditor_client, status="failed"))
+    assert len(failed) == 26 and all(int(m) % 5 == 0 for m in failed)
+    second_day = mobiles(get(auditor_client, date_from="2026-11-11", date_to="2026-11-11"))
+    assert sorted(second_day) == [f"138{n:08d}" for n in range(50, 100)]
+    assert len(mobiles(get(auditor_client, campaign=messages_table.pk))) == 50
+    assert mobiles(get(auditor_client, campaign=messages_table.pk + 1)) == []
+
+
+def test_bad_filters_are_named_and_do_not_crash(auditor_client, messages_table):
+    response = get(auditor_client, mobile="12345", date_from="2026-11-12", date_to="2026-11-10")
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "is not a mainland China mobile number" in page
+    assert "The end date is before the start date." in page
+
+
+def test_the_csv_export_streams_every_matching_row(auditor_client, messages_table):
+    response = auditor_client.get(reverse("sms:report_csv"), {"status": "failed"})
+
+    assert response.streaming
+    assert response["Content-Type"].startswith("text/csv")
+    lines = b"".join(response.streaming_content).decode("utf-8-sig").splitlines()
+    assert lines[0].startswith("Message,Created at,Mobile")
+    assert len(lines) == 1 + 26
+    assert all(",failed," in line for line in lines[1:])
+
+
+def test_an_unknown_status_is_shown_as_unknown(auditor_client, messages_table):
+    Message.objects.filter(mobile="13800000001").update(status="carrier_queued")
+
+    response = get(auditor_client, status="unknown")
+
+    assert mobiles(response) == ["13800000001"]
+    assert "Unknown status (carrier_queued)" in response.content.decode()
