@@ -40,7 +40,24 @@ class ServiceRoutingMiddleware:
         # windows read the sandbox clock, and clients correct their Date from this header.
         # (waitress keeps a Date the application set.)
         response["Date"] = http_date(clock.now())
+        if request.method == "HEAD":
+            without_body(response)
         return response
+
+
+def without_body(response: HttpResponse) -> None:
+    """A HEAD answer carries the GET answer's headers and no body (RFC 9110, 9.3.2).
+
+    waitress sends whatever body the application returns, and a keep-alive client would read
+    that body as the start of its next answer.
+    """
+    if response.streaming:
+        response.streaming_content = []  # the file is still closed with the response
+        return
+    length = len(response.content)
+    response.content = b""
+    if "Content-Length" not in response:
+        response["Content-Length"] = str(length)
 
 
 class FaultInjectionMiddleware:

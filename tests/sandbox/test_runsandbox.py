@@ -66,3 +66,22 @@ def test_it_names_the_port_that_is_in_use(tmp_path):
             cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
     assert f"{base + 3} (storage)" in result.stderr
+
+
+def test_head_answers_carry_no_body_so_keep_alive_connections_stay_in_step(sandbox):
+    from urllib.parse import urlsplit
+
+    for key in ("storage_url", "delivery_url", "sms_api_url"):
+        address = urlsplit(sandbox.info[key])
+        with socket.create_connection((address.hostname, address.port), timeout=5) as raw:
+            raw.sendall(b"HEAD /no-such-bucket/no-such-file HTTP/1.1\r\nHost: edge\r\n\r\n")
+            received = b""
+            while b"\r\n\r\n" not in received:
+                received += raw.recv(4096)
+            after_headers = received.split(b"\r\n\r\n", 1)[1]
+            raw.settimeout(0.5)
+            try:
+                after_headers += raw.recv(4096)
+            except TimeoutError:
+                pass  # nothing more came: right
+        assert after_headers == b"", (key, after_headers)
