@@ -194,6 +194,9 @@ PROVIDER = {
     "sandbox_control_url": env.url("SANDBOX_CONTROL_URL", ("http", "https")),
 }
 PROVIDER_TIMEOUT_S = env.int("PROVIDER_TIMEOUT_S", 15, minimum=1)
+# Files larger than this go to storage by resumable upload, in 1 MiB parts.
+STORAGE_RESUMABLE_THRESHOLD = env.int("STORAGE_RESUMABLE_THRESHOLD", 10 * 1024 * 1024,
+                                      minimum=1)
 
 LOG_LEVEL = env.choice("LOG_LEVEL", ("DEBUG", "INFO", "WARNING", "ERROR"), "INFO")
 LOGGING = {

@@ -1,3 +1,6 @@
+from __future__ import annotations
+
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -16,7 +19,241 @@ class Access(models.Model):
             ("access_delivery", _("Can open the content-delivery pages")),
             ("manage_delivery", _("Can change delivery settings and rule sets")),
             ("purge_cache", _("Can refresh the edge cache")),
+            ("sign_links", _("Can build signed and secret-protected links")),
         ]
 
     def __str__(self) -> str:
         return str(self._meta.verbose_name)
+
+
+class Separator(models.TextChoices):
+    BANG = "!", "!"
+    DASH = "-", "-"
+    UNDERSCORE = "_", "_"
+
+
+class RefererMode(models.TextChoices):
+    OFF = "off", _("No Referer check")
+    ALLOW = "allow", _("Allow only the listed domains")
+    DENY = "deny", _("Deny the listed domains")
+
+
+class DeliverySettings(models.Model):
+    """The domain's delivery settings: one row (pk 1), edited on the settings page and sent to
+    the edge on publish.
+
+    The token secret is not here: it comes from the environment (`DELIVERY_TOKEN_SECRET`), and
+    only its fingerprint is kept, on each `PublishedConfig`, to tell when it changed.
+    """
+
+    SINGLETON_PK = 1
+
+    token_protection = models.BooleanField(
+        _("token protection"), default=False,
+        help_text=_("Refuse requests without a valid _upt token."))
+    separator = models.CharField(
+        _("separator"), max_length=1, choices=Separator.choices, default=Separator.BANG,
+        help_text=_("Between a file URL and a version name, secret or processing parameters."))
+    cors_allow_origin = models.CharField("Access-Control-Allow-Origin", max_length=500, blank=True)
+    cors_allow_methods = models.CharField(
+        "Access-Control-Allow-Methods", max_length=200, blank=True)
+    cors_allow_headers = models.CharField(
+        "Access-Control-Allow-Headers", max_length=500, blank=True)
+    cors_expose_headers = models.CharField(
+        "Access-Control-Expose-Headers", max_length=500, blank=True)
+    cors_max_age = models.CharField("Access-Control-Max-Age", max_length=12, blank=True)
+    referer_mode = models.CharField(
+        _("Referer check"), max_length=5, choices=RefererMode.choices, default=RefererMode.OFF)
+    referer_domains = models.TextField(
+        _("Referer domains"), blank=True, help_text=_("One domain a line; *.example.com "
+                                                       "covers its sub-domains."))
+    referer_allow_empty = models.BooleanField(
+        _("allow an empty Referer"), default=True,
+        help_text=_("By default a request without Referer bypasses the domain check."))
+    ip_blacklist = models.TextField(
+        _("IP blacklist"), blank=True, help_text=_("One IP address or network (CIDR) a line."))
+    ua_whitelist = models.TextField(
+        _("User-Agent whitelist"), blank=True,
+        help_text=_("One entry a line; when the list is not empty, only User-Agents containing "
+                    "one of them are served."))
+    force_https = models.BooleanField(_("forced HTTPS"), default=False)
+    html_minify = models.BooleanField(_("HTML minification"), default=False)
+    combine_js_css = models.BooleanField(_("JS/CSS combining"), default=False)
+    param_follow = models.BooleanField(
+        _("parameter follow"), default=False,
+        help_text=_("Cache different query strings separately; _upd and _upv then have no "
+                    "effect."))
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("updated by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        verbose_name = _("delivery settings")
+        verbose_name_plural = _("delivery settings")
+
+    def __str__(self) -> str:
+        return str(self._meta.verbose_name)
+
+    @classmethod
+    def current(cls) -> DeliverySettings:
+        """The one row, created with the defaults the first time it is asked for."""
+        row, _created = cls.objects.get_or_create(pk=cls.SINGLETON_PK)
+        return row
+
+
+class ImageVersion(models.Model):
+    """A custom image version: `<file URL><separator><name>` serves the file processed by
+    `params` (a URL-parameter string such as `/fw/300/format/webp`)."""
+
+    name = models.CharField(_("name"), max_length=32, unique=True)
+    params = models.CharField(_("processing"), max_length=400)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("image version")
+        verbose_name_plural = _("image versions")
+
+    def __str__(self) -> str:
+        return f"{self.name} = {self.params}"
+
+
+class RuleSet(models.Model):
+    """An ordered list of rewrite rules; one of them is published to the edge at a time."""
+
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    description = models.TextField(_("description"), blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("updated by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("rule set")
+        verbose_name_plural = _("rule sets")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def specs(self) -> list[dict[str, object]]:
+        """The rules as the edge's JSON list: `{pattern, rule, break, debug}` in order."""
+        return [rule.as_spec() for rule in self.rules.all()]
+
+
+class Rule(models.Model):
+    """One rewrite rule (content-delivery.md, "Rewrite rule"). Debug mode is on for a new rule:
+    it then applies only to requests carrying `X-svc-Rewrite-Preview: true`."""
+
+    rule_set = models.ForeignKey(
+        RuleSet, verbose_name=_("rule set"), on_delete=models.CASCADE, related_name="rules")
+    position = models.PositiveIntegerField(_("order"))
+    pattern = models.TextField(_("pattern"), blank=True)
+    rule = models.TextField(_("rule"))
+    breaks = models.BooleanField(_("break"), default=False)
+    debug = models.BooleanField(_("debug mode"), default=True)
+
+    class Meta:
+        ordering = ["rule_set", "position", "id"]
+        verbose_name = _("rule")
+        verbose_name_plural = _("rules")
+
+    def __str__(self) -> str:
+        return f"{self.rule_set_id}#{self.position}: {self.pattern} -> {self.rule}"
+
+    def as_spec(self) -> dict[str, object]:
+        return {"pattern": self.pattern, "rule": self.rule, "break": self.breaks,
+                "debug": self.debug}
+
+
+class PurgeSource(models.TextChoices):
+    MANUAL = "manual", _("Purge page")
+    FILE_REPLACED = "replaced", _("File replaced")
+    FILE_DELETED = "deleted", _("File deleted")
+    AUTOMATIC = "automatic", _("Automatic")
+
+
+class PurgeStatus(models.TextChoices):
+    PENDING = "pending", _("Waiting")
+    SENDING = "sending", _("Sending")
+    SENT = "sent", _("Done")
+    FAILED = "failed", _("Failed, will retry")
+    REFUSED = "refused", _("Refused")
+
+
+class PurgeRequest(models.Model):
+    """One cache refresh: the URLs, who or what asked, and the provider's answer.
+
+    Written before the call (status `pending`), so a crash between the two leaves a request
+    that the beat job sends later; `attempted_at` is what the 600-URLs-a-minute window counts.
+    """
+
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("requested by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+")
+    source = models.CharField(_("source"), max_length=10, choices=PurgeSource.choices)
+    path = models.CharField(_("file path"), max_length=1024, blank=True)
+    urls = models.TextField(_("URLs"))
+    url_count = models.PositiveIntegerField(_("number of URLs"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=PurgeStatus.choices, default=PurgeStatus.PENDING,
+        db_index=True)
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    attempted_at = models.DateTimeField(_("last attempt at"), null=True, blank=True,
+                                        db_index=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    invalid_domains = models.JSONField(_("URLs of invalid domains"), default=list, blank=True)
+    answer = models.TextField(_("provider answer"), blank=True)
+    error = models.TextField(_("error"), blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("purge request")
+        verbose_name_plural = _("purge requests")
+
+    def __str__(self) -> str:
+        return f"purge #{self.pk} ({self.url_count} URLs, {self.status})"
+
+    def url_list(self) -> list[str]:
+        return [url for url in self.urls.split("\n") if url]
+
+
+class PublishStatus(models.TextChoices):
+    PENDING = "pending", _("Sending")
+    OK = "ok", _("Published")
+    FAILED = "failed", _("Failed")
+
+
+class PublishedConfig(models.Model):
+    """What was sent to the edge, when, by whom, and how it went.
+
+    `config` is the JSON sent with the token secret replaced by a mask: secrets never go to
+    the database. `secret_fingerprint` tells whether the environment's secret has changed since.
+    """
+
+    published_at = models.DateTimeField(_("published at"), auto_now_add=True, db_index=True)
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("published by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+")
+    rule_set = models.ForeignKey(
+        RuleSet, verbose_name=_("rule set"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="publications")
+    rule_set_name = models.CharField(_("rule set name"), max_length=100, blank=True)
+    target = models.CharField(_("target"), max_length=200)
+    config = models.JSONField(_("configuration sent"))
+    secret_fingerprint = models.CharField(_("secret fingerprint"), max_length=16, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=PublishStatus.choices, default=PublishStatus.PENDING)
+    answer = models.JSONField(_("edge answer"), null=True, blank=True)
+    error = models.TextField(_("error"), blank=True)
+
+    class Meta:
+        ordering = ["-published_at", "-id"]
+        verbose_name = _("published configuration")
+        verbose_name_plural = _("published configurations")
+
+    def __str__(self) -> str:
+        return f"publish #{self.pk} ({self.status})"

@@ -1,9 +1,23 @@
 from django.urls import path
 
-from backoffice.views import ServiceOverviewView
+from delivery.views import config, images, links, publish, purge, rulesets
+from delivery.views.home import DeliveryHomeView
 
 app_name = "delivery"
 
 urlpatterns = [
-    path("", ServiceOverviewView.as_view(service_key="delivery"), name="index"),
+    path("", DeliveryHomeView.as_view(), name="index"),
+    path("links/", links.link_builder, name="links"),
+    path("images/", images.image_builder, name="images"),
+    path("images/preview", images.image_preview, name="image_preview"),
+    path("rules/", rulesets.rule_set_list, name="ruleset_list"),
+    path("rules/new/", rulesets.rule_set_edit, name="ruleset_new"),
+    path("rules/<int:pk>/", rulesets.rule_set_edit, name="ruleset_edit"),
+    path("rules/<int:pk>/delete/", rulesets.rule_set_delete, name="ruleset_delete"),
+    path("rules/lint", rulesets.lint_endpoint, name="lint"),
+    path("rules/test", rulesets.test_endpoint, name="test"),
+    path("settings/", config.settings_page, name="settings"),
+    path("publish/", publish.publish_page, name="publish"),
+    path("publish/now", publish.publish_now, name="publish_now"),
+    path("purge/", purge.purge_page, name="purge"),
 ]

@@ -423,7 +423,8 @@ def _check_format(format_: object, save_as: object) -> list[MediaProblem]:
 
 
 def _check_span(name: str, span: object, index: bool) -> list[MediaProblem]:
-    """`[start, end]`: non-negative numbers with start < end; whole segment numbers if index."""
+    """`[start, end]`: non-negative numbers with start < end, or whole segment numbers with
+    start <= end when `index` (a span of segments includes both ends)."""
     if span is None:
         return []
     unit = "segment numbers" if index else "seconds"
@@ -442,7 +443,10 @@ def _check_span(name: str, span: object, index: bool) -> list[MediaProblem]:
             return [MediaProblem(name, "invalid", f"{name} must be whole segment numbers")]
     if start < 0 or end < 0:
         return [MediaProblem(name, "invalid", f"{name} must not be negative")]
-    if start >= end:
+    # Segment numbers name whole segments, both ends included: [3, 3] is segment 3 alone.
+    if index and start > end:
+        return [MediaProblem(name, "invalid", f"{name} start must not be after its end")]
+    if not index and start >= end:
         return [MediaProblem(name, "invalid", f"{name} start must be before its end")]
     return []
 

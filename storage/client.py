@@ -38,6 +38,9 @@ logger = logging.getLogger(__name__)
 
 CHUNK_SIZE = 64 * 1024
 DEFAULT_TIMEOUT = 30.0
+# The provider accepts a Date within 30 minutes of its clock; beyond half of that, an uncoded
+# 401 (a HEAD answer has no body) is taken for a date-offset refusal.
+CLOCK_TOLERANCE_S = 15 * 60
 # `x-svc-list-iter` value that marks the last page of a listing.
 LIST_END = "g2gCZAAEbmV4dGQAA2VvZg"
 
@@ -711,6 +714,15 @@ class StorageClient:
                 raise
             logger.info("storage clock offset corrected to %.0f s", self.clock_offset)
             return self._send_with_backoff(request)
+        except AuthenticationError as error:
+            # A HEAD answer has no body, so a date-offset refusal arrives without its code;
+            # the answer's own Date then shows whether our clock is outside the window.
+            if error.code is not None or not self._clock_is_off(error):
+                raise
+            if not self._learn_clock(error):
+                raise
+            logger.info("storage clock offset corrected to %.0f s (uncoded 401)", self.clock_offset)
+            return self._send_with_backoff(request)
 
     def _send_with_backoff(self, request: _Request) -> requests.Response:
         if not request.idempotent:
@@ -765,7 +777,19 @@ class StorageClient:
             raise error
         return response
 
-    def _learn_clock(self, error: DateOffset) -> bool:
+    def _clock_is_off(self, error: StorageError) -> bool:
+        """True when the answer's Date is further from our corrected clock than the provider
+        tolerates (so an uncoded 401 is most likely a date-offset refusal)."""
+        server_date = error.headers.get("Date")
+        if not server_date:
+            return False
+        try:
+            server_time = parsedate_to_datetime(server_date).timestamp()
+        except (TypeError, ValueError):
+            return False
+        return abs(server_time - (self._clock() + self.clock_offset)) > CLOCK_TOLERANCE_S
+
+    def _learn_clock(self, error: AuthenticationError) -> bool:
         """Set `clock_offset` from the refusing answer's `Date`; False when it has none."""
         server_date = error.headers.get("Date")
         if not server_date:

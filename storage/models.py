@@ -1,5 +1,17 @@
+"""Records of the object storage app: the bucket mirror, uploads in flight and mirror runs.
+
+The provider is the source of truth for files; `StoredFile` is a mirror kept by the sync job
+and by every change made through the back-office, so that pages and reports can read the bucket
+without calling the provider. `UploadTask` is local state: an upload's intent is saved before
+the provider is called, and its progress after every part, so a crash resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Access(models.Model):
@@ -19,3 +31,158 @@ class Access(models.Model):
 
     def __str__(self) -> str:
         return str(self._meta.verbose_name)
+
+
+# Paths are bucket-relative and canonical (`/photos/a.jpg`, see storage.rules.normalise_path).
+PATH_LENGTH = 1024
+
+
+class StoredFile(models.Model):
+    """One file or folder of the bucket as last seen at the provider.
+
+    `md5`, `metadata` and `has_secret` need extra calls (HEAD and GET headers), so they may lag
+    behind the listing fields: `details_at` says when they were read (None: not yet). The
+    secret's value is never stored here, only whether there is one.
+    """
+
+    class Kind(models.TextChoices):
+        FILE = "file", _("file")
+        FOLDER = "folder", _("folder")
+
+    path = models.CharField(_("path"), max_length=PATH_LENGTH, unique=True)
+    parent = models.CharField(_("folder"), max_length=PATH_LENGTH, db_index=True)
+    name = models.CharField(_("name"), max_length=PATH_LENGTH)
+    kind = models.CharField(_("type"), max_length=6, choices=Kind.choices, default=Kind.FILE)
+    size = models.BigIntegerField(_("size"), default=0)
+    modified_at = models.DateTimeField(_("modified"), null=True, blank=True)
+    md5 = models.CharField(_("MD5"), max_length=32, blank=True)
+    content_type = models.CharField(_("content type"), max_length=255, blank=True)
+    metadata = models.JSONField(_("metadata"), default=dict, blank=True)
+    has_secret = models.BooleanField(_("has a secret"), null=True, blank=True)
+    details_at = models.DateTimeField(_("details read at"), null=True, blank=True)
+    last_seen = models.DateTimeField(_("last seen"))
+    deleted_at = models.DateTimeField(_("gone since"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("stored file")
+        verbose_name_plural = _("stored files")
+        ordering = ["path"]
+        indexes = [models.Index(fields=["last_seen"])]
+
+    def __str__(self) -> str:
+        return self.path
+
+    @property
+    def is_folder(self) -> bool:
+        return self.kind == self.Kind.FOLDER
+
+
+class UploadTask(models.Model):
+    """One file on its way to the bucket: a local copy, a target path and the progress made.
+
+    States: queued -> uploading -> done | failed | cancelled; failed -> queued (resume).
+    `lease_token`/`lease_until` mark the worker that holds the task: a task whose lease ran out
+    (its worker died) may be taken over, and a worker that lost its lease stops at once.
+    `remove_source` is True for the back-office's own copies (browser uploads), False when the
+    source is someone's file (the upload command), which must never be deleted.
+    """
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        UPLOADING = "uploading", _("uploading")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+        CANCELLED = "cancelled", _("cancelled")
+
+    source = models.CharField(_("local file"), max_length=PATH_LENGTH)
+    remove_source = models.BooleanField(_("remove the local file when done"), default=True)
+    original_name = models.CharField(_("original name"), max_length=PATH_LENGTH)
+    target_path = models.CharField(_("target path"), max_length=PATH_LENGTH)
+    size = models.BigIntegerField(_("size"))
+    md5 = models.CharField(_("MD5"), max_length=32, blank=True)
+    content_type = models.CharField(_("content type"), max_length=255, blank=True)
+    resumable = models.BooleanField(_("sent in parts"), default=False)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    uuid = models.CharField(_("provider task"), max_length=36, blank=True)
+    next_part = models.IntegerField(_("next part"), default=0)
+    bytes_sent = models.BigIntegerField(_("bytes sent"), default=0)
+    state = models.CharField(
+        _("state"), max_length=10, choices=State.choices, default=State.QUEUED, db_index=True
+    )
+    error = models.TextField(_("error"), blank=True)
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    result = models.JSONField(_("result"), default=dict, blank=True)
+    lease_token = models.CharField(max_length=32, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("uploaded by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="storage_uploads",
+    )
+    created_at = models.DateTimeField(pgettext_lazy("storage", "created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("upload")
+        verbose_name_plural = _("uploads")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.original_name} -> {self.target_path}"
+
+    @property
+    def percent(self) -> int:
+        if self.size <= 0:
+            return 100 if self.state == self.State.DONE else 0
+        return min(100, int(self.bytes_sent * 100 / self.size))
+
+    @property
+    def is_resumable_by_user(self) -> bool:
+        return self.state == self.State.FAILED
+
+    @property
+    def is_active(self) -> bool:
+        return self.state in (self.State.QUEUED, self.State.UPLOADING)
+
+    @property
+    def target_folder(self) -> str:
+        parent = self.target_path.rsplit("/", 1)[0]
+        return parent or "/"
+
+
+class SyncRun(models.Model):
+    """One walk of a folder tree that mirrors it into StoredFile.
+
+    Only a completed walk marks rows as gone: a walk cut short has not seen everything.
+    """
+
+    class State(models.TextChoices):
+        RUNNING = "running", _("running")
+        COMPLETED = "completed", _("completed")
+        FAILED = "failed", _("failed")
+
+    root = models.CharField(_("folder"), max_length=PATH_LENGTH)
+    state = models.CharField(
+        _("state"), max_length=10, choices=State.choices, default=State.RUNNING
+    )
+    started_at = models.DateTimeField(_("started"))
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    folders = models.PositiveIntegerField(_("folders walked"), default=0)
+    seen = models.PositiveIntegerField(_("entries seen"), default=0)
+    added = models.PositiveIntegerField(_("added"), default=0)
+    changed = models.PositiveIntegerField(_("changed"), default=0)
+    gone = models.PositiveIntegerField(_("gone"), default=0)
+    details_read = models.PositiveIntegerField(_("details read"), default=0)
+    error = models.TextField(_("error"), blank=True)
+
+    class Meta:
+        verbose_name = _("mirror run")
+        verbose_name_plural = _("mirror runs")
+        ordering = ["-started_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.root} @ {self.started_at:%Y-%m-%d %H:%M}"

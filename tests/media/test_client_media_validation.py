@@ -81,6 +81,21 @@ def test_clip_needs_whole_segment_numbers_when_indexing(client):
     assert fields(caught.value) == [("exclude", "invalid")]
 
 
+def test_clip_takes_a_single_segment_by_number():
+    """Segment spans include both ends, so [3, 3] is segment 3 alone and is sent."""
+    with responses.RequestsMock() as mock:
+        mock.post(f"{BASE}/media-demo/m3u8er/clip", json={"status_code": 200, "message": "ok"})
+        MediaClient(BASE, "media-demo", "ops", "password").clip(
+            "/a.m3u8", "/b.m3u8", include=[3, 3], index=True)
+        assert b'"include":[3,3]' in mock.calls[0].request.body
+
+
+def test_clip_refuses_a_reversed_segment_span(client):
+    with pytest.raises(InvalidMediaRequest, match="must not be after its end") as caught:
+        client.clip("/a.m3u8", "/b.m3u8", include=[4, 3], index=True)
+    assert fields(caught.value) == [("include", "invalid")]
+
+
 def test_clip_needs_a_span(client):
     with pytest.raises(InvalidMediaRequest, match="give include or exclude"):
         client.clip("/a.m3u8", "/b.m3u8")

@@ -1,0 +1,257 @@
+"""The content-delivery protocol: `_upt` tokens, cache purge, and publishing the edge config.
+
+Pure protocol code (stdlib and requests, no Django): the services layer hands in settings and
+a session. The rule that keeps both sides in agreement, as for storage, is "sign what you
+send": `_upt` is computed over the path exactly as it is written in the request line
+(percent-encoded), and the purge signature over exactly the text of the `purge` form field.
+
+- `upt_token` / `signature_uri`: DECISIONS "Content delivery" and content-delivery.md
+  "Token protection".
+- `PurgeClient`: DECISIONS "Storage and media processing", purge.
+- `EdgeConfigClient`: the sandbox's `POST {control_url}/delivery/config`. The real provider has
+  no such API (its console is used instead), which is why the back-office reaches it through the
+  swappable target of `delivery.publishing`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from email.utils import formatdate
+from typing import Any
+
+import requests
+
+SCHEME_WORD = "SVC"
+PURGE_PATH = "/purge/"
+CONFIG_PATH = "/delivery/config"
+DEFAULT_TIMEOUT = 15.0
+# `_upp` outside this range means "sign the full URI" (content-delivery.md).
+MAX_UPP = 20
+# The 8 characters of the digest that go into `_upt`: positions 12 to 19, 0-based.
+TOKEN_SLICE = slice(12, 20)
+
+
+def md5_hex(text: str) -> str:
+    """Lower-case hex MD5 of `text`, UTF-8 encoded."""
+    return hashlib.md5(text.encode("utf-8")).hexdigest()
+
+
+def http_date(timestamp: float) -> str:
+    """RFC 1123 date in GMT, for the `Date` header."""
+    return formatdate(timestamp, usegmt=True)
+
+
+# --- token protection ------------------------------------------------------------------------
+
+
+def directory_count(uri: str) -> int:
+    """How many directory levels `uri` has: `/a/b/c/foo.jpg` has 3, `/foo.jpg` has 0."""
+    return len(uri.split("/")) - 2 if uri.startswith("/") else 0
+
+
+def signature_uri(uri: str, upp: int | None = None) -> str:
+    """The URI that goes into the `_upt` digest.
+
+    With `_upp=N` (0 to 20) it is cut to its first N directory levels, with a leading and a
+    trailing `/` (0 gives `/`); without `_upp`, outside 0-20, or deeper than the path, it is the
+    full URI (content-delivery.md, "Directory level").
+    """
+    if upp is None or not 0 <= upp <= MAX_UPP or upp > directory_count(uri):
+        return uri
+    directories = uri.split("/")[1:-1][:upp]
+    return "/" + "".join(f"{name}/" for name in directories)
+
+
+def upt_token(secret: str, uri: str, etime: int, upp: int | None = None) -> str:
+    """`_upt` for `uri` (path without query, as sent) valid until `etime` (UNIX seconds).
+
+    md5hex(`<secret>&<etime>&<URI>`), characters 12 to 19, followed by `etime` unchanged.
+    """
+    if not secret:
+        raise ValueError("the token secret is empty")
+    if not uri.startswith("/"):
+        raise ValueError(f"the URI must start with '/', got {uri!r}")
+    if "?" in uri or "#" in uri:
+        raise ValueError(f"the URI must not contain a query or fragment, got {uri!r}")
+    if etime < 0:
+        raise ValueError(f"etime must be a UNIX time in seconds, got {etime}")
+    digest = md5_hex(f"{secret}&{etime}&{signature_uri(uri, upp)}")
+    return f"{digest[TOKEN_SLICE]}{etime}"
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+
+class DeliveryError(Exception):
+    """A delivery or purge call failed; `status` and `body` hold the answer when there was one."""
+
+    def __init__(self, message: str, *, status: int | None = None, body: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        self.body = body
+
+
+class DeliveryConnectionError(DeliveryError):
+    """No answer (connection refused, reset, timeout): the call may or may not have landed."""
+
+
+class PurgeRateLimited(DeliveryError):
+    """429: more than 600 URLs in a minute."""
+
+
+class PurgeAuthError(DeliveryError):
+    """401/403: the purge signature, bucket or operator was refused."""
+
+
+class PurgeRefused(DeliveryError):
+    """Any other answer than 200 (bad request, server error, unreadable body)."""
+
+
+class ConfigRefused(DeliveryError):
+    """The edge configuration was not accepted."""
+
+
+# --- purge -----------------------------------------------------------------------------------
+
+
+def purge_authorization(
+    urls_text: str, bucket: str, operator: str, password: str, date: str
+) -> str:
+    """`SVC <bucket>:<operator>:<md5hex(URLS&BUCKET&DATE&md5hex(password))>`.
+
+    `urls_text` is the `purge` form field exactly as sent: the URLs joined by `\\n`.
+    """
+    digest = md5_hex("&".join([urls_text, bucket, date, md5_hex(password)]))
+    return f"{SCHEME_WORD} {bucket}:{operator}:{digest}"
+
+
+@dataclass(frozen=True)
+class PurgeResult:
+    """A 200 answer: the URLs whose domain the provider does not serve for this account."""
+
+    invalid_domain_urls: tuple[str, ...]
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+
+class PurgeClient:
+    """`POST {purge_url}/purge/`, signed with the storage operator's password.
+
+    A purge is not retried here: a repeat is harmless to the cache but counts against the
+    600-a-minute limit, so the caller (which keeps the request on record) decides.
+    """
+
+    def __init__(
+        self,
+        purge_url: str,
+        bucket: str,
+        operator: str,
+        password: str,
+        *,
+        session: requests.Session | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        if not purge_url.startswith(("http://", "https://")):
+            raise ValueError(f"purge_url must be an http(s) URL, got {purge_url!r}")
+        if not bucket or not operator or not password:
+            raise ValueError("purge needs the storage bucket, operator and password")
+        self.purge_url = purge_url.rstrip("/")
+        self.bucket = bucket
+        self.operator = operator
+        self._password = password
+        self.session = session or requests.Session()
+        self.timeout = timeout
+        self._clock = clock
+
+    def __repr__(self) -> str:  # never show the password
+        return f"PurgeClient({self.purge_url!r}, bucket={self.bucket!r})"
+
+    def purge(self, urls: Sequence[str]) -> PurgeResult:
+        if not urls:
+            raise ValueError("purge needs at least one URL")
+        for url in urls:
+            if "\n" in url or "\r" in url:
+                raise ValueError(f"a URL must not contain a line break: {url!r}")
+        urls_text = "\n".join(urls)
+        date = http_date(self._clock())
+        headers = {
+            "Date": date,
+            "Authorization": purge_authorization(
+                urls_text, self.bucket, self.operator, self._password, date
+            ),
+        }
+        try:
+            response = self.session.post(
+                self.purge_url + PURGE_PATH,
+                data={"purge": urls_text},
+                headers=headers,
+                timeout=self.timeout,
+            )
+        except requests.RequestException as error:
+            raise DeliveryConnectionError(f"purge: no answer: {error}") from error
+        return _purge_result(response)
+
+
+def _purge_result(response: requests.Response) -> PurgeResult:
+    status = response.status_code
+    body = response.text[:2000]
+    if status == 429:
+        raise PurgeRateLimited("purge: more than 600 URLs a minute (429)", status=status, body=body)
+    if status in (401, 403):
+        raise PurgeAuthError(f"purge: refused ({status}): {body}", status=status, body=body)
+    if status != 200:
+        raise PurgeRefused(f"purge: HTTP {status}: {body}", status=status, body=body)
+    try:
+        payload = response.json()
+    except ValueError:
+        raise PurgeRefused("purge: the answer is not JSON", status=status, body=body) from None
+    invalid = payload.get("invalid_domain_of_url") if isinstance(payload, dict) else None
+    if not isinstance(invalid, list) or not all(isinstance(url, str) for url in invalid):
+        raise PurgeRefused(
+            "purge: the answer has no invalid_domain_of_url list", status=status, body=body
+        )
+    return PurgeResult(tuple(invalid), payload)
+
+
+# --- edge configuration (sandbox) ------------------------------------------------------------
+
+
+class EdgeConfigClient:
+    """`POST {control_url}/delivery/config` with the JSON configuration; keys left out keep
+    their value on the edge. Returns the configuration the edge now holds (its JSON answer)."""
+
+    def __init__(
+        self,
+        control_url: str,
+        *,
+        session: requests.Session | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> None:
+        if not control_url.startswith(("http://", "https://")):
+            raise ValueError(f"control_url must be an http(s) URL, got {control_url!r}")
+        self.control_url = control_url.rstrip("/")
+        self.session = session or requests.Session()
+        self.timeout = timeout
+
+    def publish(self, config: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            response = self.session.post(
+                self.control_url + CONFIG_PATH, json=dict(config), timeout=self.timeout
+            )
+        except requests.RequestException as error:
+            raise DeliveryConnectionError(f"edge config: no answer: {error}") from error
+        body = response.text[:4000]
+        if response.status_code not in (200, 201):
+            raise ConfigRefused(
+                f"edge config: HTTP {response.status_code}: {body}",
+                status=response.status_code,
+                body=body,
+            )
+        try:
+            payload = response.json()
+        except ValueError:
+            payload = {}
+        return payload if isinstance(payload, dict) else {"answer": payload}

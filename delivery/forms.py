@@ -1,0 +1,424 @@
+"""Forms of the delivery pages. Values are checked by the pure rules (`delivery.rules`) so the
+pages and the edge agree; every error names its field."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from datetime import datetime
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.forms import BaseInlineFormSet, BaseModelFormSet
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from delivery import rules
+from delivery.links import Signing
+from delivery.models import DeliverySettings, ImageVersion, Rule, RuleSet
+from delivery.texts import diagnostic_dict, problem_text
+from edgerules import lint
+
+MAX_VERSIONS = 100
+EXPIRY_CHOICES = [
+    ("300", _("5 minutes")),
+    ("3600", _("1 hour")),
+    ("86400", _("1 day")),
+    ("604800", _("7 days")),
+    ("2592000", _("30 days")),
+    ("custom", _("Until a chosen time")),
+]
+_DOMAIN = re.compile(r"(\*\.)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*"
+                     r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(:[0-9]{1,5})?")
+_PRINTABLE = re.compile(r"[\x20-\x7e]*")
+
+
+def link_errors(error: rules.LinkError) -> dict[str, list[str]]:
+    """LinkError problems by form field (`__all__` for fields the form does not have)."""
+    by_field: dict[str, list[str]] = {}
+    for problem in error.problems:
+        by_field.setdefault(problem.field, []).append(problem_text(problem))
+    return by_field
+
+
+def add_link_errors(form: forms.Form, error: rules.LinkError,
+                    field_map: dict[str, str] | None = None) -> None:
+    field_map = field_map or {}
+    for field_name, messages in link_errors(error).items():
+        target = field_map.get(field_name, field_name)
+        for message in messages:
+            form.add_error(target if target in form.fields else None, message)
+
+
+class PathField(forms.CharField):
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("label", _("File path"))
+        kwargs.setdefault("max_length", 1024)
+        kwargs.setdefault("help_text", _("As stored, e.g. /photos/2024/sea.jpg"))
+        super().__init__(**kwargs)
+
+    def clean(self, value: Any) -> str:
+        path = super().clean(value).strip()
+        problems = rules.check_path(path)
+        if problems:
+            raise ValidationError([problem_text(p) for p in problems])
+        return path
+
+
+class SigningForm(forms.Form):
+    """The expiry picker and `_upp` level shared by every link that may be signed."""
+
+    expires_in = forms.ChoiceField(label=_("Valid for"), choices=EXPIRY_CHOICES,
+                                   initial="3600")
+    expires_at = forms.DateTimeField(
+        label=_("Valid until"), required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
+        help_text=_("Local time; used when “Until a chosen time” is picked."))
+    upp = forms.IntegerField(
+        label=_("Directory level (_upp)"), required=False, min_value=0, max_value=20,
+        help_text=_("Sign the first N directories only, so one token opens every file "
+                    "below them; empty signs the full path."))
+
+    def signing_enabled(self) -> bool:
+        return True
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.signing_enabled():
+            return data
+        if not data.get("expires_in"):
+            self.add_error("expires_in", _("Choose how long the link stays valid."))
+        elif data.get("expires_in") == "custom":
+            moment = data.get("expires_at")
+            if moment is None:
+                self.add_error("expires_at", _("Pick the time the link stops working."))
+            elif moment <= timezone.now():
+                self.add_error("expires_at", _("Pick a time in the future."))
+        return data
+
+    def signing(self, now: datetime | None = None) -> Signing | None:
+        if not self.signing_enabled():
+            return None
+        data = self.cleaned_data
+        if data["expires_in"] == "custom":
+            etime = int(data["expires_at"].timestamp())
+        else:
+            etime = int((now or timezone.now()).timestamp()) + int(data["expires_in"])
+        return Signing(etime, data.get("upp"))
+
+
+class OptionalSigningForm(SigningForm):
+    sign = forms.BooleanField(label=_("Add a token (_upt)"), required=False)
+
+    def __init__(self, *args: Any, may_sign: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.may_sign = may_sign
+        if not may_sign:
+            for name in ("sign", "expires_in", "expires_at", "upp"):
+                del self.fields[name]
+        else:
+            # Only needed when a token is asked for; `clean` checks it then.
+            self.fields["expires_in"].required = False
+
+    def signing_enabled(self) -> bool:
+        return self.may_sign and bool(self.cleaned_data.get("sign"))
+
+
+class SignedLinkForm(SigningForm):
+    path = PathField()
+    suffix = forms.CharField(
+        label=_("Suffix"), required=False, max_length=400,
+        help_text=_("Optional: a version or processing suffix, e.g. !thumb or !/fw/300."))
+    field_order = ["path", "suffix", "expires_in", "expires_at", "upp"]
+
+
+class SecretLinkForm(OptionalSigningForm):
+    path = PathField()
+    secret = forms.CharField(label=_("File secret"), max_length=100,
+                             help_text=_("The Content-Secret the file was stored with."))
+    field_order = ["path", "secret", "sign", "expires_in", "expires_at", "upp"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, may_sign=True, **kwargs)
+
+
+class DownloadLinkForm(OptionalSigningForm):
+    path = PathField()
+    name = forms.CharField(
+        label=_("Download as"), required=False, max_length=200,
+        help_text=_("Empty keeps the file's own name (_upd=true); Chinese names are fine."))
+    field_order = ["path", "name", "sign", "expires_in", "expires_at", "upp"]
+
+
+class CacheBypassForm(OptionalSigningForm):
+    path = PathField()
+    upv = forms.CharField(label=_("Version (_upv)"), max_length=2, min_length=2,
+                          help_text=_("Two digits, 00 to 99; change it to fetch a fresh copy."))
+    field_order = ["path", "upv", "sign", "expires_in", "expires_at", "upp"]
+
+    def clean_upv(self) -> str:
+        value = self.cleaned_data["upv"].strip()
+        problems = rules.check_upv(value)
+        if problems:
+            raise ValidationError(problem_text(problems[0]))
+        return value
+
+
+class CombineForm(OptionalSigningForm):
+    directory = forms.CharField(label=_("Folder"), max_length=1024, initial="/",
+                                help_text=_("e.g. /static/js"))
+    files = forms.CharField(label=_("Files"), widget=forms.Textarea(attrs={"rows": 4}),
+                            help_text=_("One file name of that folder a line, in order."))
+    field_order = ["directory", "files", "sign", "expires_in", "expires_at", "upp"]
+
+    def file_list(self) -> list[str]:
+        text = self.cleaned_data["files"]
+        return [name.strip() for line in text.splitlines() for name in [line] if name.strip()]
+
+
+class ImageForm(OptionalSigningForm):
+    """The image URL builder: a custom version, or URL parameters with every key of the
+    spec's table (empty keys are left out)."""
+
+    MODE_VERSION = "version"
+    MODE_PARAMS = "params"
+    path = PathField()
+    mode = forms.ChoiceField(
+        label=_("Processing"), widget=forms.RadioSelect, initial=MODE_PARAMS,
+        choices=[(MODE_PARAMS, _("URL parameters")), (MODE_VERSION, _("Custom version"))])
+    version = forms.ChoiceField(label=_("Version"), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        names = list(ImageVersion.objects.values_list("name", "params"))
+        self.fields["version"].choices = [("", "—")] + [
+            (name, f"{name} ({params})") for name, params in names]
+        for key in rules.IMAGE_KEYS:
+            self.fields[f"key_{key.name}"] = image_key_field(key)
+
+    def key_fields(self) -> list[forms.BoundField]:
+        return [self[f"key_{key.name}"] for key in rules.IMAGE_KEYS]
+
+    def pairs(self) -> list[tuple[str, str]]:
+        data = self.cleaned_data
+        return [(key.name, data[f"key_{key.name}"]) for key in rules.IMAGE_KEYS
+                if data.get(f"key_{key.name}")]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("mode") == self.MODE_VERSION:
+            if not data.get("version"):
+                self.add_error("version", _("Choose a version."))
+            return data
+        for problem in rules.check_image_params(self.pairs()):
+            target = f"key_{problem.field}"
+            self.add_error(target if target in self.fields else None, problem_text(problem))
+        return data
+
+
+KEY_HELP = {
+    "sq": _("Square of this size"), "fw": _("Fixed width"), "fh": _("Fixed height"),
+    "fwfh": _("Fit in <w>x<h>, no enlarging"), "both": _("Exactly <w>x<h>"),
+    "max": _("Longest side"), "min": _("Shortest side"), "scale": _("Percent, 1 to 99"),
+    "gifto": _("Animated GIF to one frame"), "rotate": _("Rotation"),
+    "crop": _("<w>x<h>a<x>a<y>"), "unsharp": _("Sharpen"), "compress": _("Optimise size"),
+    "quality": _("1 to 99"), "format": _("Output format"), "gaussblur": _("<radius>x<sigma>"),
+    "progressive": _("Progressive loading"), "canvas": _("<w>x<h>a<x>a<y>"),
+    "cvscolor": _("Canvas colour RRGGBBAA"), "border": _("<w>x<h>"),
+    "brdcolor": _("Border colour RRGGBBAA"),
+}
+
+
+def image_key_field(key: rules.ImageKey) -> forms.Field:
+    """A field for one processing key: choices as selects, the rest as free text checked by
+    `rules.check_image_value`."""
+    label = key.name
+    help_text = KEY_HELP.get(key.name, "")
+    if key.shape == "true":
+        return forms.ChoiceField(label=label, required=False, help_text=help_text,
+                                 choices=[("", "—"), ("true", "true")])
+    if key.shape == "choice":
+        return forms.ChoiceField(label=label, required=False, help_text=help_text,
+                                 choices=[("", "—")] + [(c, c) for c in key.choices])
+    return forms.CharField(label=label, required=False, max_length=40, help_text=help_text,
+                           widget=forms.TextInput(attrs={"data-image-key": key.name}))
+
+
+# --- settings ---------------------------------------------------------------------------------
+
+
+def _check_lines(text: str, check: Any, field_label: str) -> None:
+    problems = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line and not check(line):
+            problems.append(_("%(field)s, line %(line)s: “%(value)s” is not valid.") % {
+                "field": field_label, "line": number, "value": line})
+    if problems:
+        raise ValidationError(problems)
+
+
+def _is_network(text: str) -> bool:
+    try:
+        ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        return False
+    return True
+
+
+class DeliverySettingsForm(forms.ModelForm):
+    class Meta:
+        model = DeliverySettings
+        fields = [
+            "token_protection", "separator", "force_https", "html_minify", "combine_js_css",
+            "param_follow", "referer_mode", "referer_domains", "referer_allow_empty",
+            "ip_blacklist", "ua_whitelist", "cors_allow_origin", "cors_allow_methods",
+            "cors_allow_headers", "cors_expose_headers", "cors_max_age",
+        ]
+        widgets = {
+            "referer_domains": forms.Textarea(attrs={"rows": 3}),
+            "ip_blacklist": forms.Textarea(attrs={"rows": 3}),
+            "ua_whitelist": forms.Textarea(attrs={"rows": 3}),
+        }
+
+    def clean_referer_domains(self) -> str:
+        text = self.cleaned_data["referer_domains"]
+        _check_lines(text, _DOMAIN.fullmatch, str(_("Referer domains")))
+        return text
+
+    def clean_ip_blacklist(self) -> str:
+        text = self.cleaned_data["ip_blacklist"]
+        _check_lines(text, _is_network, str(_("IP blacklist")))
+        return text
+
+    def clean_ua_whitelist(self) -> str:
+        text = self.cleaned_data["ua_whitelist"]
+        _check_lines(text, _PRINTABLE.fullmatch, str(_("User-Agent whitelist")))
+        return text
+
+    def clean_cors_max_age(self) -> str:
+        value = self.cleaned_data["cors_max_age"].strip()
+        if value and not (value.isdigit() and int(value) <= 2_147_483_647):
+            raise ValidationError(_("Access-Control-Max-Age: a number of seconds."))
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for name in ("cors_allow_origin", "cors_allow_methods", "cors_allow_headers",
+                     "cors_expose_headers"):
+            value = data.get(name, "")
+            if value and not _PRINTABLE.fullmatch(value):
+                self.add_error(name, _("Only printable ASCII characters can be sent in a "
+                                       "header."))
+        if data.get("referer_mode") not in (None, "off") and not (
+                data.get("referer_domains") or "").strip():
+            self.add_error("referer_domains", _("List at least one domain for this Referer "
+                                                "check."))
+        return data
+
+
+class ImageVersionForm(forms.ModelForm):
+    class Meta:
+        model = ImageVersion
+        fields = ["name", "params"]
+        widgets = {"params": forms.TextInput(attrs={"placeholder": "/fw/300/format/webp"})}
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        problems = rules.check_version_name(name)
+        if problems:
+            raise ValidationError(problem_text(problems[0]))
+        return name
+
+    def clean_params(self) -> str:
+        text = self.cleaned_data["params"]
+        try:
+            return rules.image_params_text(rules.parse_image_params(text))
+        except rules.LinkError as error:
+            raise ValidationError([problem_text(p) for p in error.problems]) from None
+
+
+class BaseImageVersionFormSet(BaseModelFormSet):
+    def clean(self) -> None:
+        super().clean()
+        names = [form.cleaned_data.get("name") for form in self.forms
+                 if form.cleaned_data and not form.cleaned_data.get("DELETE")]
+        names = [name for name in names if name]
+        if len(names) > MAX_VERSIONS:
+            raise ValidationError(_("At most %(n)s image versions.") % {"n": MAX_VERSIONS})
+
+
+ImageVersionFormSet = forms.modelformset_factory(
+    ImageVersion, form=ImageVersionForm, formset=BaseImageVersionFormSet, extra=1,
+    can_delete=True)
+
+
+# --- rule sets ----------------------------------------------------------------------------------
+
+
+class RuleSetForm(forms.ModelForm):
+    class Meta:
+        model = RuleSet
+        fields = ["name", "description"]
+        widgets = {"description": forms.Textarea(attrs={"rows": 2})}
+
+
+class RuleForm(forms.ModelForm):
+    class Meta:
+        model = Rule
+        fields = ["position", "pattern", "rule", "breaks", "debug"]
+        widgets = {
+            "position": forms.NumberInput(attrs={"class": "dl-position", "min": 1}),
+            "pattern": forms.Textarea(attrs={"rows": 1, "class": "dl-code dl-pattern",
+                                             "spellcheck": "false"}),
+            "rule": forms.Textarea(attrs={"rows": 2, "class": "dl-code dl-rule",
+                                          "spellcheck": "false"}),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["pattern"].strip = False
+        self.fields["rule"].strip = False
+        self.fields["position"].required = False
+        if not self.instance.pk:
+            self.initial.setdefault("debug", True)
+
+    def has_changed(self) -> bool:
+        # The editor renumbers every row, blank ones included: a number alone is no rule.
+        return any(name != "position" for name in self.changed_data)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        rule, pattern = data.get("rule"), data.get("pattern", "")
+        if rule is None:
+            return data
+        for diagnostic in lint(rule, pattern=pattern or ""):
+            if diagnostic.severity != "error":
+                continue
+            target = "pattern" if diagnostic.field == "pattern" else "rule"
+            self.add_error(target, str(diagnostic_dict(diagnostic)["text"]))
+        return data
+
+
+class BaseRuleFormSet(BaseInlineFormSet):
+    def kept_forms_in_order(self) -> list[forms.ModelForm]:
+        """Forms whose rule is kept, sorted by their order number (blank last, then as shown).
+        Call after `is_valid()`."""
+        kept = [(index, form) for index, form in enumerate(self.forms)
+                if (form.instance.pk or form.has_changed())
+                and not self._should_delete_form(form)]
+        kept.sort(key=lambda pair: (pair[1].cleaned_data.get("position") or 10**9, pair[0]))
+        return [form for _index, form in kept]
+
+
+RuleFormSet = forms.inlineformset_factory(
+    RuleSet, Rule, form=RuleForm, formset=BaseRuleFormSet, extra=1, can_delete=True)
+
+
+class PurgeForm(forms.Form):
+    urls = forms.CharField(
+        label=_("URLs"), widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text=_("One full URL a line, e.g. http://cdn.example.com/photos/a.jpg; at most "
+                    "600 a minute."))

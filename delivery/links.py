@@ -1,0 +1,85 @@
+"""Links as staff build them: the pure builders of `delivery.rules` fed with the configured
+edge address, separator and token secret."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from delivery import rules
+from delivery.connection import delivery_base_url, token_secret
+from delivery.models import DeliverySettings, ImageVersion
+
+
+@dataclass(frozen=True)
+class Signing:
+    """How to sign a link: valid until `etime` (UNIX seconds), `_upp` level or None."""
+
+    etime: int
+    upp: int | None = None
+
+
+def separator() -> str:
+    return DeliverySettings.current().separator
+
+
+def file_url(path: str, suffix: str = "") -> str:
+    """The edge URL of a file, optionally followed by a separator suffix (`!thumb`,
+    `!/fw/300`); the suffix must start with the configured separator."""
+    url = rules.edge_url(delivery_base_url(), path)
+    suffix = suffix.strip()
+    if suffix:
+        sep = separator()
+        problems = []
+        if not suffix.startswith(sep):
+            problems.append(rules.problem("suffix", "suffix_separator",
+                                          "must start with the separator {separator}",
+                                          separator=sep))
+        if any(ch.isspace() or ch in "?#" for ch in suffix):
+            problems.append(rules.problem("suffix", "suffix_chars",
+                                          "must not contain spaces, ? or #"))
+        rules.require(problems)
+    return url + suffix
+
+
+def sign(url: str, signing: Signing | None) -> str:
+    if signing is None:
+        return url
+    return rules.signed_url(url, token_secret(), signing.etime, signing.upp)
+
+
+def signed_link(path: str, signing: Signing, suffix: str = "") -> str:
+    return sign(file_url(path, suffix), signing)
+
+
+def secret_link(path: str, secret: str, signing: Signing | None = None) -> str:
+    return sign(rules.secret_url(file_url(path), separator(), secret), signing)
+
+
+def download_link(path: str, name: str | None, signing: Signing | None = None) -> str:
+    return sign(rules.download_url(file_url(path), name), signing)
+
+
+def cache_bypass_link(path: str, value: str, signing: Signing | None = None) -> str:
+    return sign(rules.cache_bypass_url(file_url(path), value), signing)
+
+
+def combine_link(directory: str, files: list[str], signing: Signing | None = None) -> str:
+    return sign(rules.combine_url(delivery_base_url(), directory, files), signing)
+
+
+def version_link(path: str, name: str, signing: Signing | None = None) -> str:
+    if not ImageVersion.objects.filter(name=name).exists():
+        raise rules.LinkError([rules.problem("version", "version_unknown",
+                                             "no image version is named {value}", value=name)])
+    return sign(rules.version_url(file_url(path), separator(), name), signing)
+
+
+def processed_link(path: str, pairs: list[tuple[str, str]],
+                   signing: Signing | None = None) -> str:
+    return sign(rules.processed_image_url(file_url(path), separator(), pairs), signing)
+
+
+def preview_signing(token_protection: bool, lifetime_s: int = 600) -> Signing | None:
+    """A short-lived token for the back-office's own preview fetches when protection is on."""
+    return Signing(int(time.time()) + lifetime_s) if token_protection else None

@@ -1,0 +1,48 @@
+"""`manage.py sign_url /path/to/file.jpg [--expires-in 3600 | --until UNIX] [--upp N]`.
+
+Prints the file's edge URL signed with `_upt` (DELIVERY_TOKEN_SECRET, DELIVERY_URL).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from backoffice.provider import ProviderNotConfigured
+from delivery import services
+from delivery.rules import LinkError
+
+
+class Command(BaseCommand):
+    help = "Print the edge URL of a file signed with a _upt token."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", help="file path as stored, e.g. /photos/a.jpg")
+        group = parser.add_mutually_exclusive_group()
+        group.add_argument("--expires-in", type=int, default=3600, metavar="SECONDS",
+                           help="lifetime from now (default 3600)")
+        group.add_argument("--until", type=int, metavar="UNIX",
+                           help="expiry as a UNIX time in seconds")
+        parser.add_argument("--upp", type=int, metavar="N",
+                            help="sign only the first N directory levels (0-20)")
+        parser.add_argument("--suffix", default="",
+                            help="version or processing suffix, e.g. '!thumb'")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["until"] is not None:
+            etime = options["until"]
+        else:
+            if options["expires_in"] <= 0:
+                raise CommandError("--expires-in: must be a positive number of seconds")
+            etime = int(time.time()) + options["expires_in"]
+        try:
+            url = services.signed_link(options["path"], services.Signing(etime, options["upp"]),
+                                       options["suffix"])
+        except LinkError as error:
+            raise CommandError("\n".join(f"{p.field}: {p.message}" for p in error.problems)) \
+                from None
+        except ProviderNotConfigured as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(url)

@@ -1,0 +1,9 @@
+"""Periodic jobs of the delivery app (Celery beat_schedule entries, copied by the DB scheduler)."""
+
+BEAT_SCHEDULE = {
+    "delivery-send-due-purges": {
+        "task": "delivery.tasks.send_due_purges_task",
+        "schedule": 60.0,
+        "options": {"expires": 55},  # a run that waited longer than the period is obsolete
+    },
+}

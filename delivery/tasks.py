@@ -1,0 +1,39 @@
+"""Celery tasks of the delivery app: thin, idempotent, taking primary keys.
+
+A purge may run twice (acks_late redelivery, the beat job overlapping a slow queue): the
+`pending/failed -> sending` claim in `delivery.purging` lets only one of them call the provider.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from backoffice.provider import ProviderNotConfigured
+from delivery import purging
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(bind=True, acks_late=True, max_retries=30)
+def send_purge_task(self, purge_id: int) -> str | None:  # type: ignore[no-untyped-def]
+    """Send one stored purge; waits (retry with countdown) while the minute's limit is used."""
+    try:
+        request = purging.send_purge(purge_id)
+    except purging.PurgeWindowFull as full:
+        # Countdown of at most a minute: far below the broker's visibility timeout.
+        raise self.retry(countdown=full.retry_in) from None
+    except ProviderNotConfigured as error:
+        logger.warning("purge %s not sent: %s", purge_id, error)
+        return None
+    return request.status if request else None
+
+
+@shared_task(acks_late=True)
+def send_due_purges_task() -> int:
+    """Beat: queue purges whose task was lost, and failed ones whose back-off has passed."""
+    due = purging.due_purges()
+    for purge_id in due:
+        send_purge_task.delay(purge_id)
+    return len(due)

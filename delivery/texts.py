@@ -1,0 +1,157 @@
+"""User-facing wording for the pure modules' problems (`delivery.rules`, `delivery.tester`,
+`delivery.purging`, `edgerules` diagnostics): they speak English to developers by code, the
+pages show these translated sentences. Every sentence names its field or line."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from delivery.purging import MAX_URLS_PER_MINUTE, PurgeInputError, PurgeWindowFull, UrlProblem
+from delivery.rules import Problem
+from delivery.tester import InputProblem
+from edgerules import Diagnostic, Status
+
+PROBLEMS: Mapping[str, Promise] = {
+    "required": _("%(field)s: required."),
+    "path_start": _("%(field)s: must start with “/”."),
+    "path_is_folder": _("%(field)s: must name a file, not a folder."),
+    "path_query": _("%(field)s: must not contain “?” or “#”; give the file's path only."),
+    "path_control": _("%(field)s: must not contain line breaks or tabs."),
+    "path_dots": _("%(field)s: must not contain “.” or “..” segments."),
+    "url_shape": _("%(field)s: must be http(s)://host/path or /path."),
+    "upp_range": _("%(field)s: the directory level must be a whole number from 0 to 20."),
+    "upp_depth": _("%(field)s: level %(value)s is deeper than the path, which has "
+                   "%(depth)s directory levels."),
+    "etime": _("%(field)s: the expiry must be a UNIX time in seconds."),
+    "no_secret": _("The token secret is not configured (DELIVERY_TOKEN_SECRET)."),
+    "separator": _("%(field)s: must be one of ! - _"),
+    "secret_chars": _("%(field)s: the file secret is letters and digits only."),
+    "download_name": _("%(field)s: the download name must not contain / \\ \" or control "
+                       "characters."),
+    "download_name_blank": _("%(field)s: the download name must not start or end with a "
+                             "space."),
+    "download_name_long": _("%(field)s: the download name must be at most 200 characters."),
+    "upv": _("%(field)s: must be two digits from 00 to 99."),
+    "combine_count": _("%(field)s: list at least two files to combine."),
+    "combine_name": _("%(field)s line %(line)s: “%(value)s” must be a plain file name of "
+                      "the folder (no / , ? or #)."),
+    "combine_kind": _("%(field)s line %(line)s: “%(value)s” must end in .js or .css."),
+    "combine_mixed": _("%(field)s: combine only .js files or only .css files, not both."),
+    "image_number": _("%(field)s: must be a whole number from %(low)s to %(high)s, not "
+                      "“%(value)s”."),
+    "image_true": _("%(field)s: the only value is true."),
+    "image_choice": _("%(field)s: must be one of %(choices)s, not “%(value)s”."),
+    "image_size": _("%(field)s: must be <width>x<height>, each from %(low)s to %(high)s, "
+                    "e.g. 300x200."),
+    "image_area": _("%(field)s: must be <width>x<height>a<x>a<y> with a positive width and "
+                    "height, e.g. 200x100a10a20."),
+    "image_colour": _("%(field)s: must be RRGGBBAA in hexadecimal (alpha 00 to FF), e.g. "
+                      "FFFFFF80."),
+    "image_blur": _("%(field)s: must be <radius>x<sigma>, radius 0 to 50 and sigma 1 to 50, "
+                    "e.g. 5x3."),
+    "image_key": _("“%(value)s” is not an image processing key."),
+    "image_twice": _("%(field)s: given twice."),
+    "image_resizes": _("%(field)s: only one size operation may be used (%(keys)s)."),
+    "image_needs": _("%(field)s: needs %(owner)s as well."),
+    "image_empty": _("Choose at least one processing operation."),
+    "image_odd": _("%(field)s: must be /<key>/<value> pairs; “%(key)s” has no value."),
+    "version_name": _("%(field)s: a version name is 1 to 32 letters or digits."),
+    "version_unknown": _("%(field)s: no image version is named “%(value)s”."),
+    "suffix_separator": _("%(field)s: must start with the separator “%(separator)s”."),
+    "suffix_chars": _("%(field)s: must not contain spaces, “?” or “#”."),
+}
+
+INPUT_PROBLEMS: Mapping[str, Promise] = {
+    "header_line": _("Headers, line %(line)s: write Name: value."),
+    "cookie_pair": _("Cookies, line %(line)s: write name=value."),
+    "method": _("Method: choose one of the listed methods."),
+    "url": _("URL: write http(s)://host/path?query or /path?query."),
+    "url_space": _("URL: must not contain spaces."),
+}
+
+URL_PROBLEMS: Mapping[str, Promise] = {
+    "url_shape": _("Line %(line)s: “%(url)s” is not an http:// or https:// URL with a host."),
+    "no_urls": _("Give at least one URL."),
+    "too_many": _("At most %(limit)s URLs a minute can be purged; split the list."),
+}
+
+DIAGNOSTICS: Mapping[str, Promise] = {
+    "unknown-function": _("Unknown function"),
+    "unknown-variable": _("Unknown variable"),
+    "arity": _("Too few arguments"),
+    "extra-arguments": _("Extra arguments are evaluated and ignored"),
+    "unbalanced-paren": _("Unbalanced parentheses"),
+    "expected-paren": _("“(” expected"),
+    "stray-comma": _("Comma outside a function"),
+    "stray-dollar": _("“$” must be escaped"),
+    "bad-escape": _("Bad escape"),
+    "unterminated-string": _("Unterminated quoted string"),
+    "misplaced-break": _("“$$” must end the rule"),
+    "too-deep": _("Nested too deeply"),
+    "random-length": _("$_RANDOM_n needs n from 1 to 32"),
+    "host-index": _("Bad sub-domain number"),
+    "redirect-status": _("$REDIRECT status must be 301 or 302"),
+    "exit-status": _("Bad $EXIT status"),
+    "bad-regex": _("$MATCH pattern does not compile"),
+    "bad-pattern": _("Pattern does not compile"),
+    "unknown-group": _("The pattern has no such group"),
+    "rate-limit": _("Bad rate-limit unit"),
+    "missing-variable": _("Missing variable"),
+    "bad-argument": _("Bad argument"),
+    "bad-header": _("Bad header name"),
+}
+
+STEP_STATUS: Mapping[str, Promise] = {
+    Status.APPLIED: _("applied"),
+    Status.STOPPED: _("stopped by $WHEN"),
+    Status.FAILED: _("failed"),
+    Status.ENDED: _("ended the rule set"),
+    Status.NOT_MATCHED: _("pattern not matched"),
+    Status.DEBUG_SKIPPED: _("skipped (debug mode, no preview header)"),
+    Status.NOT_REACHED: _("not reached"),
+}
+
+
+def problem_text(problem: Problem) -> str:
+    template = PROBLEMS.get(problem.code)
+    if template is None:
+        return f"{problem.field}: {problem.message}"
+    return str(template) % {"field": problem.field, **problem.params}
+
+
+def input_problem_text(problem: InputProblem) -> str:
+    template = INPUT_PROBLEMS.get(problem.code)
+    return str(template) % {"line": problem.line} if template else problem.message
+
+
+def url_problem_text(problem: UrlProblem) -> str:
+    return str(URL_PROBLEMS[problem.code]) % {
+        "line": problem.line, "url": problem.url, "limit": MAX_URLS_PER_MINUTE}
+
+
+def purge_input_texts(error: PurgeInputError) -> list[str]:
+    return [url_problem_text(problem) for problem in error.problems]
+
+
+def window_full_text(error: PurgeWindowFull) -> str:
+    return gettext(
+        "At most %(limit)s URLs may be purged a minute: %(used)s were sent in the last "
+        "minute and this request has %(asked)s. Nothing was sent; try again in %(wait)s "
+        "seconds."
+    ) % {"limit": MAX_URLS_PER_MINUTE, "used": error.used, "asked": error.asked,
+         "wait": error.retry_in}
+
+
+def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, object]:
+    """The edgerules diagnostic for the editor, with a translated title before the detail."""
+    data = diagnostic.as_dict()
+    title = DIAGNOSTICS.get(diagnostic.code)
+    data["title"] = str(title) if title else diagnostic.code
+    data["text"] = gettext("Line %(line)s, column %(column)s: %(title)s (%(detail)s)") % {
+        "line": diagnostic.line, "column": diagnostic.column, "title": data["title"],
+        "detail": diagnostic.message}
+    return data

@@ -1,0 +1,54 @@
+"""The delivery settings page: domain settings and custom image versions. Saved locally; the
+edge gets them on the next publish."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from delivery import services
+from delivery.forms import DeliverySettingsForm, ImageVersionFormSet
+from delivery.models import DeliverySettings, ImageVersion
+from delivery.views.access import CHANGE_SETTINGS, CHANGE_VERSIONS, abilities, needs, require
+
+
+@needs()
+def settings_page(request: HttpRequest) -> HttpResponse:
+    row = DeliverySettings.current()
+    user = request.user
+    if request.method == "POST":
+        require(request, CHANGE_SETTINGS, CHANGE_VERSIONS, "delivery.add_imageversion",
+                "delivery.delete_imageversion")
+        form = DeliverySettingsForm(request.POST, instance=row)
+        versions = ImageVersionFormSet(request.POST, queryset=ImageVersion.objects.all(),
+                                       prefix="versions")
+        if form.is_valid() and versions.is_valid():
+            with transaction.atomic():
+                saved = form.save(commit=False)
+                saved.updated_by = user
+                saved.save()
+                versions.save()
+            messages.success(request, _("Settings saved. Publish them to put them on the "
+                                        "edge."))
+            return redirect("delivery:settings")
+        messages.error(request, _("Nothing was saved: correct the marked fields."))
+    else:
+        form = DeliverySettingsForm(instance=row)
+        versions = ImageVersionFormSet(queryset=ImageVersion.objects.all(), prefix="versions")
+    may_change = user.has_perms((CHANGE_SETTINGS, CHANGE_VERSIONS))
+    if not may_change:
+        for field in form.fields.values():
+            field.disabled = True
+        for version_form in versions.forms:
+            for field in version_form.fields.values():
+                field.disabled = True
+    fingerprint = services.current_secret_fingerprint()
+    return render(request, "delivery/settings.html", {
+        "nav": "settings", "form": form, "versions": versions, "may_change": may_change,
+        "secret_fingerprint": fingerprint,
+        "secret_changed": services.secret_changed_since_publish(fingerprint),
+        "settings_row": row, **abilities(user),
+    })

@@ -1,0 +1,127 @@
+"""The image URL builder (custom versions or URL parameters) and its live preview.
+
+The preview is fetched by the back-office from the edge (a proxy view), not by the browser:
+the browser may not reach the edge, and token protection or a Referer rule would refuse a
+plain <img>. The proxy only ever fetches the URL it builds itself from the form, under the
+configured edge address, so it cannot be pointed anywhere else.
+"""
+
+from __future__ import annotations
+
+import requests
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from backoffice.provider import ProviderNotConfigured, provider_session
+from delivery import services
+from delivery.forms import ImageForm, add_link_errors
+from delivery.links import Signing, preview_signing
+from delivery.models import DeliverySettings
+from delivery.rules import LinkError
+from delivery.views.access import SIGN, abilities, needs
+
+MAX_PREVIEW_BYTES = 20 * 1024 * 1024
+
+
+def build_image_url(form: ImageForm, signing: Signing | None) -> str:
+    data = form.cleaned_data
+    if data["mode"] == ImageForm.MODE_VERSION:
+        return services.version_link(data["path"], data["version"], signing)
+    return services.processed_link(data["path"], form.pairs(), signing)
+
+
+@needs()
+@require_GET
+def image_builder(request: HttpRequest) -> HttpResponse:
+    may_sign = request.user.has_perm(SIGN)
+    # A link from the storage file browser carries only `path`: fill it in, check nothing yet.
+    submitted = "mode" in request.GET
+    form = ImageForm(request.GET if submitted else None, may_sign=may_sign,
+                     initial={"path": request.GET.get("path", "")})
+    url = ""
+    errors: list[str] = []
+    if submitted and form.is_valid():
+        try:
+            url = build_image_url(form, form.signing())
+        except LinkError as error:
+            add_link_errors(form, error, {"version": "version"})
+        except ProviderNotConfigured as error:
+            errors.append(str(error))
+    return render(request, "delivery/images.html", {
+        "nav": "images", "form": form, "url": url, "page_errors": errors,
+        "separator": DeliverySettings.current().separator, "preview_texts": _preview_texts(),
+        **abilities(request.user)})
+
+
+def _preview_texts() -> dict[str, str]:
+    """Sentences the preview script shows, translated here (the script has no catalogue)."""
+    return {
+        "loading": _("Loading the processed image from the edge…"),
+        "info": _("{width} × {height} px · {type} · {bytes} bytes · edge cache: {cache}"),
+        "empty": _("Fill in a file path and some processing to see the image."),
+        "failed": _("The preview could not be loaded."),
+    }
+
+
+@needs()
+@require_GET
+def image_preview(request: HttpRequest) -> HttpResponse:
+    """The processed image as the edge serves it; JSON errors (400 input, 502 edge)."""
+    form = ImageForm(request.GET, may_sign=False)
+    if not form.is_valid():
+        return JsonResponse({"errors": _form_errors(form)}, status=400)
+    row = DeliverySettings.current()
+    try:
+        plain_url = build_image_url(form, None)
+        url = build_image_url(form, preview_signing(row.token_protection))
+    except LinkError as error:
+        add_link_errors(form, error)
+        return JsonResponse({"errors": _form_errors(form)}, status=400)
+    except ProviderNotConfigured as error:
+        return JsonResponse({"errors": [str(error)]}, status=503)
+    response = _fetch(url, force_https=row.force_https)
+    # The URL without the preview's token: the page shows it, and it grants nothing.
+    response["X-Edge-URL"] = plain_url
+    return response
+
+
+def _fetch(url: str, *, force_https: bool) -> HttpResponse:
+    # The edge answers plain HTTP with a 301 when HTTPS is forced; behind the TLS front of a
+    # real edge that header is what says the request came over HTTPS.
+    headers = {"X-Forwarded-Proto": "https"} if force_https else {}
+    try:
+        with provider_session("delivery").get(
+            url, headers=headers, timeout=settings.PROVIDER_TIMEOUT_S, stream=True,
+            allow_redirects=False,
+        ) as answer:
+            body = answer.raw.read(MAX_PREVIEW_BYTES + 1, decode_content=True)
+            status = answer.status_code
+            content_type = answer.headers.get("Content-Type", "application/octet-stream")
+            cache = answer.headers.get("X-Cache", "")
+    except requests.RequestException as error:
+        return JsonResponse({"errors": [_("The edge did not answer: %(error)s") % {
+            "error": error}]}, status=502)
+    if len(body) > MAX_PREVIEW_BYTES:
+        return JsonResponse({"errors": [_("The processed image is larger than 20 MB.")]},
+                            status=502)
+    if status != 200:
+        return JsonResponse({"errors": [_("The edge answered %(status)s: %(body)s") % {
+            "status": status, "body": body[:300].decode("utf-8", "replace")}],
+            "edge_status": status}, status=502)
+    response = HttpResponse(body, content_type=content_type)
+    response["X-Edge-Cache"] = cache
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _form_errors(form: ImageForm) -> list[str]:
+    messages: list[str] = []
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else ""
+        for error in errors:
+            messages.append(f"{label}: {error}" if label and not str(error).startswith(
+                str(label)) else str(error))
+    return messages

@@ -1,0 +1,133 @@
+"""Link builders: signed (`_upt`/`_upp`), secret-protected originals, forced downloads,
+cache bypass and JS/CSS combining. Building is read-only, but anything that carries a token
+or a file's secret needs `sign_links`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from backoffice.provider import ProviderNotConfigured
+from delivery import services
+from delivery.forms import (
+    CacheBypassForm,
+    CombineForm,
+    DownloadLinkForm,
+    SecretLinkForm,
+    SignedLinkForm,
+    add_link_errors,
+)
+from delivery.models import DeliverySettings
+from delivery.rules import LinkError
+from delivery.views.access import SIGN, abilities, needs, require
+
+Builder = Callable[[Any], str]
+
+
+def _build_signed(form: SignedLinkForm) -> str:
+    data = form.cleaned_data
+    return services.signed_link(data["path"], form.signing(), data["suffix"])
+
+
+def _build_secret(form: SecretLinkForm) -> str:
+    data = form.cleaned_data
+    return services.secret_link(data["path"], data["secret"], form.signing())
+
+
+def _build_download(form: DownloadLinkForm) -> str:
+    data = form.cleaned_data
+    return services.download_link(data["path"], data["name"] or None, form.signing())
+
+
+def _build_bypass(form: CacheBypassForm) -> str:
+    data = form.cleaned_data
+    return services.cache_bypass_link(data["path"], data["upv"], form.signing())
+
+
+def _build_combine(form: CombineForm) -> str:
+    return services.combine_link(form.cleaned_data["directory"], form.file_list(),
+                                 form.signing())
+
+
+# kind -> (form class, builder, needs sign_links to be used at all)
+KINDS: dict[str, tuple[type[forms.Form], Builder, bool]] = {
+    "signed": (SignedLinkForm, _build_signed, True),
+    "secret": (SecretLinkForm, _build_secret, True),
+    "download": (DownloadLinkForm, _build_download, False),
+    "bypass": (CacheBypassForm, _build_bypass, False),
+    "combine": (CombineForm, _build_combine, False),
+}
+
+
+def _form(kind: str, request: HttpRequest, data: Any = None) -> forms.Form:
+    form_class, _builder, _sign_only = KINDS[kind]
+    # A link from the storage file browser carries the file's `path`: fill it in everywhere.
+    kwargs: dict[str, Any] = {"prefix": kind, "initial": {"path": request.GET.get("path", "")}}
+    if form_class in (DownloadLinkForm, CacheBypassForm, CombineForm):
+        kwargs["may_sign"] = request.user.has_perm(SIGN)
+    return form_class(data, **kwargs)
+
+
+@needs()
+def link_builder(request: HttpRequest) -> HttpResponse:
+    posted = request.POST.get("kind") if request.method == "POST" else None
+    results: dict[str, str] = {}
+    page_errors: list[str] = []
+    built_forms = {}
+    for kind in KINDS:
+        if kind == posted:
+            _form_class, builder, sign_only = KINDS[kind]
+            if sign_only:
+                require(request, SIGN)
+            form = _form(kind, request, request.POST)
+            if form.is_valid():
+                try:
+                    results[kind] = builder(form)
+                except LinkError as error:
+                    add_link_errors(form, error, {"_upp": "upp", "_upd": "name",
+                                                  "_upv": "upv", "version": "suffix"})
+                except ProviderNotConfigured as error:
+                    page_errors.append(str(error))
+        else:
+            form = _form(kind, request)
+        built_forms[kind] = form
+    settings_row = DeliverySettings.current()
+    may_sign = request.user.has_perm(SIGN)
+    sections = [
+        {"kind": kind, "title": title, "intro": intro, "form": built_forms[kind],
+         "result": results.get(kind, "")}
+        for kind, title, intro in _sections()
+        if may_sign or not KINDS[kind][2]
+    ]
+    return render(request, "delivery/links.html", {
+        "nav": "links",
+        "sections": sections,
+        "posted": posted,
+        "page_errors": page_errors,
+        "token_protection": settings_row.token_protection,
+        "separator": settings_row.separator,
+        "param_follow": settings_row.param_follow,
+        "combine_on": settings_row.combine_js_css,
+        **abilities(request.user),
+    })
+
+
+def _sections() -> list[tuple[str, str, str]]:
+    return [
+        ("signed", _("Signed link"), _("A link that works until the chosen time (_upt "
+                                      "token), for one file or, with a directory level, for "
+                                      "everything below a folder.")),
+        ("secret", _("Secret-protected original"), _("The URL of a file stored with a "
+                                                     "secret: <URL><separator><secret>.")),
+        ("download", _("Forced download"), _("The browser saves the file instead of showing "
+                                             "it (_upd).")),
+        ("bypass", _("Cache bypass"), _("Fetches a fresh copy past the edge cache (_upv, two "
+                                        "digits).")),
+        ("combine", _("JS/CSS combine"), _("Several scripts or stylesheets of one folder "
+                                           "served as one file.")),
+    ]

@@ -1,0 +1,69 @@
+"""Publishing to the edge: what would be sent, the history, and the publish button."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from backoffice.provider import ProviderNotConfigured
+from delivery import services
+from delivery.client import DeliveryError
+from delivery.models import PublishedConfig, PublishStatus, RuleSet
+from delivery.views.access import MANAGE, abilities, needs
+
+
+def _chosen_rule_set(value: str | None) -> RuleSet | None:
+    if value:
+        return RuleSet.objects.filter(pk=value).first() if value.isdigit() else None
+    last = PublishedConfig.objects.filter(status=PublishStatus.OK).first()
+    return last.rule_set if last else RuleSet.objects.first()
+
+
+@needs()
+def publish_page(request: HttpRequest) -> HttpResponse:
+    rule_set = _chosen_rule_set(request.GET.get("rule_set"))
+    errors = services.blocking_errors(rule_set)
+    fingerprint = services.current_secret_fingerprint()
+    return render(request, "delivery/publish.html", {
+        "nav": "publish",
+        "rule_sets": RuleSet.objects.all(),
+        "rule_set": rule_set,
+        "errors": errors,
+        "preview_json": json.dumps(services.preview(rule_set), indent=2, ensure_ascii=False),
+        "history": PublishedConfig.objects.select_related("published_by")[:20],
+        "secret_changed": services.secret_changed_since_publish(fingerprint),
+        **abilities(request.user),
+    })
+
+
+@needs(MANAGE)
+@require_POST
+def publish_now(request: HttpRequest) -> HttpResponse:
+    value = request.POST.get("rule_set", "")
+    rule_set = RuleSet.objects.filter(pk=value).first() if value.isdigit() else None
+    if value and rule_set is None:
+        messages.error(request, _("That rule set no longer exists; nothing was published."))
+        return redirect("delivery:publish")
+    back = redirect(reverse("delivery:publish")
+                    + (f"?rule_set={rule_set.pk}" if rule_set else ""))
+    try:
+        record = services.publish(user=request.user, rule_set=rule_set)
+    except services.PublishBlocked as blocked:
+        messages.error(request, _("Nothing was published: rules %(numbers)s have errors.") % {
+            "numbers": ", ".join(str(n) for n in blocked.errors)})
+        return back
+    except ProviderNotConfigured as error:
+        messages.error(request, _("Nothing was published: %(error)s") % {"error": error})
+        return back
+    except DeliveryError as error:
+        messages.error(request, _("The edge did not take the configuration: %(error)s") % {
+            "error": error})
+        return back
+    messages.success(request, _("Published to %(target)s.") % {"target": record.target})
+    return back

@@ -1,0 +1,62 @@
+"""The purge page: refresh edge URLs now (at most 600 a minute), and the purge history."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from backoffice.provider import ProviderNotConfigured
+from delivery import services, texts
+from delivery.forms import PurgeForm
+from delivery.models import PurgeRequest, PurgeStatus
+from delivery.views.access import PURGE, abilities, needs, require
+
+
+@needs()
+def purge_page(request: HttpRequest) -> HttpResponse:
+    form = PurgeForm(request.POST or None)
+    if request.method == "POST":
+        require(request, PURGE)
+        if form.is_valid():
+            outcome = _purge(request, form)
+            if outcome:
+                return redirect("delivery:purge")
+    return render(request, "delivery/purge.html", {
+        "nav": "purge", "form": form,
+        "history": PurgeRequest.objects.select_related("requested_by")[:30],
+        "limit": services.MAX_URLS_PER_MINUTE,
+        **abilities(request.user),
+    })
+
+
+def _purge(request: HttpRequest, form: PurgeForm) -> bool:
+    """Send the purge; False (the form stays, with its errors) when nothing was sent."""
+    try:
+        urls = services.parse_urls(form.cleaned_data["urls"])
+    except services.PurgeInputError as error:
+        for message in texts.purge_input_texts(error):
+            form.add_error("urls", message)
+        return False
+    try:
+        purge = services.request_manual_purge(urls, request.user)
+    except services.PurgeWindowFull as full:
+        form.add_error("urls", texts.window_full_text(full))
+        return False
+    except ProviderNotConfigured as error:
+        form.add_error(None, str(error))
+        return False
+    if purge.status == PurgeStatus.SENT:
+        messages.success(request, _("%(n)s URLs sent for refresh.") % {"n": purge.url_count})
+        if purge.invalid_domains:
+            messages.warning(request, _("The provider does not serve the domain of these "
+                                        "URLs: %(urls)s") % {
+                "urls": ", ".join(purge.invalid_domains)})
+    elif purge.status == PurgeStatus.FAILED:
+        messages.error(request, _("The purge did not go through (%(error)s); it will be "
+                                  "retried automatically.") % {"error": purge.error})
+    else:
+        messages.error(request, _("The provider refused the purge: %(error)s") % {
+            "error": purge.error})
+    return True

@@ -1,0 +1,198 @@
+"""Rule sets: list, editor (syntax errors shown as you type), tester and lint endpoints.
+
+The lint and test endpoints take JSON and change nothing, so every user who may open the
+delivery pages may use them (an Auditor can check a rule without being able to save it).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from delivery import services, texts
+from delivery.forms import RuleFormSet, RuleSetForm
+from delivery.models import PublishedConfig, PublishStatus, RuleSet
+from delivery.rulesets import save_rule_set
+from delivery.tester import SampleInputError, SampleRequest
+from delivery.views.access import (
+    ADD_RULESET,
+    CHANGE_RULESET,
+    DELETE_RULESET,
+    abilities,
+    needs,
+    require,
+)
+from edgerules import lint
+
+MAX_JSON_BYTES = 256 * 1024
+MAX_RULES = 500
+
+
+@needs()
+def rule_set_list(request: HttpRequest) -> HttpResponse:
+    published = PublishedConfig.objects.filter(status=PublishStatus.OK).first()
+    return render(request, "delivery/ruleset_list.html", {
+        "nav": "rules",
+        "rule_sets": RuleSet.objects.all(),
+        "published_id": published.rule_set_id if published else None,
+        **abilities(request.user),
+    })
+
+
+@needs()
+def rule_set_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+    rule_set = get_object_or_404(RuleSet, pk=pk) if pk is not None else RuleSet()
+    may_save = request.user.has_perm(CHANGE_RULESET if pk is not None else ADD_RULESET)
+    if pk is None and not may_save:
+        require(request, ADD_RULESET)
+    if request.method == "POST":
+        require(request, CHANGE_RULESET if pk is not None else ADD_RULESET)
+        form = RuleSetForm(request.POST, instance=rule_set)
+        formset = RuleFormSet(request.POST, instance=rule_set, prefix="rules")
+        if form.is_valid() and formset.is_valid():
+            saved = save_rule_set(form, formset, request.user)
+            messages.success(request, _("Rule set “%(name)s” saved.") % {"name": saved.name})
+            return redirect("delivery:ruleset_edit", pk=saved.pk)
+        messages.error(request, _("Nothing was saved: correct the marked fields."))
+    else:
+        form = RuleSetForm(instance=rule_set)
+        formset = RuleFormSet(instance=rule_set, prefix="rules")
+    if not may_save:
+        for field in form.fields.values():
+            field.disabled = True
+        for rule_form in formset.forms:
+            for field in rule_form.fields.values():
+                field.disabled = True
+    return render(request, "delivery/ruleset_edit.html", {
+        "nav": "rules", "rule_set": rule_set, "form": form, "formset": formset,
+        "may_save": may_save, "methods": ("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"),
+        "editor_texts": _editor_texts(), **abilities(request.user),
+    })
+
+
+def _editor_texts() -> dict[str, str]:
+    """Sentences the editor script shows, translated here (the script has no catalogue)."""
+    return {
+        "ok": _("No syntax errors."),
+        "failed": _("The rule could not be checked: %(error)s"),
+        "running": _("Running…"),
+        "test_failed": _("The tester could not run: %(error)s"),
+    }
+
+
+@needs(DELETE_RULESET)
+@require_POST
+def rule_set_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    rule_set = get_object_or_404(RuleSet, pk=pk)
+    name = rule_set.name
+    rule_set.delete()
+    messages.success(request, _("Rule set “%(name)s” deleted; the edge keeps what was last "
+                                "published until the next publish.") % {"name": name})
+    return redirect("delivery:ruleset_list")
+
+
+def _json_body(request: HttpRequest) -> Any:
+    if len(request.body) > MAX_JSON_BYTES:
+        raise ValueError(_("The request is too large."))
+    try:
+        return json.loads(request.body or b"{}")
+    except ValueError:
+        raise ValueError(_("The request body is not JSON.")) from None
+
+
+def _text(value: Any, name: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValueError(_("“%(name)s” must be text.") % {"name": name})
+    return value
+
+
+@needs()
+@require_POST
+def lint_endpoint(request: HttpRequest) -> JsonResponse:
+    """`{"rule": "...", "pattern": "..."}` -> `{"diagnostics": [...]}` with line/column."""
+    try:
+        payload = _json_body(request)
+        if not isinstance(payload, dict):
+            raise ValueError(_("Send a JSON object."))
+        rule = _text(payload.get("rule"), "rule")
+        pattern = _text(payload.get("pattern"), "pattern")
+    except ValueError as error:
+        return JsonResponse({"error": str(error)}, status=400)
+    found = lint(rule, pattern=pattern)
+    return JsonResponse({"diagnostics": [texts.diagnostic_dict(d) for d in found]})
+
+
+def _specs(payload: Any) -> list[dict[str, Any]]:
+    rules = payload.get("rules")
+    if not isinstance(rules, list) or len(rules) > MAX_RULES:
+        raise ValueError(_("“rules” must be a list of at most %(n)s rules.") % {"n": MAX_RULES})
+    specs = []
+    for number, item in enumerate(rules, start=1):
+        if not isinstance(item, dict):
+            raise ValueError(_("Rule %(n)s must be an object.") % {"n": number})
+        specs.append({
+            "pattern": _text(item.get("pattern"), "pattern"),
+            "rule": _text(item.get("rule"), "rule"),
+            "break": bool(item.get("break")),
+            "debug": bool(item.get("debug", True)),
+        })
+    return specs
+
+
+def _test_request(payload: Any) -> SampleRequest:
+    data = payload.get("request")
+    if not isinstance(data, dict):
+        raise ValueError(_("“request” must be an object."))
+    return SampleRequest(
+        method=_text(data.get("method"), "method") or "GET",
+        url=_text(data.get("url"), "url"),
+        headers=_text(data.get("headers"), "headers"),
+        cookies=_text(data.get("cookies"), "cookies"),
+        body=_text(data.get("body"), "body"),
+        preview=bool(data.get("preview")),
+    )
+
+
+@needs()
+@require_POST
+def test_endpoint(request: HttpRequest) -> JsonResponse:
+    """`{"rules": [...], "request": {method, url, headers, cookies, body, preview}}` ->
+    the outcome and its trace as data and as rendered HTML."""
+    try:
+        payload = _json_body(request)
+        if not isinstance(payload, dict):
+            raise ValueError(_("Send a JSON object."))
+        specs = _specs(payload)
+        typed = _test_request(payload)
+    except ValueError as error:
+        return JsonResponse({"error": str(error)}, status=400)
+    try:
+        outcome = services.run_test(specs, typed)
+    except SampleInputError as error:
+        return JsonResponse({"input_errors": [
+            {"field": p.field, "line": p.line, "text": texts.input_problem_text(p)}
+            for p in error.problems]}, status=400)
+    data = services.outcome_dict(outcome)
+    for step in data["trace"]:
+        step["status_text"] = str(texts.STEP_STATUS.get(step["status"], step["status"]))
+        if step["error"]:
+            step["error"]["text"] = _error_text(step["error"])
+    html = render_to_string("delivery/_test_outcome.html", {"outcome": data}, request=request)
+    return JsonResponse({"outcome": data, "html": html})
+
+
+def _error_text(error: dict[str, Any]) -> str:
+    title = texts.DIAGNOSTICS.get(str(error["code"]))
+    return _("%(field)s line %(line)s, column %(column)s: %(title)s (%(detail)s)") % {
+        "field": _("pattern") if error["field"] == "pattern" else _("rule"),
+        "line": error["line"], "column": error["column"],
+        "title": title or error["code"], "detail": error["message"]}

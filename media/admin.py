@@ -1,0 +1,28 @@
+"""Read-only admin list of media jobs; jobs are run from the media pages only."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from media.models import ProcessingJob
+
+
+@admin.register(ProcessingJob)
+class ProcessingJobAdmin(admin.ModelAdmin):
+    """Every field is what was asked and what the provider answered: nothing to edit."""
+
+    list_display = ("pk", "kind", "state", "error_kind", "save_as", "requested_by", "created_at",
+                    "duration_ms")
+    list_filter = ("kind", "state", "error_kind")
+    search_fields = ("save_as", "request_id")
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # type: ignore[no-untyped-def]
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # type: ignore[no-untyped-def]
+        return False

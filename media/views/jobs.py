@@ -1,0 +1,123 @@
+"""The job list with its filters, one job with its result, and a snapshot job's image."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from django.core.paginator import Paginator
+from django.db.models import Q, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from backoffice.provider import ProviderNotConfigured
+from media import presenting
+from media.forms import JobFilterForm
+from media.models import JobKind, JobState, ProcessingJob
+from media.views.access import VIEW_JOBS, abilities, needs
+from media.views.links import storage_links
+from storage import services as storage
+
+logger = logging.getLogger(__name__)
+
+PAGE_SIZE = 50
+# Only raster types a browser shows safely are streamed from our origin (never SVG or HTML).
+IMAGE_TYPES = {"jpg": "image/jpeg", "png": "image/png", "webp": "image/webp"}
+
+
+def filtered_jobs(form: JobFilterForm) -> QuerySet[ProcessingJob]:
+    jobs = ProcessingJob.objects.select_related("requested_by")
+    if not form.is_valid():
+        return jobs
+    data = form.cleaned_data
+    if data["kind"]:
+        jobs = jobs.filter(kind=data["kind"])
+    if data["state"]:
+        jobs = jobs.filter(state=data["state"])
+    if data["q"].strip():
+        term = data["q"].strip()
+        # sources is a JSON list: its text form contains every path, on every database.
+        jobs = jobs.filter(Q(save_as__icontains=term) | Q(sources__icontains=term))
+    return jobs
+
+
+@require_GET
+@needs(VIEW_JOBS)
+def job_list(request: HttpRequest) -> HttpResponse:
+    form = JobFilterForm(request.GET or None)
+    page = Paginator(filtered_jobs(form), PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "media/job_list.html", {
+        "form": form, "page": page, "query": query.urlencode(), "nav": "jobs",
+        **abilities(request.user)})
+
+
+@require_GET
+@needs(VIEW_JOBS)
+def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    job = get_object_or_404(ProcessingJob.objects.select_related("requested_by"), pk=pk)
+    context: dict[str, object] = {
+        "job": job, "nav": "jobs", **abilities(request.user),
+        "answer_json": json.dumps(job.answer, indent=2, ensure_ascii=False, sort_keys=True),
+    }
+    if job.state == JobState.SUCCEEDED:
+        if job.kind == JobKind.MEDIA_INFO:
+            context["format_rows"] = presenting.format_rows(job.answer)
+            context["stream_tables"] = presenting.stream_tables(job.answer)
+        elif job.kind == JobKind.PLAYLIST_INFO:
+            context["duration_text"] = presenting.seconds_text(job.answer.get("duration"))
+            context["segments"] = presenting.segments(job.answer)
+    context["parameter_rows"] = sorted(job.parameters.items())
+    context["source_links"] = [storage_links(path) for path in job.sources]
+    context["output_links"] = storage_links(job.save_as) if job.save_as else None
+    return render(request, "media/job_detail.html", context)
+
+
+def _snapshot_type(job: ProcessingJob, given: str | None) -> str | None:
+    """The image type to answer with: the stored file's, else what the job asked for."""
+    kind = (given or "").split(";")[0].strip().lower()
+    if kind in IMAGE_TYPES.values():
+        return kind
+    answered = str(job.answer.get("content_type") or "").split(";")[0].strip().lower()
+    if answered in IMAGE_TYPES.values():
+        return answered
+    return IMAGE_TYPES.get(str(job.parameters.get("format") or ""))
+
+
+@require_GET
+@needs(VIEW_JOBS)
+def job_image(request: HttpRequest, pk: int) -> HttpResponse:
+    """The image a snapshot job saved, streamed from storage through the back-office.
+
+    Only a succeeded snapshot's own output can be fetched here, so this is no general proxy
+    into the bucket. The file may have been replaced since (same `save_as`): it shows what
+    storage holds now.
+    """
+    job = get_object_or_404(ProcessingJob, pk=pk, kind=JobKind.SNAPSHOT,
+                            state=JobState.SUCCEEDED)
+    try:
+        download = storage.open_download(job.save_as)
+    except ProviderNotConfigured as error:
+        return HttpResponse(str(error), status=503, content_type="text/plain; charset=utf-8")
+    except Exception as error:
+        # storage.services does not export its error classes; its errors carry the HTTP
+        # status of the provider's answer, which is all this view needs to tell apart.
+        if getattr(error, "status", None) == 404:
+            raise Http404(_("The image is no longer in storage.")) from None
+        logger.warning("snapshot image of job %s could not be read: %s", job.pk, error)
+        return HttpResponse(_("Storage did not give the image: %(error)s") % {"error": error},
+                            status=502, content_type="text/plain; charset=utf-8")
+    content_type = _snapshot_type(job, download.content_type)
+    if content_type is None:
+        download.close()
+        raise Http404(_("The stored file is not an image a browser can show."))
+    response = StreamingHttpResponse(download.chunks(), content_type=content_type)
+    if download.size is not None:
+        response["Content-Length"] = str(download.size)
+    response["Cache-Control"] = "private, no-cache"
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    return response

@@ -1,0 +1,31 @@
+"""Links from media pages into the storage file browser (by its public URL names)."""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.urls import NoReverseMatch, reverse
+
+
+@dataclass(frozen=True)
+class PathLinks:
+    path: str
+    file_url: str | None
+    folder_url: str | None
+
+
+def _url(name: str, path: str) -> str | None:
+    try:
+        base = reverse(name)
+    except NoReverseMatch:
+        return None
+    return f"{base}?{urlencode({'path': path})}"
+
+
+def storage_links(path: str) -> PathLinks:
+    """The file's page and its folder in the file browser (None where storage has none)."""
+    folder = posixpath.dirname(path) or "/"
+    return PathLinks(path=path, file_url=_url("storage:file", path),
+                     folder_url=_url("storage:index", folder))

@@ -1,0 +1,347 @@
+/* The storage file browser: drag-and-drop uploads with two progress bars per file
+ * (browser -> back-office, measured by XMLHttpRequest; back-office -> storage, polled from the
+ * upload's JSON status), Resume/Discard after a failure, and delete confirmations.
+ * Plain JavaScript, no libraries. Texts come translated from the page (#storage-config). */
+(function () {
+  "use strict";
+
+  var configNode = document.getElementById("storage-config");
+  var config = configNode ? JSON.parse(configNode.textContent) : {};
+  var T = config.texts || {};
+  var POLL_MS = 1000;
+  var PARALLEL_SENDS = 2;
+  var ACTIVE = { queued: true, uploading: true };
+
+  function text(key, fallback) { return T[key] || fallback; }
+
+  function csrfToken() {
+    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  function formatBytes(bytes) {
+    var units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    var value = bytes;
+    var unit = 0;
+    while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit += 1; }
+    return (unit === 0 ? String(value) : value.toFixed(1)) + " " + units[unit];
+  }
+
+  function element(tag, className, content) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (content !== undefined) { node.textContent = content; }
+    return node;
+  }
+
+  /* --- delete confirmation and small conveniences ------------------------------------- */
+
+  /* A delete form names its path in data-confirm; the listing's shared form gets it from the
+   * button that was pressed. */
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var submitter = event.submitter;
+    var path = form.dataset.confirm || (submitter && submitter.dataset.confirmPath);
+    if (!path) { return; }
+    var question = text("confirmDelete", "Delete %s?").replace("%s", path);
+    if (!window.confirm(question)) { event.preventDefault(); }
+  });
+
+  Array.prototype.forEach.call(document.querySelectorAll("[data-autosubmit]"), function (select) {
+    select.addEventListener("change", function () { select.form.submit(); });
+  });
+
+  /* --- one upload in the list ---------------------------------------------------------- */
+
+  function postJson(url) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "X-CSRFToken": csrfToken(), "Accept": "application/json" }
+    }).then(function (response) { return response.json(); });
+  }
+
+  function UploadItem(node) {
+    this.node = node;
+    this.status = null;
+    this.timer = null;
+    var self = this;
+    var resume = node.querySelector("[data-resume]");
+    var cancel = node.querySelector("[data-cancel]");
+    if (resume) { resume.addEventListener("click", function () { self.resume(); }); }
+    if (cancel) { cancel.addEventListener("click", function () { self.cancel(); }); }
+  }
+
+  UploadItem.create = function (file, target) {
+    var li = element("li", "upload-item state-sending");
+    li.dataset.state = "sending";
+    var name = element("div", "upload-name");
+    name.appendChild(element("strong", "", target || file.name));
+    name.appendChild(document.createTextNode(" "));
+    name.appendChild(element("span", "muted", formatBytes(file.size)));
+    li.appendChild(name);
+    li.appendChild(UploadItem.bar("browser", text("toBackoffice", "to the back-office")));
+    li.appendChild(UploadItem.bar("storage", text("toStorage", "to storage")));
+    var state = element("div", "upload-state");
+    var label = element("span", "state", text("sending", "sending"));
+    label.setAttribute("data-state-label", "");
+    var error = element("span", "upload-error");
+    error.setAttribute("data-error", "");
+    var resume = element("button", "secondary", text("resume", "Resume"));
+    resume.type = "button";
+    resume.hidden = true;
+    resume.setAttribute("data-resume", "");
+    var cancel = element("button", "danger-link", text("discard", "Discard"));
+    cancel.type = "button";
+    cancel.hidden = true;
+    cancel.setAttribute("data-cancel", "");
+    var retry = element("button", "secondary", text("retry", "Send again"));
+    retry.type = "button";
+    retry.hidden = true;
+    retry.setAttribute("data-retry", "");
+    [label, document.createTextNode(" "), error, resume, cancel, retry].forEach(function (part) {
+      state.appendChild(part);
+    });
+    li.appendChild(state);
+    return new UploadItem(li);
+  };
+
+  UploadItem.bar = function (leg, caption) {
+    var row = element("div", "bar-row");
+    row.dataset.leg = leg;
+    row.appendChild(element("span", "bar-label", caption));
+    var progress = element("progress");
+    progress.max = 100;
+    progress.value = 0;
+    row.appendChild(progress);
+    row.appendChild(element("span", "bar-text", "0%"));
+    return row;
+  };
+
+  UploadItem.prototype.setLeg = function (leg, fraction, caption) {
+    var row = this.node.querySelector('[data-leg="' + leg + '"]');
+    if (!row) { return; }
+    var percent = Math.max(0, Math.min(100, Math.floor(fraction * 100)));
+    row.querySelector("progress").value = percent;
+    row.querySelector(".bar-text").textContent = caption || (percent + "%");
+  };
+
+  UploadItem.prototype.setState = function (state, label, error) {
+    this.node.dataset.state = state;
+    this.node.className = "upload-item state-" + state;
+    this.node.querySelector("[data-state-label]").textContent = label;
+    this.node.querySelector("[data-error]").textContent = error || "";
+  };
+
+  UploadItem.prototype.apply = function (status) {
+    this.status = status;
+    this.node.dataset.uploadId = status.id;
+    this.node.dataset.statusUrl = status.status_url;
+    this.setLeg("browser", 1);
+    var sent = formatBytes(status.bytes_sent) + " / " + formatBytes(status.size);
+    this.setLeg("storage", status.size ? status.bytes_sent / status.size : 1,
+      status.percent + "% · " + sent);
+    this.setState(status.state, status.state_label, status.error);
+    var resume = this.node.querySelector("[data-resume]");
+    var cancel = this.node.querySelector("[data-cancel]");
+    if (resume) { resume.hidden = !status.can_resume; }
+    if (cancel) { cancel.hidden = !(status.state === "failed" || status.state === "queued"); }
+    if (status.state === "done") { Listing.refreshSoon(); }
+  };
+
+  UploadItem.prototype.poll = function () {
+    var self = this;
+    var url = this.node.dataset.statusUrl;
+    if (!url) { return; }
+    window.clearTimeout(this.timer);
+    fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (response) { return response.json(); })
+      .then(function (status) {
+        self.apply(status);
+        if (ACTIVE[status.state]) { self.timer = window.setTimeout(function () { self.poll(); }, POLL_MS); }
+      })
+      .catch(function () { self.timer = window.setTimeout(function () { self.poll(); }, POLL_MS * 3); });
+  };
+
+  UploadItem.prototype.resume = function () {
+    var self = this;
+    var url = this.status ? this.status.resume_url : this.node.dataset.resumeUrl;
+    postJson(url).then(function (status) { self.apply(status); self.poll(); });
+  };
+
+  UploadItem.prototype.cancel = function () {
+    var self = this;
+    var url = this.status ? this.status.cancel_url : this.node.dataset.cancelUrl;
+    postJson(url).then(function (status) { self.apply(status); });
+  };
+
+  UploadItem.prototype.refused = function (message, retry) {
+    this.setState("failed", text("failed", "failed"), message);
+    var button = this.node.querySelector("[data-retry]");
+    if (button && retry) {
+      button.hidden = false;
+      button.onclick = function () { button.hidden = true; retry(); };
+    }
+  };
+
+  /* --- the folder listing, refreshed when files arrive ---------------------------------- */
+
+  var Listing = {
+    timer: null,
+    refreshSoon: function () {
+      if (!config.listingUrl) { return; }
+      window.clearTimeout(Listing.timer);
+      Listing.timer = window.setTimeout(Listing.refresh, 300);
+    },
+    refresh: function () {
+      fetch(config.listingUrl, { credentials: "same-origin" })
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (html) {
+          var target = document.getElementById("listing");
+          if (html !== null && target) { target.innerHTML = html; }
+        });
+    }
+  };
+
+  /* --- sending files ------------------------------------------------------------------- */
+
+  var optionsForm = document.getElementById("upload-options");
+  var list = document.getElementById("upload-list");
+  var waiting = [];
+  var inFlight = 0;
+
+  function showOptionErrors(errors) {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-errors-for]"), function (node) {
+      node.innerHTML = "";
+    });
+    var any = false;
+    Object.keys(errors || {}).forEach(function (field) {
+      var node = document.querySelector('[data-errors-for="' + field + '"]') ||
+        document.querySelector('[data-errors-for="__all__"]');
+      (errors[field] || []).forEach(function (message) {
+        node.appendChild(element("li", "", message));
+        any = true;
+      });
+    });
+    if (any) { document.getElementById("upload-options-box").open = true; }
+  }
+
+  function sendNext() {
+    while (inFlight < PARALLEL_SENDS && waiting.length) {
+      var job = waiting.shift();
+      inFlight += 1;
+      send(job.file, job.item);
+    }
+  }
+
+  function send(file, item) {
+    var data = new FormData(optionsForm);
+    data.append("file", file, file.name);
+    var xhr = new XMLHttpRequest();
+    xhr.open("POST", config.uploadUrl);
+    xhr.setRequestHeader("X-CSRFToken", csrfToken());
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.upload.addEventListener("progress", function (event) {
+      if (event.lengthComputable) {
+        item.setLeg("browser", event.loaded / event.total,
+          Math.floor(event.loaded * 100 / event.total) + "% · " + formatBytes(event.loaded));
+      }
+    });
+    function finished() { inFlight -= 1; sendNext(); }
+    function again() { item.setState("sending", text("sending", "sending")); waiting.push({ file: file, item: item }); sendNext(); }
+    xhr.addEventListener("load", function () {
+      var answer = null;
+      try { answer = JSON.parse(xhr.responseText); } catch (ignored) { answer = null; }
+      if (xhr.status === 201 && answer && answer.uploads && answer.uploads.length) {
+        item.setLeg("browser", 1);
+        item.setState("queued", text("received", "received, queued for storage"));
+        item.apply(answer.uploads[0]);
+        item.poll();
+      } else {
+        var messages = [];
+        if (answer && answer.errors) {
+          Object.keys(answer.errors).forEach(function (field) {
+            messages = messages.concat(answer.errors[field]);
+          });
+        }
+        item.refused(text("refused", "Refused:") + " " + (messages.join(" ") || xhr.status), again);
+      }
+      finished();
+    });
+    xhr.addEventListener("error", function () {
+      item.refused(text("networkError", "The connection to the back-office was lost."), again);
+      finished();
+    });
+    xhr.send(data);
+  }
+
+  function startBatch(files) {
+    if (!files.length) { return; }
+    var data = new FormData(optionsForm);
+    files.forEach(function (file) {
+      data.append("name", file.name);
+      data.append("size", String(file.size));
+    });
+    fetch(config.checkUrl, {
+      method: "POST", body: data, credentials: "same-origin",
+      headers: { "X-CSRFToken": csrfToken(), "Accept": "application/json" }
+    })
+      .then(function (response) { return response.json(); })
+      .then(function (answer) {
+        showOptionErrors(answer.errors);
+        if (answer.errors) { return; }
+        var existing = answer.files.filter(function (info) { return info.exists; })
+          .map(function (info) { return info.path; });
+        if (existing.length &&
+            !window.confirm(text("replaceConfirm", "These files will be replaced:") + "\n" + existing.join("\n"))) {
+          return;
+        }
+        answer.files.forEach(function (info, index) {
+          var item = UploadItem.create(files[index], info.path);
+          list.insertBefore(item.node, list.firstChild);
+          if (info.error) {
+            item.refused(info.error);
+            return;
+          }
+          item.node.querySelector(".upload-name .muted").textContent +=
+            " · " + (info.resumable ? text("inParts", "in 1 MiB parts") : text("onePut", "in one request"));
+          waiting.push({ file: files[index], item: item });
+        });
+        sendNext();
+      })
+      .catch(function () { showOptionErrors({ __all__: [text("checkFailed", "The files could not be checked.")] }); });
+  }
+
+  var dropZone = document.getElementById("drop-zone");
+  var input = document.getElementById("upload-input");
+  if (dropZone && input && optionsForm && list) {
+    ["dragenter", "dragover"].forEach(function (name) {
+      dropZone.addEventListener(name, function (event) {
+        event.preventDefault();
+        dropZone.classList.add("dragging");
+      });
+    });
+    ["dragleave", "dragend"].forEach(function (name) {
+      dropZone.addEventListener(name, function () { dropZone.classList.remove("dragging"); });
+    });
+    dropZone.addEventListener("drop", function (event) {
+      event.preventDefault();
+      dropZone.classList.remove("dragging");
+      var files = event.dataTransfer ? Array.prototype.slice.call(event.dataTransfer.files) : [];
+      startBatch(files);
+    });
+    dropZone.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); input.click(); }
+    });
+    input.addEventListener("change", function () {
+      startBatch(Array.prototype.slice.call(input.files));
+      input.value = "";
+    });
+  }
+
+  /* Uploads rendered by the server (after a reload, or on the uploads page) keep updating. */
+  Array.prototype.forEach.call(document.querySelectorAll("li[data-status-url]"), function (node) {
+    var item = new UploadItem(node);
+    if (ACTIVE[node.dataset.state]) { item.poll(); }
+  });
+})();

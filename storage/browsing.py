@@ -1,0 +1,98 @@
+"""One page of a folder for the file browser, read live from the provider with x-list-iter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from storage import paths
+from storage.client import LIST_END, StorageClient
+
+PAGE_SIZES = (50, 100, 200, 500, 1000)
+DEFAULT_PAGE_SIZE = 100
+# Previews are streamed whole through the back-office: keep them to reasonable images.
+PREVIEW_MAX_BYTES = 20 * 1024 * 1024
+# SVG can carry scripts; it is never shown inline from our origin.
+PREVIEW_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp", "image/bmp")
+PREVIEW_SUFFIXES = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp")
+
+
+def is_previewable(name: str, content_type: str | None, size: int | None) -> bool:
+    """An image a browser can show safely, small enough to stream as a preview."""
+    if size is not None and size > PREVIEW_MAX_BYTES:
+        return False
+    if content_type:
+        return content_type.split(";")[0].strip().lower() in PREVIEW_TYPES
+    return name.lower().endswith(PREVIEW_SUFFIXES)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One row of the file browser."""
+
+    name: str
+    path: str
+    is_folder: bool
+    size: int
+    modified: datetime | None
+    content_type: str | None
+
+    @property
+    def previewable(self) -> bool:
+        return not self.is_folder and is_previewable(self.name, self.content_type, self.size)
+
+
+@dataclass(frozen=True)
+class FolderPage:
+    """A page of `path`: `cursor` is the one it was read from (None: the first page) and
+    `next_cursor` the one of the following page (None: this is the last)."""
+
+    path: str
+    entries: list[Entry]
+    cursor: str | None
+    next_cursor: str | None
+    order: str
+    limit: int
+
+    @property
+    def is_first(self) -> bool:
+        return not self.cursor
+
+
+def read_page(
+    client: StorageClient,
+    folder: str,
+    *,
+    cursor: str | None = None,
+    order: str = "asc",
+    limit: int = DEFAULT_PAGE_SIZE,
+) -> FolderPage:
+    """Read one page of `folder` (canonical path) from the provider."""
+    page = client.list_page(folder, cursor=cursor or None, limit=limit, order=order)
+    base = folder.rstrip("/")
+    entries = [
+        Entry(
+            name=item.name,
+            path=f"{base}/{item.name}",
+            is_folder=item.is_folder,
+            size=item.size,
+            modified=datetime.fromtimestamp(item.last_modified, tz=UTC)
+            if item.last_modified
+            else None,
+            content_type=item.content_type,
+        )
+        for item in page.items
+    ]
+    next_cursor = None if page.is_last or page.next_iter == cursor else page.next_iter
+    return FolderPage(
+        path=folder,
+        entries=entries,
+        cursor=cursor,
+        next_cursor=next_cursor if next_cursor != LIST_END else None,
+        order=order,
+        limit=limit,
+    )
+
+
+def breadcrumbs(folder: str) -> list[tuple[str, str]]:
+    return paths.breadcrumbs(folder)

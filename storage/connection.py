@@ -1,0 +1,31 @@
+"""The storage client as the back-office builds it from the environment."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from backoffice.provider import provider_session, provider_settings
+from storage.client import RetryPolicy, StorageClient
+
+CONNECT_TIMEOUT_S = 5.0
+
+
+def storage_client(
+    *, timeout: float | None = None, retry: RetryPolicy | None = None
+) -> StorageClient:
+    """A client for the configured bucket (ProviderNotConfigured when the env is missing).
+
+    Its session records every contact for the dashboard's "provider answered at ...". The
+    timeout bounds each socket wait, not a whole transfer, so large files are not cut short.
+    """
+    values = provider_settings("storage")
+    return StorageClient(
+        values["url"],
+        values["bucket"],
+        values["operator"],
+        values["password"],
+        scheme=values.get("signature") or "current",
+        timeout=float(timeout or settings.PROVIDER_TIMEOUT_S),
+        session=provider_session("storage"),
+        retry=retry,
+    )

@@ -1,0 +1,61 @@
+"""Figures of the object storage tile on the dashboard (hook: `figures(user)`)."""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.template.defaultfilters import filesizeformat
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from backoffice.provider import ProviderNotConfigured
+from storage import rules, services
+from storage.client import RetryPolicy, StorageError
+from storage.models import StoredFile, SyncRun, UploadTask
+
+# A dashboard must answer fast even when the provider does not: one short try, and a failure
+# is remembered for a minute instead of being retried on every visit.
+USAGE_TIMEOUT_S = 3.0
+FAILURE_KEY = "storage:usage-failed"
+FAILURE_MEMORY_S = 60
+
+
+def bucket_usage_text() -> str:
+    if cache.get(FAILURE_KEY):
+        return _("unavailable")
+    try:
+        client = services.storage_client(timeout=USAGE_TIMEOUT_S, retry=RetryPolicy(attempts=1))
+        used = services.bucket_usage(client=client)
+    except ProviderNotConfigured:
+        return _("not configured")
+    except (StorageError, rules.RuleViolation):
+        cache.set(FAILURE_KEY, True, FAILURE_MEMORY_S)
+        return _("unavailable")
+    return str(filesizeformat(used))
+
+
+def figures(user) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    """Bucket usage, mirrored files, and uploads running or waiting for a person.
+
+    Contract of the hook: (label, value) pairs, already translated; only for users who may open
+    the storage pages.
+    """
+    if not user.has_perm("storage.access_storage"):
+        return []
+    files = StoredFile.objects.filter(kind=StoredFile.Kind.FILE, deleted_at__isnull=True).count()
+    running = UploadTask.objects.filter(
+        state__in=(UploadTask.State.QUEUED, UploadTask.State.UPLOADING)
+    ).count()
+    failed = UploadTask.objects.filter(state=UploadTask.State.FAILED).count()
+    last = SyncRun.objects.filter(state=SyncRun.State.COMPLETED).first()
+    mirrored = (
+        formats.date_format(timezone.localtime(last.finished_at), "Y-m-d H:i")
+        if last and last.finished_at
+        else _("never")
+    )
+    return [
+        (_("Bucket usage"), bucket_usage_text()),
+        (_("Files (mirror)"), formats.number_format(files, force_grouping=True)),
+        (_("Mirror refreshed"), mirrored),
+        (_("Uploads in progress"), str(running)),
+        (_("Uploads failed"), str(failed)),
+    ]

@@ -1,0 +1,173 @@
+"""One file: its page (HEAD facts, metadata, preview), the metadata and secret editors, and
+the streamed download and preview endpoints."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import permission_required
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import content_disposition_header
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_POST
+
+from backoffice.provider import ProviderNotConfigured
+from storage import paths, rules, services
+from storage.browsing import PREVIEW_MAX_BYTES, PREVIEW_TYPES
+from storage.client import NotFound, StorageError
+from storage.details import FileDetails
+from storage.forms import DeleteForm, MetadataForm, SecretForm
+from storage.models import StoredFile
+from storage.navigation import ACCESS, MANAGE, browse_url, path_url
+from storage.texts import error_text, problem_text
+
+PROVIDER_ERRORS = (StorageError, ProviderNotConfigured, rules.RuleViolation)
+
+
+def _path_or_404(request: HttpRequest) -> str:
+    raw = request.GET.get("path") or request.POST.get("path") or ""
+    try:
+        return paths.canonical(raw, allow_root=False)
+    except rules.RuleViolation as violation:
+        raise Http404(" ".join(problem_text(p) for p in violation.problems)) from None
+
+
+def _render_file(
+    request: HttpRequest,
+    path: str,
+    *,
+    metadata_form: MetadataForm | None = None,
+    secret_form: SecretForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    details: FileDetails | None = None
+    error = None
+    try:
+        details = services.file_details(path)
+    except NotFound:
+        raise Http404(error_text(NotFound("not found"), path)) from None
+    except PROVIDER_ERRORS as failure:
+        error = error_text(failure, path)
+    if details is not None and details.is_folder:
+        return redirect(browse_url(path))
+    content_type = details.content_type if details else None
+    can_manage = request.user.has_perm(MANAGE)
+    context = {
+        "path": path,
+        "name": paths.name_of(path),
+        "details": details,
+        "error": error,
+        "mirror": StoredFile.objects.filter(path=path).first(),
+        "crumbs": services.breadcrumbs(paths.parent_of(path)),
+        "folder_url": browse_url(paths.parent_of(path)),
+        "download_url": path_url("storage:download", path),
+        "preview_url": path_url("storage:preview", path)
+        if details and services.is_previewable(path, content_type, details.info.size)
+        else None,
+        "actions": services.file_actions_for(path, content_type, request.user),
+        "can_manage": can_manage,
+        "metadata_form": metadata_form
+        or MetadataForm(initial={"ttl_days": details.ttl_days if details else None}),
+        "secret_form": secret_form or SecretForm(),
+        "delete_form": DeleteForm(initial={"path": path, "kind": "file"}),
+    }
+    return render(request, "storage/file_detail.html", context, status=status)
+
+
+@permission_required(ACCESS, raise_exception=True)
+@require_GET
+def file_detail(request: HttpRequest) -> HttpResponse:
+    return _render_file(request, _path_or_404(request))
+
+
+@permission_required(MANAGE, raise_exception=True)
+@require_POST
+def edit_metadata(request: HttpRequest) -> HttpResponse:
+    path = _path_or_404(request)
+    form = MetadataForm(request.POST)
+    if not form.is_valid():
+        return _render_file(request, path, metadata_form=form, status=400)
+    data = form.cleaned_data
+    try:
+        services.change_metadata(
+            path,
+            data["option"],
+            data["parsed_entries"],
+            ttl_days=data["ttl"],
+            remove_ttl=data["remove_ttl"],
+            update_last_modified=data["update_last_modified"],
+        )
+    except PROVIDER_ERRORS as failure:
+        messages.error(request, error_text(failure, path))
+        return _render_file(request, path, metadata_form=form, status=400)
+    messages.success(request, gettext("Metadata of %(path)s saved.") % {"path": path})
+    return redirect(path_url("storage:file", path))
+
+
+@permission_required(MANAGE, raise_exception=True)
+@require_POST
+def edit_secret(request: HttpRequest) -> HttpResponse:
+    path = _path_or_404(request)
+    form = SecretForm(request.POST)
+    if not form.is_valid():
+        return _render_file(request, path, secret_form=form, status=400)
+    try:
+        if form.cleaned_data["action"] == "remove":
+            services.remove_secret(path)
+            done = gettext("The secret of %(path)s was removed.")
+        else:
+            services.set_secret(path, form.cleaned_data["secret"])
+            done = gettext("The secret of %(path)s was saved.")
+    except PROVIDER_ERRORS as failure:
+        messages.error(request, error_text(failure, path))
+        return _render_file(request, path, secret_form=form, status=400)
+    messages.success(request, done % {"path": path})
+    return redirect(path_url("storage:file", path))
+
+
+def _stream(download: services.Download, *, attachment: bool) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(
+        download.chunks(), content_type=download.content_type or "application/octet-stream"
+    )
+    if download.size is not None:
+        response["Content-Length"] = str(download.size)
+    response["Content-Disposition"] = content_disposition_header(attachment, download.filename)
+    return response
+
+
+@permission_required(ACCESS, raise_exception=True)
+@require_GET
+def download(request: HttpRequest) -> HttpResponse:
+    """The file, streamed from the provider through the back-office in 64 KiB chunks."""
+    path = _path_or_404(request)
+    try:
+        opened = services.open_download(path)
+    except NotFound:
+        raise Http404(error_text(NotFound("not found"), path)) from None
+    except PROVIDER_ERRORS as failure:
+        messages.error(request, error_text(failure, path))
+        return redirect(browse_url(paths.parent_of(path)))
+    return _stream(opened, attachment=True)
+
+
+@permission_required(ACCESS, raise_exception=True)
+@require_GET
+def preview(request: HttpRequest) -> HttpResponse:
+    """An image for the browser's thumbnails, streamed from storage; only raster types a
+    browser shows safely (never SVG, which can carry scripts), and only up to a size cap."""
+    path = _path_or_404(request)
+    try:
+        opened = services.open_download(path)
+    except NotFound:
+        raise Http404(error_text(NotFound("not found"), path)) from None
+    except PROVIDER_ERRORS as failure:
+        return HttpResponse(error_text(failure, path), status=502, content_type="text/plain")
+    kind = (opened.content_type or "").split(";")[0].strip().lower()
+    too_big = opened.size is None or opened.size > PREVIEW_MAX_BYTES
+    if kind not in PREVIEW_TYPES or too_big:
+        opened.close()
+        raise Http404(gettext("No preview for this file."))
+    response = _stream(opened, attachment=False)
+    response["Cache-Control"] = "private, max-age=300"
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    return response

@@ -1,0 +1,181 @@
+"""File and folder use cases other than uploads: folders, delete, details, metadata, secret,
+download, usage. Each call keeps the StoredFile mirror in step and sends the signals of
+`storage.extensions` once the provider has confirmed the change."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+import requests
+from django.core.cache import cache
+
+from storage import extensions, mirror, paths, rules
+from storage.client import CHUNK_SIZE, StorageClient, StorageConnectionError
+from storage.connection import storage_client
+from storage.details import FileDetails, fetch_details
+
+MetadataOption = Literal["merge", "replace", "delete"]
+METADATA_OPTIONS: tuple[MetadataOption, ...] = ("merge", "replace", "delete")
+USAGE_CACHE_KEY = "storage:usage"
+USAGE_CACHE_S = 300
+
+
+def _client(client: StorageClient | None) -> StorageClient:
+    return client or storage_client()
+
+
+# --- folders ---------------------------------------------------------------------------------
+
+
+def create_folder(parent: str, name: str, *, client: StorageClient | None = None) -> str:
+    """Create folder `name` in `parent`; returns its path. FolderExists if it is there."""
+    path = paths.join(paths.canonical(parent), name.strip())
+    _client(client).create_folder(path)
+    mirror.record_folder(path)
+    return path
+
+
+def remove_folder(path: str, *, client: StorageClient | None = None) -> None:
+    """Remove an empty folder; DirectoryNotEmpty (with nothing changed) otherwise."""
+    path = paths.canonical(path, allow_root=False)
+    _client(client).remove_folder(path)
+    mirror.record_gone(path)
+
+
+# --- files -----------------------------------------------------------------------------------
+
+
+def delete_file(
+    path: str, *, asynchronous: bool = False, client: StorageClient | None = None
+) -> None:
+    """Delete a file, now or (asynchronous) shortly after the provider's answer."""
+    path = paths.canonical(path, allow_root=False)
+    _client(client).delete(path, asynchronous=asynchronous)
+    mirror.record_gone(path)
+    extensions.send(extensions.file_deleted, path, asynchronous=asynchronous)
+
+
+def file_details(path: str, *, client: StorageClient | None = None) -> FileDetails:
+    """Everything the provider says about `path`; the mirror is refreshed on the way."""
+    path = paths.canonical(path, allow_root=False)
+    details = fetch_details(_client(client), path)
+    mirror.record_details(details)
+    return details
+
+
+def change_metadata(
+    path: str,
+    option: MetadataOption,
+    entries: Mapping[str, str],
+    *,
+    ttl_days: int | None = None,
+    remove_ttl: bool = False,
+    update_last_modified: bool = False,
+    client: StorageClient | None = None,
+) -> FileDetails:
+    """Merge, replace or delete metadata entries; returns the file's details afterwards.
+
+    The secret is not metadata the editor may touch (see `set_secret`): a replace keeps the
+    current secret, because the provider would otherwise drop it with the other entries.
+    For `delete`, `entries` holds the names to remove (values ignored) and `remove_ttl` also
+    removes the lifetime.
+    """
+    path = paths.canonical(path, allow_root=False)
+    if option not in METADATA_OPTIONS:
+        raise ValueError(f"option must be one of {METADATA_OPTIONS}, got {option!r}")
+    storage = _client(client)
+    if option == "delete":
+        names = list(entries)
+        if remove_ttl:
+            names.append(rules.TTL_NAME)
+        storage.delete_metadata(path, names, update_last_modified=update_last_modified)
+    else:
+        metadata: dict[str, object] = dict(entries)
+        if ttl_days is not None:
+            metadata[rules.TTL_NAME] = ttl_days
+        if option == "replace":
+            current = fetch_details(storage, path)
+            if current.secret:
+                metadata[rules.SECRET_NAME] = current.secret
+        storage.patch_metadata(
+            path, metadata, option=option, update_last_modified=update_last_modified
+        )
+    extensions.send(extensions.file_metadata_changed, path, option=option)
+    return file_details(path, client=storage)
+
+
+def set_secret(path: str, secret: str, *, client: StorageClient | None = None) -> FileDetails:
+    """Set or change the file secret (letters and digits, checked before anything is sent)."""
+    path = paths.canonical(path, allow_root=False)
+    rules.require(rules.check_secret(secret, "Content-Secret"))
+    storage = _client(client)
+    storage.patch_metadata(path, {rules.SECRET_NAME: secret}, option="merge")
+    extensions.send(extensions.file_metadata_changed, path, option="merge")
+    return file_details(path, client=storage)
+
+
+def remove_secret(path: str, *, client: StorageClient | None = None) -> FileDetails:
+    path = paths.canonical(path, allow_root=False)
+    storage = _client(client)
+    storage.delete_metadata(path, [rules.SECRET_NAME])
+    extensions.send(extensions.file_metadata_changed, path, option="delete")
+    return file_details(path, client=storage)
+
+
+# --- streaming a file out --------------------------------------------------------------------
+
+
+@dataclass
+class Download:
+    """An open GET answer: iterate `chunks()` to stream the body; it closes itself at the end
+    (or when the consumer stops early, e.g. a browser that cancels)."""
+
+    path: str
+    size: int | None
+    content_type: str | None
+    response: requests.Response
+
+    @property
+    def filename(self) -> str:
+        return paths.name_of(self.path)
+
+    def chunks(self) -> Iterator[bytes]:
+        try:
+            yield from self.response.iter_content(chunk_size=CHUNK_SIZE)
+        except requests.RequestException as exc:
+            raise StorageConnectionError(f"download of {self.path} interrupted: {exc}") from exc
+        finally:
+            self.response.close()
+
+    def close(self) -> None:
+        self.response.close()
+
+
+def open_download(path: str, *, client: StorageClient | None = None) -> Download:
+    """Start a streamed GET of a file; provider errors (NotFound...) are raised here, before
+    anything is sent on to the browser."""
+    path = paths.canonical(path, allow_root=False)
+    response = _client(client).send("GET", path, idempotent=True, stream=True)
+    length = response.headers.get("Content-Length")
+    return Download(
+        path=path,
+        size=int(length) if length and length.isdigit() else None,
+        content_type=response.headers.get("Content-Type"),
+        response=response,
+    )
+
+
+# --- bucket ----------------------------------------------------------------------------------
+
+
+def bucket_usage(*, refresh: bool = False, client: StorageClient | None = None) -> int:
+    """Bytes used by the bucket, cached for five minutes (the dashboard asks on every visit)."""
+    if not refresh:
+        cached = cache.get(USAGE_CACHE_KEY)
+        if cached is not None:
+            return int(cached)
+    used = _client(client).usage()
+    cache.set(USAGE_CACHE_KEY, used, USAGE_CACHE_S)
+    return used

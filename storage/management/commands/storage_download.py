@@ -1,0 +1,70 @@
+"""Download a file of the bucket to this machine, streamed, with a progress bar."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from backoffice.provider import ProviderNotConfigured
+from storage import paths, rules, services
+from storage.client import StorageError
+from storage.terminal import ProgressBar
+from storage.texts import error_text
+
+
+class _CountingWriter:
+    """Passes bytes to `file` and reports the running total to the progress bar."""
+
+    def __init__(self, file, bar: ProgressBar) -> None:  # type: ignore[no-untyped-def]
+        self.file = file
+        self.bar = bar
+        self.written = 0
+
+    def write(self, data: bytes) -> int:
+        self.file.write(data)
+        self.written += len(data)
+        self.bar.update(self.written)
+        return len(data)
+
+
+class Command(BaseCommand):
+    help = (
+        "Download a file of the bucket. It is written next to the target as <name>.part and "
+        "renamed when complete, so an interrupted download never leaves a truncated file."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", help="bucket path of the file")
+        parser.add_argument("target", nargs="?", default=".",
+                            help="local file or existing folder (default: current folder)")
+        parser.add_argument("--force", action="store_true", help="replace an existing file")
+
+    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+        try:
+            remote = paths.canonical(options["path"], allow_root=False)
+        except rules.RuleViolation as violation:
+            raise CommandError(f"path: {error_text(violation)}") from None
+        target = Path(options["target"]).expanduser()
+        if target.is_dir():
+            target = target / paths.name_of(remote)
+        if target.exists() and not options["force"]:
+            raise CommandError(f"{target} exists; use --force to replace it")
+        partial = target.with_name(target.name + ".part")
+        try:
+            client = services.storage_client()
+            info = client.head(remote)
+            if info.type == "folder":
+                raise CommandError(f"{remote} is a folder; use storage_list to see its files")
+            bar = ProgressBar(self.stdout, info.size or 0, paths.name_of(remote))
+            with open(partial, "wb") as file:
+                result = client.download(remote, _CountingWriter(file, bar))  # type: ignore[arg-type]
+        except (StorageError, ProviderNotConfigured) as failure:
+            partial.unlink(missing_ok=True)
+            raise CommandError(error_text(failure, remote)) from None
+        except KeyboardInterrupt:
+            partial.unlink(missing_ok=True)
+            raise
+        os.replace(partial, target)
+        bar.finish(f"saved to {target} (MD5 {result.md5})")

@@ -1,0 +1,273 @@
+"""The StoredFile mirror: written by every change made here and by a walk of the bucket.
+
+`sync_tree` walks a folder tree page by page with the listing iterator (x-list-iter) and
+applies each page with a few bulk statements, so a folder of 25,000 files costs 25 listing calls
+and a handful of queries per page. Rows whose listing fields changed lose their details (MD5,
+metadata), which are then read again for a bounded number of files per run. Only a walk that
+completed marks the rows it did not see as gone.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from backoffice.provider import ProviderNotConfigured
+from storage import paths, rules
+from storage.client import ListItem, NotFound, StorageClient, StorageError
+from storage.connection import storage_client
+from storage.details import FileDetails, fetch_details
+from storage.models import StoredFile, SyncRun
+from storage.texts import error_text
+
+logger = logging.getLogger(__name__)
+
+LIST_PAGE_SIZE = 1000
+DETAILS_PER_RUN = 200
+# SQLite refuses statements with too many parameters; PostgreSQL is happier with batches too.
+BATCH = 500
+
+LISTING_FIELDS = ("kind", "size", "modified_at", "content_type", "deleted_at", "last_seen")
+DETAIL_FIELDS = ("md5", "details_at")
+
+
+def within(root: str) -> QuerySet[StoredFile]:
+    """Rows at or below `root` (every row for `/`)."""
+    rows = StoredFile.objects.all()
+    if root == paths.ROOT:
+        return rows
+    return rows.filter(Q(path=root) | Q(path__startswith=root.rstrip("/") + "/"))
+
+
+def _timestamp(seconds: int | None) -> datetime | None:
+    return datetime.fromtimestamp(seconds, tz=UTC) if seconds else None
+
+
+# --- single changes made through the back-office --------------------------------------------
+
+
+def record_details(details: FileDetails, *, seen_at: datetime | None = None) -> StoredFile:
+    """Store everything the provider said about one file or folder."""
+    now = seen_at or timezone.now()
+    info = details.info
+    metadata = dict(details.metadata)
+    if details.ttl_days is not None:
+        metadata[rules.TTL_NAME] = str(details.ttl_days)
+    values: dict[str, object] = {
+        "parent": paths.parent_of(details.path),
+        "name": paths.name_of(details.path),
+        "kind": StoredFile.Kind.FOLDER if details.is_folder else StoredFile.Kind.FILE,
+        "last_seen": now,
+        "deleted_at": None,
+    }
+    if info.size is not None:
+        values["size"] = info.size
+    if info.date is not None:
+        values["modified_at"] = info.date
+    if not details.is_folder:
+        values.update(
+            md5=info.md5 or "",
+            content_type=details.content_type or "",
+            metadata=metadata,
+            has_secret=details.has_secret,
+            details_at=now,
+        )
+    row, _created = StoredFile.objects.update_or_create(path=details.path, defaults=values)
+    return row
+
+
+def record_folder(path: str) -> None:
+    """A folder exists (created here, or implied by an upload into it), with its parents."""
+    now = timezone.now()
+    for _name, folder in paths.breadcrumbs(path)[1:]:
+        StoredFile.objects.update_or_create(
+            path=folder,
+            defaults={
+                "parent": paths.parent_of(folder),
+                "name": paths.name_of(folder),
+                "kind": StoredFile.Kind.FOLDER,
+                "last_seen": now,
+                "deleted_at": None,
+            },
+        )
+
+
+def record_gone(path: str) -> None:
+    """`path` (and, for a folder, everything below it) no longer exists."""
+    within(path).filter(deleted_at__isnull=True).update(deleted_at=timezone.now())
+
+
+# --- walking a tree --------------------------------------------------------------------------
+
+
+def sync_tree(
+    root: str = paths.ROOT,
+    *,
+    details_limit: int = DETAILS_PER_RUN,
+    client: StorageClient | None = None,
+) -> SyncRun:
+    """Mirror the tree under `root` into StoredFile; returns the finished SyncRun.
+
+    Never raises for provider trouble: a failed run is recorded with its error and leaves the
+    mirror as it was (rows seen so far are updated, nothing is marked gone).
+    """
+    root = paths.canonical(root)
+    started = timezone.now()
+    run = SyncRun.objects.create(root=root, started_at=started)
+    try:
+        client = client or storage_client()
+        _walk(client, root, run, started)
+        run.gone = _mark_gone(root, started)
+        run.state = SyncRun.State.COMPLETED
+        run.details_read = _refresh_details(client, root, details_limit, run)
+    except (StorageError, ProviderNotConfigured, rules.RuleViolation) as error:
+        logger.warning("mirror of %s failed: %s", root, error)
+        run.state = SyncRun.State.FAILED
+        run.error = error_text(error, root)
+    run.finished_at = timezone.now()
+    run.save()
+    return run
+
+
+def _walk(client: StorageClient, root: str, run: SyncRun, started: datetime) -> None:
+    if root != paths.ROOT:
+        try:
+            info = client.head(root)
+        except NotFound:
+            return  # nothing there: everything below is gone (marked by the caller)
+        if info.type != "folder":
+            record_details(fetch_details(client, root), seen_at=started)
+            run.seen += 1
+            return
+        _touch(root, started)
+    folders: deque[str] = deque([root])
+    while folders:
+        folder = folders.popleft()
+        run.folders += 1
+        try:
+            for page_items in _pages(client, folder):
+                folders.extend(_apply_page(folder, page_items, started, run))
+        except NotFound:
+            # Removed while we walked: its rows stay unseen and are marked gone at the end.
+            logger.info("folder %s vanished during the mirror walk", folder)
+        run.save(update_fields=["folders", "seen", "added", "changed"])
+
+
+def _pages(client: StorageClient, folder: str) -> Iterable[list[ListItem]]:
+    cursor: str | None = None
+    while True:
+        page = client.list_page(folder, cursor=cursor, limit=LIST_PAGE_SIZE)
+        yield page.items
+        if page.is_last or page.next_iter == cursor:
+            return
+        cursor = page.next_iter
+
+
+def _touch(path: str, seen_at: datetime) -> None:
+    StoredFile.objects.update_or_create(
+        path=path,
+        defaults={
+            "parent": paths.parent_of(path),
+            "name": paths.name_of(path),
+            "kind": StoredFile.Kind.FOLDER,
+            "last_seen": seen_at,
+            "deleted_at": None,
+        },
+    )
+
+
+def _apply_page(
+    folder: str, items: Sequence[ListItem], seen_at: datetime, run: SyncRun
+) -> list[str]:
+    """Upsert one listing page; returns the paths of the sub-folders it holds."""
+    base = folder.rstrip("/")
+    listed = {f"{base}/{item.name}": item for item in items}
+    existing = {row.path: row for row in StoredFile.objects.filter(path__in=list(listed))}
+    new_rows: list[StoredFile] = []
+    changed_rows: list[StoredFile] = []
+    unchanged: list[int] = []
+    subfolders: list[str] = []
+    for path, item in listed.items():
+        kind = StoredFile.Kind.FOLDER if item.is_folder else StoredFile.Kind.FILE
+        if item.is_folder:
+            subfolders.append(path)
+        modified = _timestamp(item.last_modified)
+        row = existing.get(path)
+        if row is None:
+            new_rows.append(
+                StoredFile(
+                    path=path,
+                    parent=folder,
+                    name=item.name,
+                    kind=kind,
+                    size=item.size,
+                    modified_at=modified,
+                    content_type=item.content_type or "",
+                    last_seen=seen_at,
+                )
+            )
+        elif _differs(row, kind, item, modified):
+            if row.size != item.size or row.modified_at != modified or row.kind != kind:
+                row.md5, row.details_at = "", None  # content changed: read details again
+            row.kind, row.size, row.modified_at = kind, item.size, modified
+            row.content_type = item.content_type or row.content_type
+            row.deleted_at, row.last_seen = None, seen_at
+            changed_rows.append(row)
+        else:
+            unchanged.append(row.pk)
+    StoredFile.objects.bulk_create(new_rows, batch_size=BATCH, ignore_conflicts=True)
+    StoredFile.objects.bulk_update(
+        changed_rows, [*LISTING_FIELDS, *DETAIL_FIELDS], batch_size=BATCH
+    )
+    for start in range(0, len(unchanged), BATCH):
+        StoredFile.objects.filter(pk__in=unchanged[start : start + BATCH]).update(
+            last_seen=seen_at
+        )
+    run.seen += len(listed)
+    run.added += len(new_rows)
+    run.changed += len(changed_rows)
+    return subfolders
+
+
+def _differs(row: StoredFile, kind: str, item: ListItem, modified: datetime | None) -> bool:
+    return (
+        row.kind != kind
+        or row.size != item.size
+        or row.modified_at != modified
+        or row.deleted_at is not None
+        or bool(item.content_type and item.content_type != row.content_type)
+    )
+
+
+def _mark_gone(root: str, started: datetime) -> int:
+    unseen = within(root).filter(deleted_at__isnull=True, last_seen__lt=started)
+    return unseen.update(deleted_at=timezone.now())
+
+
+def _refresh_details(client: StorageClient, root: str, limit: int, run: SyncRun) -> int:
+    """Read MD5 and metadata of up to `limit` files whose details are missing or stale."""
+    if limit <= 0:
+        return 0
+    stale = (
+        within(root)
+        .filter(kind=StoredFile.Kind.FILE, deleted_at__isnull=True, details_at__isnull=True)
+        .order_by("-modified_at")
+        .values_list("path", flat=True)[:limit]
+    )
+    done = 0
+    for path in list(stale):
+        try:
+            record_details(fetch_details(client, path))
+        except NotFound:
+            record_gone(path)
+        except StorageError as error:
+            # The walk itself completed; missing details are read on the next run.
+            run.error = error_text(error, path)
+            break
+        done += 1
+    return done

@@ -1,0 +1,16 @@
+"""Periodic jobs of object storage (Celery beat_schedule entries, copied by the DB scheduler)."""
+
+BEAT_SCHEDULE = {
+    "storage-mirror-bucket": {
+        "task": "storage.tasks.mirror_bucket",
+        "schedule": 900.0,
+        "args": ("/",),
+        "options": {"expires": 850},  # a walk that waited a whole period is obsolete
+    },
+    "storage-recover-uploads": {
+        # Shorter than the upload lease, so an abandoned upload resumes within minutes.
+        "task": "storage.tasks.recover_uploads",
+        "schedule": 120.0,
+        "options": {"expires": 110},
+    },
+}

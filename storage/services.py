@@ -1,0 +1,93 @@
+"""Object storage use cases: the one place where the provider client and our records meet.
+
+Pages, tasks, commands and other apps call these names; the work lives in small modules:
+`files` (folders, delete, details, metadata, secret, download, usage), `uploads` (upload tasks:
+create, run, resume, recover), `browsing` (a page of a folder), `mirror` (the StoredFile mirror
+and its sync) and `extensions` (signals and file actions for other apps; see its docstring for
+the contracts).
+"""
+
+from __future__ import annotations
+
+from storage.browsing import FolderPage, breadcrumbs, is_previewable, read_page
+from storage.connection import storage_client
+from storage.details import FileDetails
+from storage.extensions import (
+    FileAction,
+    file_actions_for,
+    file_deleted,
+    file_metadata_changed,
+    file_replaced,
+    file_uploaded,
+    register_file_action,
+    registered_file_actions,
+    unregister_file_action,
+)
+from storage.files import (
+    Download,
+    bucket_usage,
+    change_metadata,
+    create_folder,
+    delete_file,
+    file_details,
+    open_download,
+    remove_folder,
+    remove_secret,
+    set_secret,
+)
+from storage.mirror import sync_tree
+from storage.uploads import (
+    UploadOptions,
+    cancel_upload,
+    create_upload,
+    enqueue_upload,
+    goes_resumable,
+    local_file_upload,
+    recover_stalled_uploads,
+    remove_orphan_copies,
+    resumable_threshold,
+    resume_upload,
+    run_upload,
+    upload_dir,
+)
+
+__all__ = [
+    "Download",
+    "FileAction",
+    "FileDetails",
+    "FolderPage",
+    "UploadOptions",
+    "breadcrumbs",
+    "bucket_usage",
+    "cancel_upload",
+    "change_metadata",
+    "create_folder",
+    "create_upload",
+    "delete_file",
+    "enqueue_upload",
+    "file_actions_for",
+    "file_deleted",
+    "file_details",
+    "file_metadata_changed",
+    "file_replaced",
+    "file_uploaded",
+    "goes_resumable",
+    "is_previewable",
+    "local_file_upload",
+    "open_download",
+    "read_page",
+    "recover_stalled_uploads",
+    "register_file_action",
+    "registered_file_actions",
+    "remove_folder",
+    "remove_orphan_copies",
+    "remove_secret",
+    "resumable_threshold",
+    "resume_upload",
+    "run_upload",
+    "set_secret",
+    "storage_client",
+    "sync_tree",
+    "unregister_file_action",
+    "upload_dir",
+]

@@ -1,0 +1,206 @@
+"""The file browser: a folder page read live from the provider, folder creation and deletes.
+
+File pages (details, metadata, secret, download, preview) live in `file_views`, uploads in
+`upload_views`. Reading needs `access_storage`; every change needs `manage_files`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import permission_required
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_POST
+
+from backoffice.models import ProviderContact
+from backoffice.provider import ProviderNotConfigured
+from storage import paths, rules, services
+from storage.browsing import PAGE_SIZES, Entry, FolderPage
+from storage.client import StorageError, StorageProtocolError
+from storage.forms import DeleteForm, FolderForm, UploadOptionsForm
+from storage.models import SyncRun, UploadTask
+from storage.navigation import ACCESS, MANAGE, browse_url, folder_param, listing_params, path_url
+from storage.tasks import mirror_bucket
+from storage.texts import error_text, problem_text
+from storage.upload_views import script_texts, status_json
+
+PROVIDER_ERRORS = (StorageError, ProviderNotConfigured, rules.RuleViolation)
+
+
+@dataclass(frozen=True)
+class Row:
+    entry: Entry
+    open_url: str
+    preview_url: str | None
+    download_url: str | None
+    actions: list[tuple[str, str]]
+
+
+def _rows(page: FolderPage, request: HttpRequest) -> list[Row]:
+    # Base URLs are reversed once: a page may hold 1000 rows.
+    file_base = reverse("storage:file")
+    preview_base = reverse("storage:preview")
+    download_base = reverse("storage:download")
+    rows = []
+    for entry in page.entries:
+        if entry.is_folder:
+            rows.append(Row(entry, browse_url(entry.path, order=page.order, limit=page.limit),
+                            None, None, []))
+            continue
+        query = urlencode({"path": entry.path})
+        rows.append(
+            Row(
+                entry,
+                f"{file_base}?{query}",
+                f"{preview_base}?{query}" if entry.previewable else None,
+                f"{download_base}?{query}",
+                services.file_actions_for(entry.path, entry.content_type, request.user),
+            )
+        )
+    return rows
+
+
+def _pending_uploads(folder: str) -> list[UploadTask]:
+    """Unfinished uploads into this folder, so a reload still shows them (and Resume)."""
+    unfinished = UploadTask.objects.select_related("created_by").filter(
+        state__in=(UploadTask.State.QUEUED, UploadTask.State.UPLOADING, UploadTask.State.FAILED),
+        target_path__startswith=folder.rstrip("/") + "/",
+    ).order_by("-created_at")[:200]
+    return [task for task in unfinished if task.target_folder == folder][:50]
+
+
+def _is_file(path: str) -> bool:
+    try:
+        return services.storage_client().head(path).type == "file"
+    except PROVIDER_ERRORS:
+        return False
+
+
+def _partial_url(request: HttpRequest) -> str:
+    query = request.GET.copy()
+    query["partial"] = "listing"
+    return f"{request.path}?{query.urlencode()}"
+
+
+@permission_required(ACCESS, raise_exception=True)
+@require_GET
+def browser(request: HttpRequest) -> HttpResponse:
+    folder, problems = folder_param(request.GET.get("path"))
+    for problem in problems:
+        messages.error(request, problem_text(problem))
+    order, limit, cursor, page_number = listing_params(request)
+    page: FolderPage | None = None
+    error = None
+    try:
+        page = services.read_page(
+            services.storage_client(), folder, cursor=cursor, order=order, limit=limit
+        )
+    except StorageProtocolError as failure:
+        # Listing a file answers its content: send the user to the file's page instead.
+        if _is_file(folder):
+            return redirect(path_url("storage:file", folder))
+        error = error_text(failure, folder)
+    except PROVIDER_ERRORS as failure:
+        error = error_text(failure, folder)
+    context = {
+        "folder": folder,
+        "crumbs": services.breadcrumbs(folder),
+        "page": page,
+        "rows": _rows(page, request) if page else [],
+        "error": error,
+        "order": order,
+        "limit": limit,
+        "page_number": page_number,
+        "page_sizes": PAGE_SIZES,
+        "first_url": browse_url(folder, order=order, limit=limit) if cursor else None,
+        "next_url": browse_url(folder, order=order, limit=limit, cursor=page.next_cursor,
+                               page=page_number + 1) if page and page.next_cursor else None,
+        "sort_url": browse_url(folder, order="desc" if order == "asc" else "asc", limit=limit),
+        "can_manage": request.user.has_perm(MANAGE),
+        "parent_url": browse_url(paths.parent_of(folder), order=order, limit=limit)
+        if folder != paths.ROOT
+        else None,
+    }
+    if request.GET.get("partial") == "listing":
+        return render(request, "storage/_listing.html", context)
+    context.update(
+        folder_form=FolderForm(initial={"parent": folder}),
+        options_form=UploadOptionsForm(initial={"folder": folder}),
+        pending=[status_json(task) for task in _pending_uploads(folder)],
+        contact=ProviderContact.objects.filter(service="storage").first(),
+        last_sync=SyncRun.objects.filter(state=SyncRun.State.COMPLETED).first(),
+        threshold=services.resumable_threshold(),
+        script_config={
+            "folder": folder,
+            "checkUrl": reverse("storage:upload_check"),
+            "uploadUrl": reverse("storage:upload_create"),
+            "listingUrl": _partial_url(request),
+            "threshold": services.resumable_threshold(),
+            "texts": script_texts(),
+        },
+    )
+    return render(request, "storage/browser.html", context)
+
+
+@permission_required(MANAGE, raise_exception=True)
+@require_POST
+def create_folder(request: HttpRequest) -> HttpResponse:
+    form = FolderForm(request.POST)
+    parent = form.data.get("parent") or paths.ROOT
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for message in errors:
+                messages.error(request, message)
+        return redirect(browse_url(folder_param(parent)[0]))
+    path = form.cleaned_data["path"]
+    try:
+        services.create_folder(form.cleaned_data["parent"], form.cleaned_data["name"])
+    except PROVIDER_ERRORS as failure:
+        messages.error(request, error_text(failure, path))
+    else:
+        messages.success(request, gettext("Folder %(path)s created.") % {"path": path})
+    return redirect(browse_url(form.cleaned_data["parent"]))
+
+
+@permission_required(MANAGE, raise_exception=True)
+@require_POST
+def delete(request: HttpRequest) -> HttpResponse:
+    form = DeleteForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for message in errors:
+                messages.error(request, message)
+        return redirect(reverse("storage:index"))
+    path = form.cleaned_data["path"]
+    back = browse_url(paths.parent_of(path))
+    try:
+        if form.cleaned_data["kind"] == "folder":
+            services.remove_folder(path)
+            done = gettext("Folder %(path)s deleted.")
+        elif form.cleaned_data["asynchronous"]:
+            services.delete_file(path, asynchronous=True)
+            done = gettext("%(path)s will be deleted in the background.")
+        else:
+            services.delete_file(path)
+            done = gettext("%(path)s deleted.")
+    except PROVIDER_ERRORS as failure:
+        messages.error(request, error_text(failure, path))
+    else:
+        messages.success(request, done % {"path": path})
+    return redirect(back)
+
+
+@permission_required(MANAGE, raise_exception=True)
+@require_POST
+def mirror_now(request: HttpRequest) -> HttpResponse:
+    """Queue a walk of the current folder tree into the mirror."""
+    folder, _problems = folder_param(request.POST.get("path"))
+    transaction.on_commit(lambda: mirror_bucket.delay(folder))
+    messages.info(request, gettext("The mirror of %(path)s is being refreshed.") % {"path": folder})
+    return redirect(browse_url(folder))

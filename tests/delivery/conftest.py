@@ -1,0 +1,133 @@
+"""Fixtures of the delivery back-office tests: users of each role, Celery modes, and an `edge`
+helper that uploads to the real storage sandbox and fetches from the real sandbox edge."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import requests
+from PIL import Image
+
+from tests.sandbox_process import SandboxProcess
+
+
+@pytest.fixture
+def make_user(django_user_model: Any) -> Callable[..., Any]:
+    from django.contrib.auth.models import Group
+
+    from backoffice.roles import setup_roles
+
+    def make(username: str, *groups: str) -> Any:
+        setup_roles()
+        user = django_user_model.objects.create_user(username=username, password="S3cret-pass!",
+                                                     is_staff=True)
+        user.groups.set(Group.objects.filter(name__in=groups))
+        return django_user_model.objects.get(pk=user.pk)  # fresh permission cache
+
+    return make
+
+
+@pytest.fixture
+def manager(db: Any, make_user: Callable[..., Any]) -> Any:
+    return make_user("manager", "Content managers")
+
+
+@pytest.fixture
+def auditor(db: Any, make_user: Callable[..., Any]) -> Any:
+    return make_user("auditor", "Auditors")
+
+
+@pytest.fixture
+def manager_client(client: Any, manager: Any) -> Any:
+    client.force_login(manager)
+    return client
+
+
+@pytest.fixture
+def auditor_client(client: Any, auditor: Any) -> Any:
+    client.force_login(auditor)
+    return client
+
+
+@pytest.fixture
+def eager_tasks() -> Iterator[None]:
+    """Celery tasks run in the calling thread at `.delay()` (after commit, like the real ones)."""
+    from backoffice.celery import app
+
+    previous = app.conf.task_always_eager, app.conf.task_eager_propagates
+    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = previous
+
+
+def png_bytes(width: int, height: int, colour: tuple[int, int, int] = (200, 40, 40),
+              image_format: str = "PNG") -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height), colour).save(buffer, image_format)
+    return buffer.getvalue()
+
+
+class Edge:
+    """The sandbox's storage and edge as a test sees them."""
+
+    def __init__(self, sandbox: SandboxProcess) -> None:
+        self.sandbox = sandbox
+        self.base_url = sandbox.info["delivery_url"].rstrip("/")
+        self.secret = sandbox.info["delivery"]["token_secret"]
+
+    def storage(self) -> Any:
+        from storage.services import storage_client
+
+        return storage_client()
+
+    def upload(self, path: str, data: bytes, **options: Any) -> None:
+        self.storage().upload(path, io.BytesIO(data), **options)
+
+    def get(self, path_or_url: str, **kwargs: Any) -> requests.Response:
+        url = path_or_url if path_or_url.startswith("http") else self.base_url + path_or_url
+        kwargs.setdefault("timeout", 30)
+        kwargs.setdefault("allow_redirects", False)
+        return requests.get(url, **kwargs)
+
+    def config(self) -> dict[str, Any]:
+        response = self.sandbox.control("GET", "/delivery/config")
+        response.raise_for_status()
+        return response.json()
+
+
+@pytest.fixture
+def edge(provider: SandboxProcess) -> Edge:
+    return Edge(provider)
+
+
+@pytest.fixture
+def publish(db: Any) -> Callable[..., Any]:
+    """Save settings fields (and optionally versions and rules) and publish them for real."""
+    from delivery import services
+    from delivery.models import DeliverySettings, ImageVersion, Rule, RuleSet
+
+    def do(*, versions: dict[str, str] | None = None,
+           rules: list[dict[str, Any]] | None = None, **fields: Any) -> Any:
+        row = DeliverySettings.current()
+        for name, value in fields.items():
+            setattr(row, name, value)
+        row.save()
+        if versions is not None:
+            ImageVersion.objects.all().delete()
+            for name, params in versions.items():
+                ImageVersion.objects.create(name=name, params=params)
+        rule_set = None
+        if rules is not None:
+            RuleSet.objects.filter(name="test rules").delete()
+            rule_set = RuleSet.objects.create(name="test rules")
+            for position, item in enumerate(rules, start=1):
+                Rule.objects.create(rule_set=rule_set, position=position,
+                                    pattern=item.get("pattern", ""), rule=item["rule"],
+                                    breaks=item.get("break", False),
+                                    debug=item.get("debug", False))
+        return services.publish(user=None, rule_set=rule_set)
+
+    return do

@@ -1,0 +1,117 @@
+"""Automatic purge: when the storage back-office replaces or deletes a file (its real
+services against the real sandbox), the file's URL and all its version URLs are purged."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from delivery import services
+from delivery.models import PurgeRequest, PurgeSource, PurgeStatus
+from delivery.receivers import RECEIVERS, connect_storage_signals
+from tests.delivery.conftest import Edge, png_bytes
+
+
+@pytest.fixture
+def versions(edge: Edge, publish: Any) -> Edge:
+    publish(versions={"thumb": "/fw/100", "webp": "/format/webp"})
+    return edge
+
+
+def upload_through_storage(path: str, data: bytes, tmp_path: Path) -> None:
+    from storage.services import create_upload, run_upload
+
+    source = tmp_path / "upload.bin"
+    source.write_bytes(data)
+    task = create_upload(source=source, target_path=path, original_name="a.png",
+                         size=len(data), enqueue=False, remove_source=False)
+    run_upload(task.pk)
+
+
+def expected_urls(edge: Edge, path: str) -> list[str]:
+    url = edge.base_url + path
+    return [url, f"{url}!thumb", f"{url}!webp"]
+
+
+def test_the_storage_signals_are_connected_at_start_up() -> None:
+    from storage import services as storage_services
+
+    for name in RECEIVERS:
+        signal = getattr(storage_services, name)
+        # disconnect() says whether it was connected; connect it back for the other tests.
+        assert signal.disconnect(dispatch_uid=f"delivery.purge.{name}"), name
+    assert connect_storage_signals() == list(RECEIVERS)
+
+
+@pytest.mark.django_db
+def test_replacing_a_file_purges_it_and_its_versions(
+        versions: Edge, tmp_path: Path, eager_tasks: None,
+        django_capture_on_commit_callbacks: Any) -> None:
+    upload_through_storage("/auto/a.png", png_bytes(50, 50), tmp_path)
+    assert not PurgeRequest.objects.exists()  # a new file has nothing cached to refresh
+    with django_capture_on_commit_callbacks(execute=True):
+        upload_through_storage("/auto/a.png", png_bytes(60, 60), tmp_path)
+    purge = PurgeRequest.objects.get()
+    assert (purge.source, purge.path, purge.status) == (
+        PurgeSource.FILE_REPLACED, "/auto/a.png", PurgeStatus.SENT)
+    assert purge.url_list() == expected_urls(versions, "/auto/a.png")
+    assert purge.invalid_domains == []
+
+
+@pytest.mark.django_db
+def test_deleting_a_file_purges_it_and_its_versions(
+        versions: Edge, eager_tasks: None, django_capture_on_commit_callbacks: Any) -> None:
+    from storage.services import delete_file
+
+    versions.upload("/auto/b.png", png_bytes(10, 10))
+    with django_capture_on_commit_callbacks(execute=True):
+        delete_file("/auto/b.png")
+    purge = PurgeRequest.objects.get()
+    assert (purge.source, purge.status) == (PurgeSource.FILE_DELETED, PurgeStatus.SENT)
+    assert purge.url_list() == expected_urls(versions, "/auto/b.png")
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_sends_the_automatic_purge(versions: Edge, redis_url: str) -> None:
+    # Redis only: the embedded file-system broker under var/ is shared by every test run on
+    # this machine, so a worker there would also take other runs' tasks.
+    from celery.contrib.testing.worker import start_worker
+
+    from backoffice.celery import app
+    from storage.services import delete_file
+
+    versions.upload("/auto/c.png", png_bytes(10, 10))
+    with start_worker(app, perform_ping_check=False, pool="solo"):
+        delete_file("/auto/c.png")
+        purge = PurgeRequest.objects.get()
+        for _ in range(100):
+            purge.refresh_from_db()
+            if purge.status != PurgeStatus.PENDING:
+                break
+            time.sleep(0.1)
+    assert purge.status == PurgeStatus.SENT
+    assert purge.attempts == 1
+
+
+@pytest.mark.django_db
+def test_purge_file_urls_waits_for_the_commit(versions: Edge, eager_tasks: None,
+                                              django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        purge = services.purge_file_urls("/x/y.jpg")
+    assert purge.status == PurgeStatus.PENDING
+    assert len(callbacks) == 1
+    callbacks[0]()
+    purge.refresh_from_db()
+    assert purge.status == PurgeStatus.SENT
+
+
+@pytest.mark.django_db
+def test_without_an_edge_address_storage_is_not_disturbed(settings: Any) -> None:
+    settings.PROVIDER["delivery"] = {"delivery_url": None, "purge_url": None,
+                                     "token_secret": None}
+    RECEIVERS["file_deleted"](sender=None, path="/a.jpg", asynchronous=False)
+    assert not PurgeRequest.objects.exists()

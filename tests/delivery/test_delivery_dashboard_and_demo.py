@@ -1,0 +1,50 @@
+"""The dashboard figures hook and the demo data (idempotent, published to the sandbox)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+
+from delivery import dashboard, demo, services
+from delivery.models import ImageVersion, PublishedConfig, PublishStatus, RuleSet
+from tests.delivery.conftest import Edge
+
+pytestmark = pytest.mark.django_db
+
+
+def test_figures_for_an_empty_app(manager: Any) -> None:
+    assert dict(dashboard.figures(manager)) == {
+        "Rule sets": "0", "Last publish": "never", "Purges today": "0 (0 URLs)"}
+
+
+def test_figures_are_empty_for_staff_without_access(make_user: Any) -> None:
+    assert dashboard.figures(make_user("sms", "SMS operators")) == []
+
+
+def test_demo_data_is_published_and_loading_twice_changes_nothing(edge: Edge,
+                                                                  manager: Any) -> None:
+    out = io.StringIO()
+    demo.load(out)
+    assert "published to sandbox edge" in out.getvalue()
+    config = edge.config()
+    assert config["versions"] == {"thumb": "/fw/200", "webp": "/fw/600/format/webp"}
+    assert len(config["rules"]) == len(demo.RULES)
+    demo.load(io.StringIO())
+    assert RuleSet.objects.count() == 1
+    assert ImageVersion.objects.count() == 2
+    assert PublishedConfig.objects.filter(status=PublishStatus.OK).count() == 2
+    services.request_manual_purge([f"{edge.base_url}/a.jpg"], manager)
+    figures = dict(dashboard.figures(manager))
+    assert figures["Rule sets"] == "1"
+    assert figures["Purges today"] == "1 (1 URLs)"
+    assert figures["Last publish"] != "never"
+
+
+def test_demo_without_a_sandbox_says_why(settings: Any) -> None:
+    settings.PROVIDER["delivery"] = {"delivery_url": None, "purge_url": None,
+                                     "token_secret": None}
+    out = io.StringIO()
+    demo.load(out)
+    assert "not published: delivery: set DELIVERY_TOKEN_SECRET" in out.getvalue()

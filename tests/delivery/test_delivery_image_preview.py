@@ -1,0 +1,65 @@
+"""The image URL builder page and its preview view, which fetches the processed image from
+the real sandbox edge (signing it when token protection is on)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from PIL import Image
+
+from tests.delivery.conftest import Edge, png_bytes
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def photo(edge: Edge, publish: Any) -> Edge:
+    edge.upload("/photos/sea.png", png_bytes(400, 300))
+    publish(versions={"thumb": "/fw/200"})
+    return edge
+
+
+def test_the_preview_is_the_processed_image_from_the_edge(photo: Edge,
+                                                          manager_client: Any) -> None:
+    response = manager_client.get(reverse("delivery:image_preview"), {
+        "path": "/photos/sea.png", "mode": "params", "key_fw": "100", "key_format": "webp"})
+    assert response.status_code == 200
+    image = Image.open(io.BytesIO(response.content))
+    assert (image.format, image.size) == ("WEBP", (100, 75))
+    assert response["X-Edge-URL"] == f"{photo.base_url}/photos/sea.png!/fw/100/format/webp"
+
+
+def test_the_preview_signs_when_token_protection_is_on(photo: Edge, publish: Any,
+                                                       auditor_client: Any) -> None:
+    publish(token_protection=True)
+    response = auditor_client.get(reverse("delivery:image_preview"), {
+        "path": "/photos/sea.png", "mode": "version", "version": "thumb"})
+    assert response.status_code == 200
+    assert Image.open(io.BytesIO(response.content)).size == (200, 150)
+    assert "_upt" not in response["X-Edge-URL"]
+
+
+def test_bad_values_come_back_as_messages(photo: Edge, manager_client: Any) -> None:
+    response = manager_client.get(reverse("delivery:image_preview"), {
+        "path": "/photos/sea.png", "mode": "params", "key_scale": "150"})
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        "scale: must be a whole number from 1 to 99, not “150”."]
+
+
+def test_an_edge_refusal_is_reported(photo: Edge, manager_client: Any) -> None:
+    response = manager_client.get(reverse("delivery:image_preview"), {
+        "path": "/photos/missing.png", "mode": "params", "key_fw": "10"})
+    assert response.status_code == 502
+    assert response.json()["edge_status"] == 404
+
+
+def test_the_builder_page_shows_the_url(photo: Edge, manager_client: Any) -> None:
+    response = manager_client.get(reverse("delivery:images"), {
+        "path": "/photos/sea.png", "mode": "params", "key_crop": "100x50a10a20",
+        "key_border": "2x2", "key_brdcolor": "ff0000ff"})
+    assert response.context["url"] == (
+        f"{photo.base_url}/photos/sea.png!/crop/100x50a10a20/border/2x2/brdcolor/FF0000FF")

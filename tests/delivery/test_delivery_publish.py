@@ -1,0 +1,102 @@
+"""Publishing the settings, versions and a rule set to the real sandbox edge, and what is
+kept on record (never the secret)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from delivery import services
+from delivery.client import DeliveryConnectionError
+from delivery.edgeconfig import SECRET_MASK
+from delivery.models import DeliverySettings, PublishedConfig, PublishStatus, Rule, RuleSet
+from tests.delivery.conftest import Edge
+
+pytestmark = pytest.mark.django_db
+
+
+def test_every_setting_reaches_the_edge(edge: Edge, publish: Any) -> None:
+    record = publish(
+        token_protection=True, separator="_", cors_allow_origin="*",
+        cors_max_age="600", referer_mode="allow", referer_domains="shop.example.com\n",
+        referer_allow_empty=False, ip_blacklist="10.0.0.0/8", ua_whitelist="Mozilla",
+        force_https=True, html_minify=True, combine_js_css=True, param_follow=True,
+        versions={"thumb": "/fw/200"},
+        rules=[{"pattern": "^/a$", "rule": "/b", "break": True, "debug": False}])
+    config = edge.config()
+    assert config["token_protection"] is True
+    assert config["token_secret"] == edge.secret
+    assert config["separator"] == "_"
+    assert config["versions"] == {"thumb": "/fw/200"}
+    assert config["rules"] == [{"pattern": "^/a$", "rule": "/b", "break": True, "debug": False}]
+    assert config["cors"] == {"Access-Control-Allow-Origin": "*", "Access-Control-Max-Age": "600"}
+    assert config["referer"] == {"mode": "allow", "domains": ["shop.example.com"],
+                                 "deny_empty": True}
+    assert config["ip_blacklist"] == ["10.0.0.0/8"]
+    assert config["ua_whitelist"] == ["Mozilla"]
+    assert (config["force_https"], config["html_minify"], config["combine"],
+            config["param_follow"]) == (True, True, True, True)
+    assert record.status == PublishStatus.OK
+    assert record.rule_set_name == "test rules"
+
+
+def test_the_record_keeps_a_fingerprint_never_the_secret(edge: Edge, publish: Any) -> None:
+    record = publish(token_protection=True)
+    stored = PublishedConfig.objects.get(pk=record.pk)
+    assert stored.config["token_secret"] == SECRET_MASK
+    assert stored.answer["token_secret"] == SECRET_MASK
+    assert edge.secret not in str(stored.config) + str(stored.answer)
+    assert stored.secret_fingerprint == services.current_secret_fingerprint()
+    assert not services.secret_changed_since_publish(services.current_secret_fingerprint())
+
+
+def test_a_rule_set_with_errors_is_not_published(edge: Edge) -> None:
+    rule_set = RuleSet.objects.create(name="broken")
+    Rule.objects.create(rule_set=rule_set, position=1, pattern="", rule="/ok", debug=False)
+    Rule.objects.create(rule_set=rule_set, position=2, pattern="", rule="$NOPE(1)",
+                        debug=False)
+    with pytest.raises(services.PublishBlocked) as caught:
+        services.publish(user=None, rule_set=rule_set)
+    assert list(caught.value.errors) == [2]
+    assert not PublishedConfig.objects.exists()
+    assert edge.config()["rules"] == []
+
+
+def test_publishing_without_a_rule_set_clears_the_rules(edge: Edge, publish: Any) -> None:
+    publish(rules=[{"rule": "/x"}])
+    assert len(edge.config()["rules"]) == 1
+    services.publish(user=None, rule_set=None)
+    assert edge.config()["rules"] == []
+
+
+def test_an_unreachable_target_is_recorded_as_failed(edge: Edge, settings: Any) -> None:
+    settings.PROVIDER["sandbox_control_url"] = "http://127.0.0.1:9"
+    with pytest.raises(DeliveryConnectionError):
+        services.publish(user=None, rule_set=None)
+    record = PublishedConfig.objects.get()
+    assert record.status == PublishStatus.FAILED
+    assert "no answer" in record.error
+
+
+def test_the_target_is_swappable(db: Any, settings: Any) -> None:
+    settings.PROVIDER["delivery"] = {"delivery_url": "http://cdn.example.com",
+                                     "purge_url": "http://purge.example.com",
+                                     "token_secret": "s3cret"}
+
+    class ConsoleTarget:
+        name = "provider console"
+
+        def __init__(self) -> None:
+            self.sent: list[dict[str, Any]] = []
+
+        def publish(self, config: Any) -> dict[str, Any]:
+            self.sent.append(dict(config))
+            return {}
+
+    target = ConsoleTarget()
+    DeliverySettings.current()
+    record = services.publish(user=None, rule_set=None, target=target)
+    assert record.target == "provider console"
+    assert target.sent[0]["token_secret"] == "s3cret"
+    assert record.config["token_secret"] == SECRET_MASK

@@ -1,0 +1,43 @@
+"""The purge page against the real sandbox: sent, invalid domains shown, bad lines and the
+600-a-minute limit refused on the field with nothing sent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from delivery.models import PurgeRequest, PurgeStatus
+from tests.delivery.conftest import Edge
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_purge_from_the_page(edge: Edge, manager_client: Any) -> None:
+    urls = f"{edge.base_url}/a.jpg\nhttp://elsewhere.example.org/b.jpg"
+    response = manager_client.post(reverse("delivery:purge"), {"urls": urls}, follow=True)
+    purge = PurgeRequest.objects.get()
+    assert purge.status == PurgeStatus.SENT
+    assert purge.url_count == 2
+    html = response.content.decode()
+    assert "2 URLs sent for refresh." in html
+    assert "http://elsewhere.example.org/b.jpg" in html
+
+
+def test_bad_lines_are_refused_with_their_number(edge: Edge, manager_client: Any) -> None:
+    response = manager_client.post(reverse("delivery:purge"),
+                                   {"urls": f"{edge.base_url}/a.jpg\nnot a url"})
+    assert response.status_code == 200
+    assert response.context["form"].errors["urls"] == [
+        "Line 2: “not a url” is not an http:// or https:// URL with a host."]
+    assert not PurgeRequest.objects.exists()
+
+
+def test_the_minute_limit_is_explained(edge: Edge, manager_client: Any) -> None:
+    first = "\n".join(f"{edge.base_url}/{n}.jpg" for n in range(600))
+    manager_client.post(reverse("delivery:purge"), {"urls": first})
+    response = manager_client.post(reverse("delivery:purge"), {"urls": f"{edge.base_url}/x"})
+    message = response.context["form"].errors["urls"][0]
+    assert "At most 600 URLs may be purged a minute: 600 were sent" in message
+    assert PurgeRequest.objects.count() == 1

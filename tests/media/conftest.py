@@ -1,0 +1,56 @@
+"""Fixtures of the media back-office tests: the real sandbox with generated media uploaded,
+staff users of each role and signed-in test clients."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.media_fixtures import MediaLab, session_media
+
+
+@pytest.fixture
+def lab(provider, tmp_path_factory) -> MediaLab:  # type: ignore[no-untyped-def]
+    """The reset sandbox (with the back-office pointed at it) and the session's test media:
+    the 6-second MP4 and its HLS cut uploaded, the short HLS and the audio file at hand."""
+    media_lab = MediaLab(provider, session_media(tmp_path_factory))
+    media_lab.upload_video()
+    media_lab.upload_hls()
+    return media_lab
+
+
+def make_user(django_user_model: Any, username: str, group: str | None) -> Any:
+    from django.contrib.auth.models import Group
+
+    from backoffice.roles import setup_roles
+
+    setup_roles()
+    # No password: the tests sign in with force_login, and hashing one costs a second.
+    user = django_user_model.objects.create_user(username=username, password=None,
+                                                 is_staff=True)
+    if group:
+        user.groups.set(Group.objects.filter(name=group))
+    return user
+
+
+@pytest.fixture
+def operator(django_user_model):  # type: ignore[no-untyped-def]
+    return make_user(django_user_model, "content-manager", "Content managers")
+
+
+@pytest.fixture
+def auditor(django_user_model):  # type: ignore[no-untyped-def]
+    return make_user(django_user_model, "auditor", "Auditors")
+
+
+@pytest.fixture
+def operator_client(client, operator):  # type: ignore[no-untyped-def]
+    client.force_login(operator)
+    return client
+
+
+@pytest.fixture
+def auditor_client(client, auditor):  # type: ignore[no-untyped-def]
+    client.force_login(auditor)
+    return client

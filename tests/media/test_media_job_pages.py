@@ -1,0 +1,126 @@
+"""The job list (filters by kind, state and path; pages of 50) and the job page of each kind,
+from stored jobs."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from media.models import ErrorKind, JobKind, JobState, ProcessingJob
+
+pytestmark = pytest.mark.django_db
+
+
+def job(kind: str, state: str, source: str = "/a.m3u8", save_as: str = "", **fields):  # type: ignore[no-untyped-def]
+    return ProcessingJob.objects.create(kind=kind, state=state, sources=[source],
+                                        save_as=save_as, **fields)
+
+
+def listed_pks(response) -> list[int]:  # type: ignore[no-untyped-def]
+    return [item.pk for item in response.context["page"].object_list]
+
+
+@pytest.fixture
+def jobs() -> dict[str, ProcessingJob]:
+    return {
+        "clip_ok": job(JobKind.CLIP, JobState.SUCCEEDED, "/hls/a/index.m3u8", "/out/c.m3u8",
+                       parameters={"include": [0, 2], "index": False}),
+        "snap_failed": job(JobKind.SNAPSHOT, JobState.FAILED, "/v/视频.mp4", "/s/a.jpg",
+                           error_kind=ErrorKind.NOT_FOUND, error="source: missing",
+                           http_status=404),
+        "info_ok": job(JobKind.MEDIA_INFO, JobState.SUCCEEDED, "/v/b.mp4"),
+        "concat_lost": ProcessingJob.objects.create(
+            kind=JobKind.CONCAT, state=JobState.NO_ANSWER, error_kind=ErrorKind.NO_ANSWER,
+            sources=["/x/1.m3u8", "/y/2.m3u8", "/z/3.m3u8"], save_as="/out/j.m3u8"),
+    }
+
+
+def test_the_list_shows_every_job_newest_first(operator_client, jobs):
+    response = operator_client.get(reverse("media:job_list"))
+    assert response.status_code == 200
+    assert listed_pks(response) == [jobs[name].pk for name in
+                                    ("concat_lost", "info_ok", "snap_failed", "clip_ok")]
+    html = response.content.decode()
+    assert "and 2 more" in html  # concat's other sources
+    assert "4 jobs" in html
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ({"kind": "clip"}, ["clip_ok"]),
+    ({"state": "succeeded"}, ["info_ok", "clip_ok"]),
+    ({"state": "no_answer"}, ["concat_lost"]),
+    ({"kind": "snapshot", "state": "failed"}, ["snap_failed"]),
+    ({"kind": "snapshot", "state": "succeeded"}, []),
+    ({"q": "/out/"}, ["concat_lost", "clip_ok"]),
+    ({"q": "y/2.m3u8"}, ["concat_lost"]),
+    ({"q": "视频"}, ["snap_failed"]),
+])
+def test_the_list_filters_by_kind_state_and_path(operator_client, jobs, query, expected):
+    response = operator_client.get(reverse("media:job_list"), query)
+    assert listed_pks(response) == [jobs[name].pk for name in expected]
+
+
+def test_an_unknown_filter_value_is_named_and_the_list_stays_whole(operator_client, jobs):
+    response = operator_client.get(reverse("media:job_list"), {"kind": "transcode"})
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    assert len(listed_pks(response)) == 4
+
+
+def test_the_list_is_paged_by_50(operator_client):
+    ProcessingJob.objects.bulk_create(
+        ProcessingJob(kind=JobKind.MEDIA_INFO, state=JobState.SUCCEEDED, sources=[f"/{n}.mp4"])
+        for n in range(60))
+    first = operator_client.get(reverse("media:job_list"), {"state": "succeeded"})
+    second = operator_client.get(reverse("media:job_list"), {"state": "succeeded", "page": 2})
+    assert len(listed_pks(first)) == 50 and len(listed_pks(second)) == 10
+    assert "state=succeeded&amp;page=2" in first.content.decode()
+
+
+def test_a_clip_jobs_page_shows_request_and_output(operator_client, jobs):
+    page = operator_client.get(
+        reverse("media:job_detail", args=[jobs["clip_ok"].pk])).content.decode()
+    assert 'data-parameter="include">[0, 2]<' in page
+    assert 'id="job-save-as"' in page and "/out/c.m3u8" in page
+    assert f'{reverse("storage:file")}?path=%2Fout%2Fc.m3u8' in page
+    assert f'{reverse("media:clip")}?job={jobs["clip_ok"].pk}' in page
+
+
+def test_a_concat_jobs_page_lists_its_sources_in_order(operator_client, jobs):
+    page = operator_client.get(
+        reverse("media:job_detail", args=[jobs["concat_lost"].pk])).content.decode()
+    sources = page[page.index('id="job-sources"'):]
+    assert sources.index("/x/1.m3u8") < sources.index("/y/2.m3u8") < sources.index("/z/3.m3u8")
+    assert 'data-error-kind="no_answer"' in page
+
+
+def test_an_info_job_from_the_provider_answer_renders_its_tables(operator_client):
+    answer = {"format": {"format": "mpegts", "fullname": "MPEG-TS", "duration": 2.5,
+                         "bitrate": 250000, "filesize": 78125.0},
+              "streams": [{"index": 0, "type": "video", "codec": "h264", "video_width": 64,
+                           "video_height": 48, "video_fps": 12.5, "metadata": {}},
+                          {"index": 1, "type": "audio", "codec": "mp3", "audio_channels": 1,
+                           "audio_samplerate": 8000,
+                           "metadata": {"language": "chi"}}]}
+    done = ProcessingJob.objects.create(kind=JobKind.MEDIA_INFO, state=JobState.SUCCEEDED,
+                                        sources=["/a.ts"], answer=answer)
+    page = operator_client.get(reverse("media:job_detail", args=[done.pk])).content.decode()
+    assert "00:00:02.500" in page and "250.0 kb/s" in page and "76.3" in page
+    assert "64 × 48 pixels" in page and "12.500 frames/s" in page
+    assert "8,000 Hz" in page and "chi" in page
+
+
+def test_an_unknown_job_is_404(operator_client):
+    assert operator_client.get(reverse("media:job_detail", args=[999])).status_code == 404
+
+
+def test_the_admin_lists_jobs_read_only(client, django_user_model, jobs):
+    admin = django_user_model.objects.create_superuser("root", password=None)
+    client.force_login(admin)
+    listing = client.get(reverse("admin:media_processingjob_changelist"))
+    assert listing.status_code == 200
+    assert "/out/c.m3u8" in listing.content.decode()
+    change = client.get(reverse("admin:media_processingjob_change", args=[jobs["clip_ok"].pk]))
+    assert change.status_code == 200
+    assert 'name="_save"' not in change.content.decode()
+    assert client.get(reverse("admin:media_processingjob_add")).status_code == 403

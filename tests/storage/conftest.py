@@ -1,0 +1,175 @@
+"""Fixtures of the object storage back-office tests: a client on the real sandbox, staff users
+of each role, a private MEDIA_ROOT and a real Celery worker."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from storage.client import RetryPolicy, StorageClient
+
+
+@pytest.fixture
+def sandbox_storage(sandbox) -> StorageClient:  # type: ignore[no-untyped-def]
+    """A plain client (no Django, no contact recording) on the reset sandbox's bucket; its
+    retries do not sleep, so fault tests stay fast."""
+    info = sandbox.info
+    return StorageClient(
+        info["storage_url"],
+        info["storage"]["bucket"],
+        info["storage"]["operator"],
+        info["storage"]["password"],
+        retry=RetryPolicy(attempts=4, sleep=lambda _seconds: None),
+    )
+
+
+def synced_client(sandbox) -> StorageClient:  # type: ignore[no-untyped-def]
+    """A client whose clock follows the sandbox clock (after `advance`), as a client on a
+    provider with a correct clock would be."""
+    info = sandbox.info
+    offset = sandbox.now() - time.time()
+    return StorageClient(
+        info["storage_url"],
+        info["storage"]["bucket"],
+        info["storage"]["operator"],
+        info["storage"]["password"],
+        retry=RetryPolicy(attempts=4, sleep=lambda _seconds: None),
+        clock=lambda: time.time() + offset,
+    )
+
+
+@pytest.fixture
+def media_root(settings, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+    """MEDIA_ROOT in the test's own directory, so local copies are checked in isolation."""
+    root = tmp_path / "media"
+    root.mkdir()
+    settings.MEDIA_ROOT = root
+    return root
+
+
+def make_user(django_user_model, username: str, group: str | None):  # type: ignore[no-untyped-def]
+    from django.contrib.auth.models import Group
+
+    from backoffice.roles import setup_roles
+
+    setup_roles()
+    user = django_user_model.objects.create_user(username=username, password="pw-12345678",
+                                                 is_staff=True)
+    if group:
+        user.groups.set(Group.objects.filter(name=group))
+    return user
+
+
+@pytest.fixture
+def manager(django_user_model):  # type: ignore[no-untyped-def]
+    return make_user(django_user_model, "content-manager", "Content managers")
+
+
+@pytest.fixture
+def auditor(django_user_model):  # type: ignore[no-untyped-def]
+    return make_user(django_user_model, "auditor", "Auditors")
+
+
+@pytest.fixture
+def manager_client(client, manager):  # type: ignore[no-untyped-def]
+    client.force_login(manager)
+    return client
+
+
+@pytest.fixture
+def auditor_client(client, auditor):  # type: ignore[no-untyped-def]
+    client.force_login(auditor)
+    return client
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    """Every test starts in English: a request in another language leaves that language
+    active in the test's thread (LocaleMiddleware does not switch back)."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.activate("en")
+
+
+@pytest.fixture(autouse=True)
+def private_broker() -> Iterator[None]:
+    """Without REDIS_URL, Celery messages go to an in-memory broker instead of the file-system
+    one under var/, which other processes (a `make run` worker) share."""
+    from backoffice.celery import app
+
+    if os.environ.get("REDIS_URL"):
+        yield
+        return
+    previous = app.conf.broker_url
+    app.conf.broker_url = "memory://"
+    _drop_connections(app)
+    yield
+    _drop_connections(app)
+    app.conf.broker_url = previous
+
+
+def _drop_connections(app) -> None:  # type: ignore[no-untyped-def]
+    """Forget the app's cached pools so the next message uses the current broker_url (kombu
+    keeps one pool per broker URL, so nothing is closed here)."""
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def celery_worker(private_broker) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    """A real Celery worker thread running our tasks, on this test's broker (the in-memory
+    one, or this engineer's Redis db), emptied of earlier tests' messages first."""
+    from celery.contrib.testing.worker import start_worker
+
+    from backoffice.celery import app
+
+    app.control.purge()
+    with start_worker(app, perform_ping_check=False, pool="solo", shutdown_timeout=30) as worker:
+        yield worker
+
+
+def md5_of(data: bytes) -> str:
+    return hashlib.md5(data).hexdigest()
+
+
+def pseudo_random_bytes(size: int, seed: int = 7) -> bytes:
+    """Deterministic bytes that never repeat per MiB, so a part sent twice or out of place
+    changes the file's MD5."""
+    return random.Random(seed).randbytes(size)
+
+
+@pytest.fixture
+def fast_client(provider):  # type: ignore[no-untyped-def]
+    """The back-office's own client (provider settings, contact recording) whose retries do
+    not sleep; handed to services that accept a client."""
+    from storage.connection import storage_client
+
+    return storage_client(retry=RetryPolicy(attempts=4, sleep=lambda _seconds: None))
+
+
+def stage_copy(data: bytes) -> Path:
+    """A local copy in the back-office's upload directory, as the browser upload leaves it."""
+    import uuid
+
+    from storage.uploads import upload_dir
+
+    path = upload_dir() / f"{uuid.uuid4().hex}.upload"
+    path.write_bytes(data)
+    return path
+
+
+def queue_upload(data: bytes, target: str, **fields):  # type: ignore[no-untyped-def]
+    """An UploadTask for `data` (not enqueued: the test runs it)."""
+    from storage.uploads import create_upload
+
+    return create_upload(source=stage_copy(data), target_path=target,
+                         original_name=target.rsplit("/", 1)[-1], size=len(data),
+                         md5=md5_of(data), enqueue=False, **fields)
