@@ -83,8 +83,12 @@ TEMPLATES = [
 
 DATABASES = {"default": env.database("DATABASE_URL", f"sqlite:///{VAR_DIR / 'backoffice.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Web, worker and beat share the file: wait for locks instead of failing at once.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    # Web, worker and beat share the file: wait for locks instead of failing at once, and let
+    # readers run beside the one writer (WAL), as callbacks and pages do.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20, "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

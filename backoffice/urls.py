@@ -17,6 +17,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("sms/", include("sms.urls")),
     path("topup/", include("topup.urls")),
+    path("api/topup/", include("topup.api_urls")),
     path("storage/", include("storage.urls")),
     path("media/", include("media.urls")),
     path("delivery/", include("delivery.urls")),

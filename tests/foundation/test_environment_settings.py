@@ -27,6 +27,9 @@ def start_with(**overrides: str) -> subprocess.CompletedProcess[str]:
     ("PROVIDER_TIMEOUT_S", "soon"),
     ("PROVIDER_TIMEOUT_S", "0"),
     ("LOG_LEVEL", "LOUD"),
+    ("STORAGE_RESUMABLE_THRESHOLD", "10MB"),
+    ("TOPUP_CALLBACK_GRACE_S", "ten minutes"),
+    ("TOPUP_POLL_BATCH", "0"),
 ])
 def test_it_refuses_to_start_naming_the_variable(variable, value):
     result = start_with(**{variable: value})

@@ -1,0 +1,35 @@
+"""The provider's callback endpoint: POST /api/topup/callback/."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from topup import services
+
+
+@extend_schema(exclude=True)  # the provider's endpoint, not part of the merchant API
+class CallbackView(APIView):
+    """Stores the raw request, verifies its sign, answers `{"info": "1"}` when both succeeded.
+
+    No authentication class and no parser: the sign is the authentication, and the body is read
+    raw so that even an unreadable one is kept.
+    """
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    parser_classes: list = []
+    renderer_classes = [JSONRenderer]
+    throttle_classes: list = []
+
+    def post(self, request: Request) -> Response:
+        reply = services.receive_callback(
+            body=request._request.body,
+            headers=services.request_headers(request.META),
+            remote_addr=request.META.get("REMOTE_ADDR") or None,
+        )
+        return Response(reply.body, status=reply.status)

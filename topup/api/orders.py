@@ -1,0 +1,83 @@
+"""The merchant API: place an order (idempotent) and read one."""
+
+from __future__ import annotations
+
+import re
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from topup import services
+from topup.api.permissions import HasViewPermission
+from topup.api.serializers import OrderCreateSerializer, OrderSerializer
+from topup.models import Order
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,100}")  # printable ASCII without spaces
+
+
+class OrderCreateView(APIView):
+    permission_classes = [IsAuthenticated, HasViewPermission]
+    required_permission = "topup.charge_topup"
+
+    @extend_schema(
+        summary="Place a top-up order",
+        description=(
+            "Stores the order and queues its chargeOrder. Send a unique `Idempotency-Key` per "
+            "intended top-up: repeating a request with the same key returns the order already "
+            "placed (200) instead of placing another; the same key with a different body is "
+            "refused (409). Follow the order with GET /api/topup/orders/{custno}/."
+        ),
+        parameters=[OpenApiParameter(
+            IDEMPOTENCY_HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, required=True,
+            description="1 to 100 printable ASCII characters, unique per intended top-up.")],
+        request=OrderCreateSerializer,
+        responses={
+            201: OpenApiResponse(OrderSerializer, description="Order placed."),
+            200: OpenApiResponse(OrderSerializer, description="Repeated request: the order "
+                                 "placed earlier under this key."),
+            400: OpenApiResponse(description="Invalid request: each field with its messages."),
+            409: OpenApiResponse(description="The key was used for a different request."),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        key = request.headers.get(IDEMPOTENCY_HEADER, "")
+        if not KEY_PATTERN.fullmatch(key):
+            return Response({IDEMPOTENCY_HEADER: [_(
+                "Required: 1 to 100 printable ASCII characters without spaces.")]},
+                status=status.HTTP_400_BAD_REQUEST)
+        incoming = OrderCreateSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        order_request = services.OrderRequest(
+            mobile=data["mobile"], product_code=data["product"],
+            prodtime=data.get("prodtime"), prodstandard=data.get("prodstandard"),
+            allow_other_carrier=data["allow_other_carrier"])
+        try:
+            order, placed = services.place_api_order(
+                order_request, requested_by=request.user, idempotency_key=key)
+        except services.OrderInputError as error:
+            return Response({error.field: [error.message]}, status=status.HTTP_400_BAD_REQUEST)
+        except services.IdempotencyConflict as conflict:
+            return Response({IDEMPOTENCY_HEADER: [_(
+                "This key was already used for a different request (order %(custno)s).")
+                % {"custno": conflict.order.custno}]}, status=status.HTTP_409_CONFLICT)
+        return Response(OrderSerializer(order).data,
+                        status=status.HTTP_201_CREATED if placed else status.HTTP_200_OK)
+
+
+class OrderDetailView(APIView):
+    permission_classes = [IsAuthenticated, HasViewPermission]
+    required_permission = "topup.view_order"
+
+    @extend_schema(summary="Read one top-up order", responses={200: OrderSerializer})
+    def get(self, request: Request, custno: str) -> Response:
+        order = get_object_or_404(Order, custno=custno)
+        return Response(OrderSerializer(order).data)

@@ -1,0 +1,22 @@
+"""Record the top-up balance now."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+from backoffice.provider import ProviderNotConfigured
+from topup import services
+from topup.client import TopupError
+from topup.models import SnapshotSource
+
+
+class Command(BaseCommand):
+    help = "Ask the provider for the top-up balance and record it."
+
+    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+        try:
+            snapshot = services.take_snapshot(SnapshotSource.STAFF)
+        except (TopupError, ProviderNotConfigured) as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(f"balance {snapshot.balance}, frozen {snapshot.freeze}, "
+                          f"available {snapshot.avail_balance}")

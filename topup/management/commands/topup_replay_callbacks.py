@@ -1,0 +1,27 @@
+"""Process stored top-up callbacks again (the admin's replay action, from the shell)."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+from topup import services
+
+
+class Command(BaseCommand):
+    help = ("Replay stored top-up callbacks: the given receipt ids, or with --unprocessed every "
+            "genuine callback whose processing failed. Callbacks with a bad sign are never "
+            "applied.")
+
+    def add_arguments(self, parser) -> None:  # type: ignore[no-untyped-def]
+        parser.add_argument("ids", nargs="*", type=int, help="receipt ids")
+        parser.add_argument("--unprocessed", action="store_true")
+
+    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+        ids = list(options["ids"])
+        if options["unprocessed"]:
+            ids += services.unprocessed_receipt_ids(limit=100_000)
+        if not ids:
+            raise CommandError("give receipt ids or --unprocessed")
+        summary = services.replay_receipts(ids)
+        self.stdout.write(f"replayed {summary.replayed}, skipped {summary.skipped_invalid} "
+                          "with a bad sign")

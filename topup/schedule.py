@@ -1,0 +1,28 @@
+"""Periodic jobs of the top-up app (Celery beat_schedule entries, copied by the DB scheduler)."""
+
+from celery.schedules import crontab
+
+BEAT_SCHEDULE = {
+    "topup-poll-orders": {
+        "task": "topup.tasks.poll_orders_task",
+        "schedule": 30.0,
+        "options": {"expires": 25},  # a run that waited longer than the period is obsolete
+    },
+    "topup-balance-snapshot": {
+        "task": "topup.tasks.snapshot_balance_task",
+        "schedule": 600.0,
+        "options": {"expires": 550},
+    },
+    "topup-process-callbacks": {
+        # The endpoint queues this itself; beat only catches what a lost task left behind.
+        "task": "topup.tasks.process_callbacks_task",
+        "schedule": 300.0,
+        "options": {"expires": 280},
+    },
+    "topup-daily-report": {
+        "task": "topup.tasks.daily_report_task",
+        # 00:30 in CELERY_TIMEZONE (the back-office's zone): yesterday is over, and the last
+        # balance snapshot of the day has been taken.
+        "schedule": crontab(minute=30, hour=0),
+    },
+}

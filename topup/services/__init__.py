@@ -1,0 +1,42 @@
+"""Use cases of the top-up app: the only code that combines the provider client and the models.
+
+Views, API views, tasks and commands import from here; each use case lives in its own module.
+"""
+
+from topup.services.balance import history, history_chart, latest_snapshot, take_snapshot
+from topup.services.bulk import BulkFileError, check_upload, confirm_batch, discard_batch
+from topup.services.callbacks import (
+    CallbackReply,
+    drain_receipts,
+    process_pending_receipts,
+    process_receipt,
+    receive_callback,
+    replay_receipts,
+    request_headers,
+    unprocessed_receipt_ids,
+)
+from topup.services.checking import DueOrders, check_order, due_orders, seek_paused_until
+from topup.services.manual import confirm_manual, manual_queue
+from topup.services.ordering import (
+    IdempotencyConflict,
+    OrderInputError,
+    OrderRequest,
+    check_mobile,
+    check_request,
+    place_api_order,
+    place_order,
+    submit_order,
+)
+from topup.services.provider import build_client
+from topup.services.reports import build_report
+
+__all__ = [
+    "drain_receipts", "process_pending_receipts",
+    "BulkFileError", "CallbackReply", "DueOrders", "IdempotencyConflict", "OrderInputError",
+    "OrderRequest", "build_client", "build_report", "check_mobile", "check_order",
+    "check_request", "check_upload", "confirm_batch", "confirm_manual", "discard_batch",
+    "due_orders", "history", "history_chart", "latest_snapshot", "manual_queue",
+    "place_api_order", "place_order",
+    "process_receipt", "receive_callback", "replay_receipts", "request_headers",
+    "seek_paused_until", "submit_order", "take_snapshot", "unprocessed_receipt_ids",
+]

@@ -1,0 +1,59 @@
+"""The account balance: snapshots from getMyBalance and the history drawn as a chart."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from topup.chart import Series, line_chart_svg
+from topup.models import BalanceSnapshot, SnapshotSource
+from topup.services.provider import build_client
+
+
+def take_snapshot(source: SnapshotSource) -> BalanceSnapshot:
+    """Ask the provider for the balance now and keep the answer; TopupError propagates."""
+    answer = build_client().get_my_balance()
+    return BalanceSnapshot.objects.create(
+        balance=answer.balance, freeze=answer.freeze, avail_balance=answer.avail_balance,
+        source=source,
+    )
+
+
+def latest_snapshot() -> BalanceSnapshot | None:
+    return BalanceSnapshot.objects.order_by("-taken_at", "-id").first()
+
+
+def history(days: int, max_points: int = 240) -> list[BalanceSnapshot]:
+    """Snapshots of the last `days`, thinned evenly to at most `max_points` (ends kept)."""
+    since = timezone.now() - timedelta(days=days)
+    snapshots = list(BalanceSnapshot.objects.filter(taken_at__gte=since).order_by("taken_at",
+                                                                                   "id"))
+    if len(snapshots) <= max_points:
+        return snapshots
+    step = (len(snapshots) - 1) / (max_points - 1)
+    return [snapshots[round(i * step)] for i in range(max_points)]
+
+
+def history_chart(snapshots: list[BalanceSnapshot]) -> str:
+    """The balance and the available balance over time, as inline SVG."""
+
+    def when(moment: datetime) -> str:
+        return formats.date_format(timezone.localtime(moment), "m-d H:i")
+
+    def money(value: Decimal | float | int) -> str:
+        return formats.number_format(Decimal(str(value)), 2)
+
+    return line_chart_svg(
+        [
+            Series(_("Balance"), [(s.taken_at, s.balance) for s in snapshots], "balance"),
+            Series(_("Available"), [(s.taken_at, s.avail_balance) for s in snapshots],
+                   "available"),
+        ],
+        title=_("Balance history (yuan)"),
+        format_time=when,
+        format_value=money,
+        empty_text=_("No balance recorded yet."),
+    )

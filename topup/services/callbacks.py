@@ -1,0 +1,329 @@
+"""Inbound callbacks: stored raw with their verdict, acknowledged, then applied idempotently.
+
+The provider calls up to three times until it reads `{"info": "1"}` with HTTP 200, so the
+answer says only "we have it and it is genuine"; what the callback means for the order is
+decided afterwards, under the order's row lock, and a final state never moves back. Every
+receipt is kept, including forged and unreadable ones, and a genuine one can be replayed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from topup.conf import knob
+from topup.models import (
+    FINAL_STATES,
+    CallbackReceipt,
+    EventKind,
+    Order,
+    OrderState,
+    ReceiptOutcome,
+)
+from topup.rules import OrderOutcome, classify_callback_code
+from topup.shared_token import TokenSnapshot, read_snapshot, recent_snapshot, remember
+from topup.signing import CALLBACK_SIGNED_FIELDS, verify_callback_sign
+from topup.statemachine import log, move
+
+logger = logging.getLogger(__name__)
+
+S = OrderState
+ACK = {"info": "1"}
+REDACTED_HEADERS = frozenset({"cookie", "authorization", "proxy-authorization"})
+TARGET_OF: dict[OrderOutcome, OrderState] = {
+    OrderOutcome.SUCCESS: S.SUCCESS,
+    OrderOutcome.FAILED: S.FAILED,
+    OrderOutcome.MANUAL_CONFIRMATION: S.MANUAL,
+    OrderOutcome.IN_PROGRESS: S.PENDING,
+}
+
+
+@dataclass(frozen=True)
+class CallbackReply:
+    """What the endpoint answers: 200 with the acknowledgement only when stored and genuine."""
+
+    status: int
+    body: dict[str, str]
+    receipt_id: int
+
+
+def request_headers(meta: dict[str, Any]) -> dict[str, str]:
+    """The HTTP headers of a WSGI environ, credentials blanked (they are not ours to keep)."""
+    headers: dict[str, str] = {}
+    for key, value in meta.items():
+        if key.startswith("HTTP_"):
+            name = key[5:].replace("_", "-").title()
+        elif key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+            name = key.replace("_", "-").title()
+        else:
+            continue
+        headers[name] = "[redacted]" if name.lower() in REDACTED_HEADERS else str(value)
+    return headers
+
+
+def receive_callback(
+    body: bytes, headers: dict[str, str], remote_addr: str | None
+) -> CallbackReply:
+    """Store and verify one callback, and have it applied; never raises for what the sender
+    controls.
+
+    One INSERT holds the raw request (body, headers, address) with the verdict on it, committed
+    before the endpoint answers: every request is kept, forged and unreadable ones included.
+    Reading and verifying are computed in memory first, and guarded, so that even a bug there
+    cannot lose the request. What the callback means for the order is applied afterwards by a
+    task (`process_pending_receipts`): the provider waits only for "stored and genuine", and a
+    slow or failing order update never turns into a refused callback.
+    """
+    verdict = _judge(body)
+    receipt = CallbackReceipt.objects.create(
+        body=body, headers=headers, remote_addr=remote_addr, **verdict.fields)
+    if verdict.genuine:
+        transaction.on_commit(schedule_processing)
+        return CallbackReply(200, dict(ACK), receipt.pk)
+    if verdict.fields["outcome"] == ReceiptOutcome.INVALID_SIGN:
+        logger.warning("top-up callback #%s refused: bad sign (custno %r)", receipt.pk,
+                       verdict.fields["custno"])
+        return CallbackReply(403, {"info": "0", "error": "sign"}, receipt.pk)
+    return CallbackReply(400, {"info": "0", "error": verdict.fields["error"]}, receipt.pk)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    genuine: bool
+    fields: dict[str, Any]  # columns of the receipt
+
+
+def _judge(body: bytes) -> Verdict:
+    try:
+        payload, problem = _parse(body)
+        if payload is None:
+            return Verdict(False, {"outcome": ReceiptOutcome.MALFORMED, "sign_valid": False,
+                                   "processed": True, "error": problem})
+        fields = _fields(payload)
+        signed_with = _verify(payload)
+    except Exception as error:  # a bug here must not lose the request: keep it, refuse it
+        logger.exception("top-up callback could not be judged")
+        return Verdict(False, {"outcome": ReceiptOutcome.ERROR, "sign_valid": None,
+                               "error": f"{type(error).__name__}: {error}"})
+    if signed_with is None:
+        return Verdict(False, {**fields, "outcome": ReceiptOutcome.INVALID_SIGN,
+                               "sign_valid": False, "processed": True})
+    return Verdict(True, {**fields, "sign_valid": True, "signed_with": signed_with,
+                          "outcome": ReceiptOutcome.RECEIVED})
+
+
+DRAIN_KEY = "topup:callbacks:drain-queued"
+DRAIN_KEY_TIMEOUT_S = 300  # a lost task blocks new ones at most this long; beat covers it
+
+
+def schedule_processing() -> None:
+    """Queue one processing task for the callbacks stored until it runs.
+
+    At most one task is queued or running at a time (the key), so a burst of callbacks costs
+    one task, not one per callback; the common case is a cache read. No callback is left
+    behind: this runs after the receipt's commit, and the task clears the key only when it
+    finds nothing left to apply (see `drain_receipts`).
+    """
+    from topup.tasks import process_callbacks_task
+
+    if cache.get(DRAIN_KEY) is None and cache.add(DRAIN_KEY, 1, timeout=DRAIN_KEY_TIMEOUT_S):
+        process_callbacks_task.delay()
+
+
+def drain_receipts() -> int:
+    """Apply waiting callbacks until none is left, then release the key; returns how many."""
+    done = 0
+    while True:
+        done += process_pending_receipts()
+        cache.delete(DRAIN_KEY)
+        # A callback stored before the delete saw the key and queued nothing: look again.
+        waiting = CallbackReceipt.objects.filter(
+            sign_valid=True, processed=False, outcome=ReceiptOutcome.RECEIVED).exists()
+        if not waiting or not cache.add(DRAIN_KEY, 1, timeout=DRAIN_KEY_TIMEOUT_S):
+            return done  # nothing left, or a newly queued task will take it
+
+
+def _parse(body: bytes) -> tuple[dict[str, Any] | None, str]:
+    try:
+        payload = json.loads(body)
+    except (UnicodeDecodeError, ValueError) as error:
+        return None, f"body is not JSON: {error}"
+    if not isinstance(payload, dict):
+        return None, f"body is JSON {type(payload).__name__}, not an object"
+    return payload, ""
+
+
+def _fields(payload: dict[str, Any]) -> dict[str, str]:
+    """The signed fields as text for the receipt's columns (the raw body keeps the originals)."""
+    limits = {"custno": 64, "orderno": 64, "code": 10, "info": 300}
+    values = {}
+    for name in CALLBACK_SIGNED_FIELDS:
+        value = payload.get(name)
+        values[name] = (value if isinstance(value, str) else "")[: limits[name]]
+    return values
+
+
+def _verify(payload: dict[str, Any]) -> str | None:
+    """"current", "previous" or None.
+
+    First against this process's recent copy of the tokens; a sign that does not match it is
+    checked again against the shared store, so a token refreshed by another process seconds ago
+    is never refused.
+    """
+    found = _verify_with(payload, recent_snapshot())
+    if found is None:
+        found = _verify_with(payload, remember(read_snapshot()))
+    return found
+
+
+def _verify_with(payload: dict[str, Any], snapshot: TokenSnapshot | None) -> str | None:
+    """Both candidates are always compared, in constant time (topup.signing)."""
+    if snapshot is None:
+        return None
+    now = timezone.now()
+    current = verify_callback_sign(payload, (snapshot.token,))
+    previous_tokens = snapshot.callback_tokens(now)[1:]
+    previous = verify_callback_sign(payload, previous_tokens or ("",))
+    if current:
+        return "current"
+    if previous:
+        return "previous"
+    return None
+
+
+def process_pending_receipts() -> int:
+    """Apply every genuine receipt not processed yet, oldest first; returns how many were.
+
+    Safe to run in several workers at once: each receipt is claimed under its row lock (rows
+    another worker holds are skipped) and only while still unprocessed. A receipt whose
+    processing fails keeps its error and is left for the next run, not retried in a loop.
+    """
+    left: set[int] = set()  # failed, or held by another worker: not tried again in this run
+    done = 0
+    while True:
+        batch = [pk for pk in unprocessed_receipt_ids(limit=200 + len(left))
+                 if pk not in left][:200]
+        if not batch:
+            return done
+        for receipt_id in batch:
+            try:
+                processed = _process_one(receipt_id)
+            except Exception as error:  # kept on the receipt; the beat job or a replay retries
+                logger.exception("top-up callback #%s could not be processed", receipt_id)
+                CallbackReceipt.objects.filter(pk=receipt_id).update(
+                    outcome=ReceiptOutcome.ERROR, error=f"{type(error).__name__}: {error}")
+                processed = 0
+            if not processed:
+                left.add(receipt_id)
+            done += processed
+
+
+def _process_one(receipt_id: int) -> int:
+    with transaction.atomic():
+        receipt = (CallbackReceipt.objects.select_for_update(skip_locked=True)
+                   .filter(pk=receipt_id, processed=False, sign_valid=True).first())
+        if receipt is None:
+            return 0  # another worker has it, or has done it
+        process_receipt(receipt)
+        return 1
+
+
+def process_receipt(receipt: CallbackReceipt, replay: bool = False) -> str:
+    """Apply a genuine receipt to its order; returns the receipt's outcome. Idempotent."""
+    outcome = classify_callback_code(receipt.code)
+    target = TARGET_OF[outcome]
+    with transaction.atomic():
+        order = (Order.objects.select_for_update().only("id", "state", "orderno")
+                 .filter(custno=receipt.custno).order_by().first())
+        if order is None:
+            result = ReceiptOutcome.UNKNOWN_CUSTNO
+            logger.warning("top-up callback #%s for unknown custno %r", receipt.pk,
+                           receipt.custno)
+        else:
+            result = _apply(order, receipt, target)
+        CallbackReceipt.objects.filter(pk=receipt.pk).update(
+            order=order, processed=True, processed_at=timezone.now(), outcome=result,
+            unknown_custno=order is None, error="",
+            replays=F("replays") + (1 if replay else 0),
+        )
+    return result
+
+
+def _apply(order: Order, receipt: CallbackReceipt, target: OrderState) -> str:
+    common = {"kind": EventKind.CALLBACK, "code": receipt.code, "info": receipt.info,
+              "receipt": receipt}
+    if receipt.orderno and order.orderno and receipt.orderno != order.orderno:
+        Order.objects.filter(pk=order.pk).update(conflict=True)
+        log(order.pk, message=gettext_noop(
+            "Callback names provider order %(theirs)s, ours is %(ours)s: not applied."),
+            params={"theirs": receipt.orderno, "ours": order.orderno}, **common)
+        return ReceiptOutcome.CONFLICT
+    if receipt.orderno and not order.orderno:
+        Order.objects.filter(pk=order.pk, orderno="").update(orderno=receipt.orderno)
+    if order.state == target:
+        log(order.pk, message=gettext_noop("Callback repeated what we know: nothing to change."),
+            **common)
+        return ReceiptOutcome.DUPLICATE
+    if order.state in FINAL_STATES:
+        if target in FINAL_STATES:
+            # success after failure or the reverse: the money question needs a person.
+            Order.objects.filter(pk=order.pk).update(conflict=True)
+            log(order.pk, message=gettext_noop(
+                "Callback contradicts the final state: flagged, not applied."), **common)
+            return ReceiptOutcome.CONFLICT
+        log(order.pk, message=gettext_noop("Callback older than the final state: ignored."),
+            **common)
+        return ReceiptOutcome.STALE
+    extra: dict[str, Any] = {"last_code": receipt.code, "last_info": receipt.info}
+    if target == S.PENDING:
+        extra["next_check_at"] = timezone.now() + timedelta(seconds=knob("TOPUP_FIRST_CHECK_S"))
+    elif target == S.MANUAL:
+        extra["next_check_at"] = timezone.now() + timedelta(
+            seconds=knob("TOPUP_CHECK_MAX_INTERVAL_S"))
+    # The row is locked (select_for_update in process_receipt): its state cannot change now.
+    if move(order.pk, target, message=gettext_noop("Callback applied."),
+            locked_state=order.state, **common, **extra):
+        return ReceiptOutcome.APPLIED
+    log(order.pk, message=gettext_noop(
+        "Callback does not move the order from its state: ignored."), **common)
+    return ReceiptOutcome.STALE
+
+
+@dataclass(frozen=True)
+class ReplaySummary:
+    replayed: int
+    skipped_invalid: int
+
+
+def replay_receipts(receipt_ids: list[int]) -> ReplaySummary:
+    """Process stored receipts again (from the admin or the command); invalid ones are skipped.
+
+    A receipt's sign is judged once, on arrival, against the tokens of that moment: a replay
+    does not re-judge it, so a forged callback can never become valid later.
+    """
+    replayed = skipped = 0
+    for receipt in CallbackReceipt.objects.filter(pk__in=receipt_ids).order_by("received_at"):
+        if not receipt.sign_valid:
+            skipped += 1
+            continue
+        process_receipt(receipt, replay=True)
+        replayed += 1
+    return ReplaySummary(replayed, skipped)
+
+
+def unprocessed_receipt_ids(limit: int = 500) -> list[int]:
+    """Genuine receipts not applied yet (waiting, or whose processing failed), oldest first."""
+    return list(
+        CallbackReceipt.objects.filter(sign_valid=True, processed=False)
+        .order_by("received_at")
+        .values_list("pk", flat=True)[:limit]
+    )

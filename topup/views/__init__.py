@@ -1,0 +1,1 @@
+"""Staff pages of the top-up app, one module per area; every view checks its permission."""

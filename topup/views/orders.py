@@ -1,0 +1,131 @@
+"""Orders: the list with filters, one order with its timeline, the single top-up form."""
+
+from __future__ import annotations
+
+from datetime import datetime, time, timedelta
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from backoffice.provider import ProviderNotConfigured
+from topup import services
+from topup.client import TopupError
+from topup.forms import ManualConfirmForm, OrderFilterForm, SingleTopupForm
+from topup.models import CARRIER_CHOICES, Order, OrderSource, Product
+from topup.views.access import CHARGE, QUERY, abilities, needs
+
+PAGE_SIZE = 50
+
+
+def filtered_orders(form: OrderFilterForm) -> QuerySet[Order]:
+    orders = Order.objects.select_related("product", "requested_by")
+    if not form.is_valid():
+        return orders
+    data = form.cleaned_data
+    if data["q"]:
+        term = data["q"].strip()
+        orders = orders.filter(Q(mobile__contains=term) | Q(custno__icontains=term) |
+                               Q(orderno__icontains=term))
+    for name in ("state", "carrier", "source"):
+        if data[name]:
+            orders = orders.filter(**{name: data[name]})
+    if data["product"]:
+        orders = orders.filter(product=data["product"])
+    if data["batch"]:
+        orders = orders.filter(batch_id=data["batch"])
+    if data["date_from"]:
+        orders = orders.filter(created_at__gte=_day_start(data["date_from"]))
+    if data["date_to"]:
+        orders = orders.filter(created_at__lt=_day_start(data["date_to"]) + timedelta(days=1))
+    return orders
+
+
+def _day_start(day) -> datetime:  # type: ignore[no-untyped-def]
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+@require_GET
+@needs()
+def order_list(request: HttpRequest) -> HttpResponse:
+    form = OrderFilterForm(request.GET or None)
+    page = Paginator(filtered_orders(form), PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "topup/order_list.html", {
+        "form": form, "page": page, "query": query.urlencode(), **abilities(request.user)})
+
+
+@require_GET
+@needs()
+def order_detail(request: HttpRequest, custno: str) -> HttpResponse:
+    order = get_object_or_404(Order.objects.select_related("product", "requested_by", "batch"),
+                              custno=custno)
+    events = order.events.select_related("actor", "receipt")
+    return render(request, "topup/order_detail.html", {
+        "order": order, "events": events, "receipts": order.receipts.all(),
+        "confirm_form": ManualConfirmForm(), **abilities(request.user)})
+
+
+@needs(CHARGE)
+def order_new(request: HttpRequest) -> HttpResponse:
+    form = SingleTopupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            order = services.place_order(form.cleaned_data["order_request"],
+                                         requested_by=request.user, source=OrderSource.SINGLE)
+        except services.OrderInputError as error:
+            form.add_error(error.field if error.field in form.fields else None, error.message)
+        else:
+            messages.success(request, _("Order %(custno)s placed; it is being sent to the "
+                                        "provider.") % {"custno": order.custno})
+            return redirect("topup:order_detail", custno=order.custno)
+    return render(request, "topup/order_form.html", {
+        "form": form,
+        "product_carriers": {str(p.pk): p.carrier for p in Product.objects.filter(active=True)},
+        "carrier_texts": {
+            **{code: str(label) for code, label in CARRIER_CHOICES},
+            "detected": _("Carrier: %(carrier)s. Only its products are listed."),
+            "undetected": _("Carrier not recognised from the number range: every product is "
+                            "listed."),
+        },
+    })
+
+
+@require_GET
+@needs(CHARGE)
+def carrier_lookup(request: HttpRequest) -> JsonResponse:
+    """For the single top-up form: the number's carrier and the products on sale for it."""
+    try:
+        mobile, carrier = services.check_mobile(request.GET.get("mobile", ""))
+    except services.OrderInputError as error:
+        return JsonResponse({"error": error.message, "field": error.field}, status=400)
+    products = Product.objects.filter(active=True)
+    if carrier:
+        products = products.filter(carrier=carrier)
+    return JsonResponse({
+        "mobile": mobile, "carrier": carrier,
+        "products": [{"id": p.pk, "code": p.code} for p in products],
+    })
+
+
+@require_POST
+@needs(QUERY)
+def order_check(request: HttpRequest, custno: str) -> HttpResponse:
+    """Ask the provider about this order now (staff do not wait for the next beat run)."""
+    order = get_object_or_404(Order, custno=custno)
+    try:
+        state = services.check_order(order.pk)
+    except (TopupError, ProviderNotConfigured) as error:
+        messages.error(request, _("The provider could not be asked: %(error)s") % {
+            "error": error})
+    else:
+        order.state = state
+        messages.info(request, _("Order %(custno)s is now %(state)s.") % {
+            "custno": custno, "state": order.get_state_display()})
+    return redirect("topup:order_detail", custno=custno)

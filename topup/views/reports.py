@@ -1,0 +1,57 @@
+"""Daily reconciliation reports: the list, one report, and making one on demand."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from backoffice.provider import ProviderNotConfigured
+from topup import services
+from topup.forms import ReportRunForm
+from topup.models import ReconciliationReport
+from topup.views.access import REPORT, abilities, needs
+
+
+@require_GET
+@needs()
+def report_list(request: HttpRequest) -> HttpResponse:
+    reports = Paginator(ReconciliationReport.objects.all(), 31).get_page(request.GET.get("page"))
+    return render(request, "topup/report_list.html", {
+        "reports": reports, "form": ReportRunForm(), **abilities(request.user)})
+
+
+@require_GET
+@needs()
+def report_detail(request: HttpRequest, day: str) -> HttpResponse:
+    try:
+        report_day = date.fromisoformat(day)
+    except ValueError:
+        raise Http404(_("No report for %(day)s.") % {"day": day}) from None
+    report = get_object_or_404(ReconciliationReport, day=report_day)
+    discrepancies = report.discrepancies.select_related("order", "receipt")
+    return render(request, "topup/report_detail.html", {
+        "report": report, "discrepancies": discrepancies, **abilities(request.user)})
+
+
+@require_POST
+@needs(REPORT)
+def report_run(request: HttpRequest) -> HttpResponse:
+    form = ReportRunForm(request.POST)
+    if not form.is_valid():
+        for error in form.errors.get("day", []):
+            messages.error(request, error)
+        return redirect("topup:report_list")
+    try:
+        report = services.build_report(form.cleaned_data["day"], user=request.user)
+    except ProviderNotConfigured as error:
+        messages.error(request, str(error))
+        return redirect("topup:report_list")
+    messages.success(request, _("Report of %(day)s made: %(count)d discrepancies.") % {
+        "day": report.day, "count": report.discrepancies.count()})
+    return redirect("topup:report_detail", day=report.day.isoformat())
