@@ -184,7 +184,7 @@ def store_recipients(
     source: str = CampaignSource.FORM,
     user=None,  # type: ignore[no-untyped-def]
 ) -> Campaign:
-    """Store already judged recipients (send page, command line) as a queued campaign."""
+    """Store already judged recipients (send page, command line) as a draft campaign."""
     with transaction.atomic():
         campaign = Campaign.objects.create(
             template=template, source=source, created_by=user, state=CampaignState.DRAFT

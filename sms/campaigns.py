@@ -18,28 +18,43 @@ The rules, in the order a run applies them:
    number when few are in doubt, else by one pass over the whole report. A record with the
    campaign's template number, for that mobile, that none of our messages holds yet is taken
    as this message (the oldest such record in the window). Found: the message takes that
-   record's id and status. Not found: the provider never accepted it, and it goes back to
-   `queued` to be sent again. The content is not compared, because an edited template
-   changes it.
+   record's id and status. Not found, and the call was made more than the grace period ago
+   (`sms.timing.reconcile_grace`, several call lengths: a call we gave up on may still be
+   worked on by the provider, and its numbers reach the report only then): the provider never
+   accepted it, and it goes back to `queued` to be sent again. Not found within the grace
+   period: nothing is decided, and the run stops until the grace period is over. The content
+   is not compared, because an edited template changes it.
 5. Refusals. A 4xx refusal of the whole call (template under review, quota exhausted, bad
    credentials...) is certain: the numbers go back to `queued` and the campaign is `halted`
    with the code, for staff to resume. A 5xx or a transport failure is uncertain: the numbers
-   stay `submitting`, and the next run (with backoff) reconciles them first.
+   stay `submitting`, and the next run reconciles them first.
+6. Failures and backoff. An uncertain answer, missing provider settings or any unexpected
+   error is stored on the campaign (`halt_code`, `halt_detail`, shown to staff) and counted in
+   `retries`; the run keeps the lease until its backoff is over, so that nothing (not the
+   stalled-campaign sweep, not a duplicate task) runs the campaign sooner. After
+   MAX_UNCERTAIN_RETRIES failed runs in a row, or at once when the provider is not configured,
+   the campaign halts for staff.
+7. Cancel wins. Staff may cancel while a run is in a call. Every transition a run makes to a
+   live state is conditional on `state = sending`, so a cancelled campaign never turns into
+   `halted` (which could be resumed), and numbers a run puts back in the queue after the cancel
+   are cancelled by the campaign's next run.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from backoffice.provider import ProviderNotConfigured
 from sms import client as api
 from sms.connection import record_quota, sms_client
 from sms.models import (
@@ -50,13 +65,20 @@ from sms.models import (
     Message,
     MessageStatus,
 )
+from sms.timing import lease_duration, reconcile_grace
+from sms.verbatim import fit_code
 
 logger = logging.getLogger(__name__)
 
-LEASE = timedelta(seconds=120)  # longer than one call with its timeouts, renewed after each
 RECONCILE_SKEW = timedelta(minutes=10)  # tolerated difference between our and their clocks
 RUN_BUDGET_S = 50.0  # a run stops after this and queues the next, to keep tasks short
-MAX_UNCERTAIN_RETRIES = 12  # consecutive uncertain failures before staff are asked
+MAX_UNCERTAIN_RETRIES = 12  # consecutive failed runs before staff are asked
+MAX_COUNTDOWN_S = 600  # far below the broker's visibility timeout (one hour)
+MAX_RETRIES_KEPT = 10_000  # the counter of a cancelled campaign retrying for months stops here
+# Codes of our own for `halt_code` (the provider's codes are upper case words as well).
+NOT_CONFIGURED = "PROVIDER_NOT_CONFIGURED"
+UNEXPECTED_ERROR = "UNEXPECTED_ERROR"
+LOCAL_CHECK = "LOCAL_CHECK"
 REPORT_PAGE = 100
 PER_NUMBER_LOOKUPS = 20  # up to this many uncertain numbers: one report query per number
 MAX_RECONCILE_PAGES = 10_000
@@ -88,6 +110,15 @@ class _Uncertain(Exception):
         self.error = error
 
 
+class _WaitForProvider(Exception):
+    """Numbers in doubt are missing from the report, but the call that carried them may still
+    be worked on by the provider: nothing can be decided before `until`."""
+
+    def __init__(self, until: datetime) -> None:
+        super().__init__(f"waiting for the provider until {until.isoformat()}")
+        self.until = until
+
+
 class _Halt(Exception):
     """A certain refusal that staff must resolve before the campaign can go on."""
 
@@ -106,8 +137,8 @@ def claim(campaign_id: int) -> str | None:
             pk=campaign_id,
             state__in=(CampaignState.QUEUED, CampaignState.SENDING, CampaignState.CANCELLED),
         )
-        .filter(Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now))
-        .update(lease_owner=token, lease_expires_at=now + LEASE)
+        .filter(_lease_free(now))
+        .update(lease_owner=token, lease_expires_at=now + lease_duration())
     )
     if not taken:
         return None
@@ -117,10 +148,28 @@ def claim(campaign_id: int) -> str | None:
     return token
 
 
-def release(campaign_id: int, token: str) -> None:
+def release(campaign_id: int, token: str, until: datetime | None = None) -> None:
+    """Give the lease up; with `until`, no run may take it before then (a backoff)."""
     Campaign.objects.filter(pk=campaign_id, lease_owner=token).update(
-        lease_owner="", lease_expires_at=None
+        lease_owner="", lease_expires_at=until
     )
+
+
+def _lease_free(now: datetime) -> Q:
+    return Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now)
+
+
+def cancel_queued(campaign_id: int) -> int:
+    """Cancel the campaign's numbers still waiting to be sent; returns how many."""
+    with transaction.atomic():
+        changed = Message.objects.filter(
+            campaign_id=campaign_id, status=MessageStatus.QUEUED
+        ).update(status=MessageStatus.CANCELLED, status_changed_at=timezone.now())
+        if changed:
+            Campaign.objects.filter(pk=campaign_id).update(
+                cancelled_count=F("cancelled_count") + changed
+            )
+    return changed
 
 
 class CampaignRun:
@@ -148,7 +197,7 @@ class CampaignRun:
         state = self.campaign.state
         renewed = Campaign.objects.filter(
             pk=self.campaign_id, lease_owner=self.token, state=state
-        ).update(lease_expires_at=timezone.now() + LEASE)
+        ).update(lease_expires_at=timezone.now() + lease_duration())
         if not renewed:
             raise _LeaseLost
 
@@ -156,6 +205,10 @@ class CampaignRun:
 
     def execute(self) -> RunOutcome:
         cancelled = self.campaign.state == CampaignState.CANCELLED
+        if cancelled:
+            # A run that raced the cancel may have put numbers back in the queue after the
+            # cancel had emptied it (rule 7).
+            cancel_queued(self.campaign_id)
         for chunk in self._open_chunks():
             if self.clock() > self.deadline:
                 return RunOutcome(self.campaign.state, again=True)
@@ -241,7 +294,7 @@ class CampaignRun:
         except (ValueError, TypeError) as error:
             # A value the client refuses before any request: certain, and needs a person.
             self._unmark([message_id for message_id, _mobile in members])
-            raise _Halt("LOCAL_CHECK", str(error)) from error
+            raise _Halt(LOCAL_CHECK, str(error)) from error
         self._record(members, results)
 
     def _unmark(self, ids: list[int]) -> None:
@@ -273,7 +326,7 @@ class CampaignRun:
                         pk=message_id,
                         status=MessageStatus.REJECTED,
                         provider_message_id=None,
-                        error_code=result.error_code or "",
+                        error_code=fit_code(result.error_code or "", "error code"),
                         status_changed_at=now,
                     )
                 )
@@ -300,6 +353,9 @@ class CampaignRun:
         )
         if not uncertain:
             return
+        # Taken before the report is read: only what the provider finished by then is in it.
+        grace = reconcile_grace()
+        decided_before = timezone.now() - grace
         oldest = min(message.submitted_at or timezone.now() for message in uncertain)
         since = oldest - RECONCILE_SKEW
         mobiles = {message.mobile for message in uncertain}
@@ -309,11 +365,17 @@ class CampaignRun:
             # One pass over the whole report is cheaper than a query per number.
             records = self._report_since(since, mobiles)
         candidates = self._unclaimed_by_mobile(records)
+        wait_until: datetime | None = None
         for message in uncertain:
             window_start = (message.submitted_at or timezone.now()) - RECONCILE_SKEW
             record = _take_oldest(candidates.get(message.mobile, []), window_start)
             if record is not None:
                 self._adopt(message, record)
+            elif message.submitted_at is not None and message.submitted_at > decided_before:
+                # Absent from the report proves nothing yet: the provider may still be working
+                # on the call that carried it (rule 4).
+                until = message.submitted_at + grace
+                wait_until = until if wait_until is None else max(wait_until, until)
             elif cancelled:
                 changed = Message.objects.filter(
                     pk=message.pk, status=MessageStatus.SUBMITTING
@@ -323,6 +385,8 @@ class CampaignRun:
                 )
             else:
                 self._unmark([message.pk])
+        if wait_until is not None:
+            raise _WaitForProvider(wait_until)
 
     def _report(self, **query: object) -> api.Report:
         self.renew()
@@ -369,7 +433,7 @@ class CampaignRun:
         }
 
     def _adopt(self, message: Message, record: api.Message) -> None:
-        status = record.status or MessageStatus.PROCESSING
+        status = fit_code(record.status or MessageStatus.PROCESSING, "message status")
         with transaction.atomic():
             changed = Message.objects.filter(pk=message.pk, status=MessageStatus.SUBMITTING).update(
                 status=status,
@@ -394,7 +458,11 @@ def _take_oldest(candidates: list[api.Message], window_start: datetime) -> api.M
 
 
 def _backoff(retries: int) -> int:
-    return min(600, 15 * 2 ** min(retries, 6))
+    return min(MAX_COUNTDOWN_S, 15 * 2 ** min(retries, 6))
+
+
+def _state_of(campaign_id: int) -> str:
+    return Campaign.objects.filter(pk=campaign_id).values_list("state", flat=True).first() or ""
 
 
 def run_campaign(
@@ -403,63 +471,116 @@ def run_campaign(
     """Send (or reconcile) what is left of a campaign, within a time budget.
 
     Safe to call any number of times, from any number of workers: the lease makes all but
-    one return at once with `claimed=False`.
+    one return at once with `claimed=False`. Never raises for a failure of the run itself:
+    the failure is stored on the campaign and the outcome says when to try again.
     """
     token = claim(campaign_id)
     if token is None:
-        state = Campaign.objects.filter(pk=campaign_id).values_list("state", flat=True).first()
-        return RunOutcome(state or "", claimed=False)
+        return RunOutcome(_state_of(campaign_id), claimed=False)
+    resume_at: datetime | None = None
+    try:
+        outcome = _run_claimed(campaign_id, token, client, budget_s)
+        if outcome.again and outcome.countdown:
+            resume_at = timezone.now() + timedelta(seconds=outcome.countdown)
+        return outcome
+    finally:
+        # Kept until the backoff is over (rule 6); free at once otherwise.
+        release(campaign_id, token, until=resume_at)
+
+
+def _run_claimed(
+    campaign_id: int, token: str, client: api.SmsClient | None, budget_s: float
+) -> RunOutcome:
     try:
         run = CampaignRun(campaign_id, token, client or sms_client(), budget_s)
         return run.execute()
     except _OutOfTime:
         return RunOutcome(CampaignState.SENDING, again=True)
     except _LeaseLost:
-        state = Campaign.objects.filter(pk=campaign_id).values_list("state", flat=True).first()
-        return RunOutcome(state or "")
+        state = _state_of(campaign_id)
+        # Stopped by a cancel: the next run settles what is left and closes the chunks.
+        return RunOutcome(state, again=state == CampaignState.CANCELLED)
+    except _WaitForProvider as wait:
+        seconds = math.ceil((wait.until - timezone.now()).total_seconds())
+        return RunOutcome(
+            _state_of(campaign_id), again=True, countdown=min(MAX_COUNTDOWN_S, max(1, seconds))
+        )
     except _Halt as halt:
-        logger.warning("campaign %s halted: %s", campaign_id, halt)
-        Campaign.objects.filter(pk=campaign_id, lease_owner=token).update(
-            state=CampaignState.HALTED, halt_code=halt.code[:40], halt_detail=halt.detail[:500]
-        )
-        return RunOutcome(CampaignState.HALTED)
+        return _after_refusal(campaign_id, token, halt)
     except _Uncertain as uncertain:
-        return _after_uncertain(campaign_id, token, uncertain.error)
-    finally:
-        release(campaign_id, token)
+        error = uncertain.error
+        logger.warning("campaign %s: uncertain provider answer: %s", campaign_id, error)
+        code = getattr(error, "code", "") or type(error).__name__
+        return _after_failure(campaign_id, token, code, str(error))
+    except ProviderNotConfigured as error:
+        logger.error("campaign %s: %s", campaign_id, error)
+        return _after_failure(campaign_id, token, NOT_CONFIGURED, str(error), halt_now=True)
+    except Exception as error:
+        # A bug, a database error, anything: never leave the campaign silently "sending".
+        logger.exception("campaign %s: the run failed", campaign_id)
+        detail = f"{type(error).__name__}: {error}"
+        return _after_failure(campaign_id, token, UNEXPECTED_ERROR, detail)
 
 
-def _after_uncertain(campaign_id: int, token: str, error: api.SmsError) -> RunOutcome:
-    code = getattr(error, "code", "") or type(error).__name__
-    logger.warning("campaign %s: uncertain provider answer: %s", campaign_id, error)
-    campaign = Campaign.objects.get(pk=campaign_id)
-    retries = campaign.retries + 1
-    if retries > MAX_UNCERTAIN_RETRIES:
-        Campaign.objects.filter(pk=campaign_id, lease_owner=token).update(
-            state=CampaignState.HALTED,
-            halt_code=code[:40],
-            halt_detail=str(error)[:500],
-            retries=retries,
-        )
+def _after_refusal(campaign_id: int, token: str, halt: _Halt) -> RunOutcome:
+    """A certain refusal halts a sending campaign for staff (rule 5). If staff cancelled it
+    while the refused call was out, it stays cancelled and the numbers of that call, back in
+    the queue, are cancelled with the rest (rule 7)."""
+    logger.warning("campaign %s halted: %s", campaign_id, halt)
+    halted = Campaign.objects.filter(
+        pk=campaign_id, lease_owner=token, state=CampaignState.SENDING
+    ).update(state=CampaignState.HALTED, halt_code=halt.code[:40], halt_detail=halt.detail[:500])
+    if halted:
         return RunOutcome(CampaignState.HALTED)
-    Campaign.objects.filter(pk=campaign_id, lease_owner=token).update(
-        halt_code=code[:40], halt_detail=str(error)[:500], retries=retries
-    )
+    state = _state_of(campaign_id)
+    if state == CampaignState.CANCELLED:
+        cancel_queued(campaign_id)
+        return RunOutcome(state, again=True)  # the next run closes the chunks
+    return RunOutcome(state)
+
+
+def _after_failure(
+    campaign_id: int, token: str, code: str, detail: str, halt_now: bool = False
+) -> RunOutcome:
+    """Store and count a failed run; halt after the limit, or at once with `halt_now` (rule 6).
+
+    Only a campaign still `sending` halts: a cancelled one stays cancelled and keeps retrying
+    (at most every MAX_COUNTDOWN_S), since its numbers in doubt still need the report.
+    """
+    code, detail = code[:40], detail[:500]
+    try:
+        campaign = Campaign.objects.only("state", "retries").get(pk=campaign_id)
+        retries = min(campaign.retries + 1, MAX_RETRIES_KEPT)
+        if halt_now or retries > MAX_UNCERTAIN_RETRIES:
+            halted = Campaign.objects.filter(
+                pk=campaign_id, lease_owner=token, state=CampaignState.SENDING
+            ).update(
+                state=CampaignState.HALTED, halt_code=code, halt_detail=detail, retries=retries
+            )
+            if halted:
+                return RunOutcome(CampaignState.HALTED)
+        Campaign.objects.filter(pk=campaign_id, lease_owner=token).update(
+            halt_code=code, halt_detail=detail, retries=retries
+        )
+    except DatabaseError:
+        # The database itself may be what failed: try again later, as late as we ever do.
+        logger.exception("campaign %s: could not record the failure %s", campaign_id, code)
+        return RunOutcome(CampaignState.SENDING, again=True, countdown=MAX_COUNTDOWN_S)
     return RunOutcome(campaign.state, again=True, countdown=_backoff(retries))
 
 
 def stalled_campaigns(now: datetime | None = None) -> list[int]:
-    """Campaigns that should be running but whose run died (lease expired) or never started."""
+    """Campaigns that should be running but whose run died (lease expired) or never started.
+
+    A lease kept for a backoff counts as held: such a campaign is not stalled, it waits.
+    """
     now = now or timezone.now()
-    waiting_since = now - LEASE
-    sending = Q(state=CampaignState.SENDING, lease_expires_at__lt=now) | Q(
-        state=CampaignState.SENDING, lease_expires_at__isnull=True
-    )
-    queued = Q(state=CampaignState.QUEUED, confirmed_at__lt=waiting_since)
-    cancelled_open = Q(
-        state=CampaignState.CANCELLED,
-        lease_expires_at__isnull=True,
-        chunks__state=ChunkState.SENDING,
+    free = _lease_free(now)
+    sending = Q(state=CampaignState.SENDING) & free
+    queued = Q(state=CampaignState.QUEUED, confirmed_at__lt=now - lease_duration())
+    cancelled_open = (
+        Q(state=CampaignState.CANCELLED, chunks__state__in=(ChunkState.PENDING, ChunkState.SENDING))
+        & free
     )
     return list(
         Campaign.objects.filter(sending | queued | cancelled_open)

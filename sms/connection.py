@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.utils import timezone
 
 from backoffice.provider import provider_session, provider_settings
 from sms.client import Owner, SmsClient
 from sms.models import Quota
+from sms.timing import CONNECT_TIMEOUT_S, call_timeouts
 
-CONNECT_TIMEOUT_S = 5.0
+__all__ = ["CONNECT_TIMEOUT_S", "latest_quota", "record_quota", "sms_client"]
 
 
 def sms_client() -> SmsClient:
@@ -21,7 +21,7 @@ def sms_client() -> SmsClient:
     return SmsClient(
         values["api_url"],
         values["token"],
-        timeout=(CONNECT_TIMEOUT_S, float(settings.PROVIDER_TIMEOUT_S)),
+        timeout=call_timeouts(),
         session=provider_session("sms"),
     )
 

@@ -19,4 +19,9 @@ BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 55},
     },
+    "sms-discard-stale-drafts": {
+        "task": "sms.tasks.discard_stale_drafts",
+        "schedule": 3600.0,
+        "options": {"expires": 3500},
+    },
 }

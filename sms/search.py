@@ -2,11 +2,15 @@
 
 Pages are cut by id (newest first) instead of OFFSET, and whether a next page exists is
 learnt by fetching one row more than shown, so no page ever counts the whole table.
+
+Dates are those of the send (`submitted_at`: when the number went to the provider), not of
+the import: a campaign imported on Monday and sent on Tuesday is found under Tuesday, and a
+number never sent (queued, cancelled) has no date, so only a search without dates shows it.
+Numbers of a campaign still waiting for confirmation (a draft) are not in the report.
 """
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
@@ -15,7 +19,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from sms.models import Message, MessageStatus
+from sms import csv_export
+from sms.models import CampaignState, Message, MessageStatus
 
 PAGE_SIZE = 50
 UNKNOWN_STATUS = "unknown"  # filter value: any status we do not know
@@ -36,7 +41,7 @@ def _day_start(day: date) -> datetime:
 
 
 def filtered(filters: Filters) -> QuerySet[Message]:
-    messages = Message.objects.all()
+    messages = Message.objects.exclude(campaign__state=CampaignState.DRAFT)
     if filters.mobile:
         messages = messages.filter(mobile=filters.mobile)
     if filters.status == UNKNOWN_STATUS:
@@ -44,9 +49,11 @@ def filtered(filters: Filters) -> QuerySet[Message]:
     elif filters.status:
         messages = messages.filter(status=filters.status)
     if filters.date_from:
-        messages = messages.filter(created_at__gte=_day_start(filters.date_from))
+        messages = messages.filter(submitted_at__gte=_day_start(filters.date_from))
     if filters.date_to:
-        messages = messages.filter(created_at__lt=_day_start(filters.date_to + timedelta(days=1)))
+        messages = messages.filter(
+            submitted_at__lt=_day_start(filters.date_to + timedelta(days=1))
+        )
     if filters.campaign_id:
         messages = messages.filter(campaign_id=filters.campaign_id)
     return messages
@@ -85,47 +92,38 @@ def page(
     )
 
 
-class _Echo:
-    """A file-like object whose write returns the line, for streaming with csv.writer."""
-
-    def write(self, value: str) -> str:
-        return value
-
-
 def _when(value: datetime | None) -> str:
     return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S") if value else ""
 
 
 def csv_lines(filters: Filters) -> Iterator[str]:
-    """The CSV export, one line at a time (UTF-8 BOM first, so that Excel reads Chinese)."""
-    writer = csv.writer(_Echo())
-    yield "\ufeff"
-    yield writer.writerow(_csv_headers())
+    """The CSV export, one line at a time (see sms.csv_export)."""
     rows = (
         filtered(filters)
         .select_related("campaign__template")
         .order_by("-id")
         .iterator(chunk_size=2000)
     )
-    for message in rows:
-        yield writer.writerow(
-            [
-                message.id,
-                _when(message.created_at),
-                message.mobile,
-                message.carrier,
-                message.status,
-                message.error_code,
-                message.units,
-                "" if message.units_billed is None else message.units_billed,
-                message.text,
-                message.campaign_id,
-                message.campaign.template.provider_id,
-                message.provider_message_id or "",
-                _when(message.submitted_at),
-                _when(message.sent_at),
-            ]
-        )
+    return csv_export.csv_lines(_csv_headers(), (_csv_row(message) for message in rows))
+
+
+def _csv_row(message: Message) -> list[object]:
+    return [
+        message.id,
+        _when(message.created_at),
+        message.mobile,
+        message.carrier,
+        message.status,
+        message.error_code,
+        message.units,
+        "" if message.units_billed is None else message.units_billed,
+        message.text,
+        message.campaign_id,
+        message.campaign.template.provider_id,
+        message.provider_message_id or "",
+        _when(message.submitted_at),
+        _when(message.sent_at),
+    ]
 
 
 def _csv_headers() -> tuple[str, ...]:

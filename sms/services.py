@@ -11,28 +11,20 @@ from __future__ import annotations
 import csv
 import re
 from dataclasses import dataclass
-from datetime import datetime, time
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Q
 from django.utils import timezone
 
 from backoffice.provider import ProviderNotConfigured
 from sms import importing
 from sms.campaign_store import store_import, store_recipients, store_upload
-from sms.campaigns import RunOutcome, run_campaign, stalled_campaigns
+from sms.campaigns import RunOutcome, cancel_queued, run_campaign, stalled_campaigns
 from sms.client import MAX_NUMBERS_PER_SEND
 from sms.connection import latest_quota, sms_client
-from sms.models import (
-    Campaign,
-    CampaignSource,
-    CampaignState,
-    Message,
-    MessageStatus,
-    Quota,
-    Template,
-)
+from sms.figures import today_counts
+from sms.models import Campaign, CampaignSource, CampaignState, Quota, Template
 from sms.reports import ReportSync, sync_reports
 from sms.template_ops import (
     TemplateProblems,
@@ -59,6 +51,8 @@ __all__ = [
     "create_template",
     "delete_template",
     "discard_campaign",
+    "discard_stale_drafts",
+    "drop_draft",
     "draft_of",
     "edit_template",
     "enqueue_campaign",
@@ -69,9 +63,12 @@ __all__ = [
     "resume_stalled_campaigns",
     "run_campaign",
     "send_blockers",
+    "send_draft",
     "send_recipients",
+    "same_recipients",
     "sms_client",
     "store_import",
+    "store_recipients",
     "store_upload",
     "sync_reports",
     "sync_templates",
@@ -80,6 +77,9 @@ __all__ = [
 
 SYNC_SEND_BUDGET_S = 20.0  # the send page waits this long, then the worker carries on
 STALLED_TASK_EXPIRES_S = 600
+# A draft of the send page or the command line that nobody confirmed is dropped after this.
+# Import drafts stay until staff discard them: they carry a file and its report.
+STALE_DRAFT_AGE = timedelta(days=1)
 
 
 class CampaignStateError(ValueError):
@@ -155,6 +155,43 @@ def _recipient_lines(text: str, variable_count: int) -> list[tuple[int, list[str
 MAX_FORM_RECIPIENTS = MAX_NUMBERS_PER_SEND
 
 
+def same_recipients(
+    campaign: Campaign, template: Template, lines: list[importing.GoodLine]
+) -> bool:
+    """Whether the draft holds exactly these recipients and values, for this template."""
+    if campaign.template_id != template.pk:
+        return False
+    stored = list(campaign.messages.order_by("id").values_list("mobile", "vars"))
+    return stored == [(line.mobile, "|".join(line.variables)) for line in lines]
+
+
+def send_draft(
+    campaign: Campaign,
+    user=None,  # type: ignore[no-untyped-def]
+    budget_s: float = SYNC_SEND_BUDGET_S,
+) -> Campaign:
+    """Confirm a draft and send it now, within `budget_s`; the worker carries on the rest.
+
+    Exactly once: the draft is confirmed with a conditional update, so a second confirmation
+    (a double click, a reload) raises CampaignStateError and sends nothing. Once confirmed the
+    campaign is in the worker's hands whatever happens here: without provider settings in
+    this process it is left to the worker (which has its own settings, and halts the campaign
+    with the reason if it lacks them too), so that no caller reports a failure for a campaign
+    that will be sent.
+    """
+    _confirm_draft(campaign, user)
+    try:
+        client = sms_client()
+    except ProviderNotConfigured:
+        enqueue_campaign(campaign.pk)
+    else:
+        outcome = run_campaign(campaign.pk, budget_s=budget_s, client=client)
+        if outcome.again or not outcome.claimed:
+            enqueue_campaign(campaign.pk, countdown=outcome.countdown)
+    campaign.refresh_from_db()
+    return campaign
+
+
 def send_recipients(
     template: Template,
     lines: list[importing.GoodLine],
@@ -162,20 +199,9 @@ def send_recipients(
     source: str = CampaignSource.FORM,
     budget_s: float = SYNC_SEND_BUDGET_S,
 ) -> Campaign:
-    """Store the recipients as a confirmed campaign and send it now, within `budget_s`.
-
-    What is not finished within the budget (a slow or uncertain provider) is carried on by
-    the worker, exactly as for an imported campaign.
-    """
+    """Store the recipients as a campaign and send it at once (see `send_draft`)."""
     campaign = store_recipients(template, lines, source=source, user=user)
-    Campaign.objects.filter(pk=campaign.pk, state=CampaignState.DRAFT).update(
-        state=CampaignState.QUEUED, confirmed_at=timezone.now(), confirmed_by=user
-    )
-    outcome = run_campaign(campaign.pk, budget_s=budget_s)
-    if outcome.again or not outcome.claimed:
-        enqueue_campaign(campaign.pk, countdown=outcome.countdown)
-    campaign.refresh_from_db()
-    return campaign
+    return send_draft(campaign, user, budget_s)
 
 
 # --- campaign life cycle ---------------------------------------------------------------------
@@ -192,26 +218,45 @@ def enqueue_campaign(campaign_id: int, countdown: int = 0, expires: int | None =
     )
 
 
-def confirm_campaign(campaign: Campaign, user=None) -> None:  # type: ignore[no-untyped-def]
+def _confirm_draft(campaign: Campaign, user=None) -> None:  # type: ignore[no-untyped-def]
+    """draft -> queued, once: raises CampaignStateError if it is no longer a draft."""
     if campaign.total_numbers == 0:
         raise CampaignStateError("the campaign has no number to send to")
+    moved = Campaign.objects.filter(pk=campaign.pk, state=CampaignState.DRAFT).update(
+        state=CampaignState.QUEUED, confirmed_at=timezone.now(), confirmed_by=user
+    )
+    if not moved:
+        raise CampaignStateError("the campaign is no longer waiting for confirmation")
+
+
+def confirm_campaign(campaign: Campaign, user=None) -> None:  # type: ignore[no-untyped-def]
+    """Confirm a draft for the worker to send."""
     with transaction.atomic():
-        moved = Campaign.objects.filter(pk=campaign.pk, state=CampaignState.DRAFT).update(
-            state=CampaignState.QUEUED, confirmed_at=timezone.now(), confirmed_by=user
-        )
-        if not moved:
-            raise CampaignStateError("the campaign is no longer waiting for confirmation")
+        _confirm_draft(campaign, user)
         enqueue_campaign(campaign.pk)
+
+
+def drop_draft(campaign_id: int) -> bool:
+    """Delete the campaign (its rows with it) if it is still a draft; False otherwise.
+
+    The row is locked first: the ORM's delete reads the rows to cascade to and then deletes by
+    primary key, so a confirmation landing in between would otherwise be deleted with it.
+    """
+    with transaction.atomic():
+        locked = Campaign.objects.select_for_update().filter(
+            pk=campaign_id, state=CampaignState.DRAFT
+        )
+        if not list(locked.values_list("pk", flat=True)):
+            return False
+        locked.delete()
+    return True
 
 
 def discard_campaign(campaign: Campaign) -> None:
     """Drop a draft that staff do not want to send (its rows and its file)."""
-    with transaction.atomic():
-        locked = Campaign.objects.filter(pk=campaign.pk, state=CampaignState.DRAFT)
-        if not locked.exists():
-            raise CampaignStateError("only a campaign waiting for confirmation can be discarded")
-        file_field = campaign.source_file
-        locked.delete()
+    file_field = campaign.source_file
+    if not drop_draft(campaign.pk):
+        raise CampaignStateError("only a campaign waiting for confirmation can be discarded")
     if file_field:
         file_field.storage.delete(file_field.name)
 
@@ -225,10 +270,7 @@ def cancel_campaign(campaign: Campaign) -> int:
         ).update(state=CampaignState.CANCELLED, finished_at=timezone.now())
         if not moved:
             raise CampaignStateError("the campaign is not running")
-        cancelled = Message.objects.filter(
-            campaign_id=campaign.pk, status=MessageStatus.QUEUED
-        ).update(status=MessageStatus.CANCELLED, status_changed_at=timezone.now())
-        Campaign.objects.filter(pk=campaign.pk).update(cancelled_count=cancelled)
+        cancelled = cancel_queued(campaign.pk)
         # A run settles numbers whose submission was in doubt, and closes the chunks.
         enqueue_campaign(campaign.pk)
     return cancelled
@@ -242,6 +284,18 @@ def resume_campaign(campaign: Campaign) -> None:
         if not moved:
             raise CampaignStateError("only a halted campaign can be resumed")
         enqueue_campaign(campaign.pk)
+
+
+def discard_stale_drafts(now=None) -> int:  # type: ignore[no-untyped-def]
+    """Drop drafts of the send page and the command line left unconfirmed for a day; returns
+    how many. A draft confirmed meanwhile is no longer a draft and is not touched."""
+    cutoff = (now or timezone.now()) - STALE_DRAFT_AGE
+    stale = Campaign.objects.filter(
+        state=CampaignState.DRAFT,
+        source__in=(CampaignSource.FORM, CampaignSource.COMMAND),
+        created_at__lt=cutoff,
+    )
+    return sum(drop_draft(campaign_id) for campaign_id in stale.values_list("id", flat=True))
 
 
 def resume_stalled_campaigns() -> list[int]:
@@ -258,11 +312,6 @@ def resume_stalled_campaigns() -> list[int]:
 
 
 def today_figures() -> dict[str, Any]:
-    """Today's (local day) submitted, delivered and failed messages, and the quotas left."""
-    start = timezone.make_aware(datetime.combine(timezone.localdate(), time.min))
-    counts = Message.objects.filter(submitted_at__gte=start).aggregate(
-        sent=Count("id", filter=Q(provider_message_id__isnull=False)),
-        success=Count("id", filter=Q(status=MessageStatus.SUCCESS)),
-        failed=Count("id", filter=Q(status=MessageStatus.FAILED)),
-    )
-    return {**counts, "quota": latest_quota()}
+    """Today's (local day) sent, delivered and failed messages (at most a minute old), and
+    the quotas left."""
+    return {**today_counts(), "quota": latest_quota()}

@@ -27,7 +27,10 @@ def send_campaign(campaign_id: int) -> str:
 def sync_reports() -> int:
     """Beat job: move sent messages to their final status from the delivery report."""
     result = services.sync_reports()
-    logger.info("SMS report sync: %s pages, moved %s", result.pages, result.moved)
+    if result.busy:
+        logger.info("SMS report sync: the previous sync is still running")
+    else:
+        logger.info("SMS report sync: %s pages, moved %s", result.pages, result.moved)
     return result.moved_total
 
 
@@ -42,3 +45,9 @@ def sync_templates_and_quota() -> None:
 def resume_stalled_campaigns() -> int:
     """Beat job: queue a run for campaigns whose worker died (their lease ran out)."""
     return len(services.resume_stalled_campaigns())
+
+
+@shared_task(acks_late=True)
+def discard_stale_drafts() -> int:
+    """Beat job: drop drafts of the send page and the command line nobody confirmed."""
+    return services.discard_stale_drafts()

@@ -16,6 +16,7 @@ from sms import client as api
 from sms import rules
 from sms.connection import latest_quota, record_quota, sms_client
 from sms.models import MessageType, Quota, Template, TemplateStatus
+from sms.verbatim import fit
 
 
 class TemplateProblems(ValueError):
@@ -33,17 +34,23 @@ class TemplateSync:
     removed: int
 
 
+def _fitted(name: str, value: str) -> str:
+    """A provider value cut to its column, never a database error (see sms.verbatim)."""
+    limit = Template._meta.get_field(name).max_length
+    return fit(value, limit, f"template {name}") if limit else value
+
+
 def _store(remote: api.Template) -> Template:
     template, _created = Template.objects.update_or_create(
         provider_id=remote.id,
         defaults={
-            "title": remote.title,
-            "temp_sign": remote.temp_sign,
+            "title": _fitted("title", remote.title),
+            "temp_sign": _fitted("temp_sign", remote.temp_sign),
             "content": remote.content,
-            "sign_location": remote.sign_location,
-            "type": remote.type,
-            "report_type": remote.report_type,
-            "status": remote.status,
+            "sign_location": _fitted("sign_location", remote.sign_location),
+            "type": _fitted("type", remote.type),
+            "report_type": _fitted("report_type", remote.report_type),
+            "status": _fitted("status", remote.status),
             "provider_updated_at": remote.updated_at,
             "synced_at": timezone.now(),
             "removed_at": None,

@@ -122,6 +122,29 @@ PROVIDER_ERRORS: Mapping[str, Promise] = {
 }
 
 
+# Why a campaign run stopped, when it was not a provider error code: codes of our own
+# (sms.campaigns) and the client's transport failures (stored by their class name).
+RUN_FAILURES: Mapping[str, Promise] = {
+    "PROVIDER_NOT_CONFIGURED": _(
+        "The SMS provider is not configured for the worker: set SMS_API_URL and SMS_TOKEN in "
+        "its environment, then resume the campaign."
+    ),
+    "UNEXPECTED_ERROR": _(
+        "An unexpected error stopped the last run; the campaign is retried with growing "
+        "waits. Tell the administrators if this stays."
+    ),
+    "LOCAL_CHECK": _("A value was refused before anything was sent to the provider."),
+    "SmsTransportError": _(
+        "The provider did not answer (in time); numbers in doubt are checked in its report "
+        "before any is sent again."
+    ),
+    "SmsResponseError": _(
+        "The provider's answer could not be understood; numbers in doubt are checked in its "
+        "report before any is sent again."
+    ),
+}
+
+
 def problem_text(problem: rules.Problem) -> str:
     """A rules finding in the current language, falling back to its English message."""
     template = PROBLEM_TEXTS.get(problem.code)
@@ -159,6 +182,16 @@ def provider_error_text(code: str, detail: str = "") -> str:
     if detail:
         return gettext("%(text)s (provider: %(detail)s)") % {"text": text, "detail": detail}
     return text
+
+
+def halt_text(code: str, detail: str = "") -> str:
+    """Why a campaign stopped (or what went wrong last), from its stored code and detail."""
+    meaning = RUN_FAILURES.get(code)
+    if meaning is None:
+        return provider_error_text(code, detail)
+    if detail:
+        return gettext("%(text)s (%(detail)s)") % {"text": meaning, "detail": detail}
+    return str(meaning)
 
 
 def failure_text(error: Exception) -> str:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-from collections.abc import Iterator
-
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import Count
@@ -13,8 +10,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from sms import search, services, texts
-from sms.models import Campaign, CampaignState, ImportProblem
+from sms import csv_export, search, services, texts
+from sms.models import Campaign, CampaignSource, CampaignState, ImportProblem
 from sms.views.access import SEND, abilities, require
 
 PROBLEMS_SHOWN = 200
@@ -94,29 +91,19 @@ def campaign_progress(request: HttpRequest, pk: int) -> JsonResponse:
 def _halt_text(campaign: Campaign) -> str:
     if not campaign.halt_code:
         return ""
-    return texts.provider_error_text(campaign.halt_code, campaign.halt_detail)
-
-
-class _Echo:
-    def write(self, value: str) -> str:
-        return value
+    return texts.halt_text(campaign.halt_code, campaign.halt_detail)
 
 
 @require()
 def campaign_problems_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     campaign = get_object_or_404(Campaign, pk=pk)
-
-    def lines() -> Iterator[str]:
-        writer = csv.writer(_Echo())
-        yield "\ufeff"
-        yield writer.writerow([_("Line"), _("Mobile as written"), _("Reason")])
-        rows = ImportProblem.objects.filter(campaign=campaign).order_by("line_number", "id")
-        for problem in rows.iterator(chunk_size=2000):
-            yield writer.writerow(
-                [problem.line_number, problem.mobile, texts.code_text(problem.code, problem.params)]
-            )
-
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    problems = ImportProblem.objects.filter(campaign=campaign).order_by("line_number", "id")
+    rows = (
+        [problem.line_number, problem.mobile, texts.code_text(problem.code, problem.params)]
+        for problem in problems.iterator(chunk_size=2000)
+    )
+    lines = csv_export.csv_lines([_("Line"), _("Mobile as written"), _("Reason")], rows)
+    response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="campaign-{campaign.pk}-bad-lines.csv"'
     return response
 
@@ -152,8 +139,11 @@ def campaign_discard(request: HttpRequest, pk: int) -> HttpResponse:
     except services.CampaignStateError:
         messages.error(request, _("Only a campaign waiting for confirmation can be discarded."))
         return redirect("sms:campaign", pk=pk)
-    messages.success(request, _("The import was discarded; nothing was sent."))
-    return redirect("sms:import")
+    if campaign.source == CampaignSource.IMPORT:
+        messages.success(request, _("The import was discarded; nothing was sent."))
+        return redirect("sms:import")
+    messages.success(request, _("The draft was discarded; nothing was sent."))
+    return redirect("sms:send")
 
 
 @require(SEND)

@@ -28,7 +28,8 @@ def _filters(form: ReportFilterForm) -> search.Filters:
 
 def _cursor(request: HttpRequest, name: str) -> int | None:
     value = request.GET.get(name, "")
-    return int(value) if value.isdigit() else None
+    # isdigit() alone accepts "²" or "٣", which int() refuses.
+    return int(value) if value.isascii() and value.isdigit() else None
 
 
 @require()
@@ -72,6 +73,16 @@ def report_sync(request: HttpRequest) -> HttpResponse:
     except (api.SmsError, services.ProviderNotConfigured) as error:
         messages.error(request, texts.failure_text(error))
     else:
+        if result.busy:
+            messages.info(
+                request,
+                _(
+                    "The delivery report is being read already (the scheduled sync); "
+                    "%(left)s message(s) still wait for a final status."
+                )
+                % {"left": result.open_left},
+            )
+            return redirect("sms:report")
         messages.success(
             request,
             _(

@@ -7,9 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from sms import client as api
 from sms import importing, services, texts
 from sms.forms import ImportForm, SendForm
+from sms.models import Campaign, CampaignSource, CampaignState
 from sms.views.access import SEND, require
 
 MAX_RECIPIENTS = services.MAX_FORM_RECIPIENTS
@@ -17,43 +17,90 @@ MAX_RECIPIENTS = services.MAX_FORM_RECIPIENTS
 
 @require(SEND)
 def send(request: HttpRequest) -> HttpResponse:
-    """GET: the form. POST `preview`: judge every number. POST `send`: judge again and send."""
+    """GET: the form. POST `preview`: judge every number and store them as a draft.
+    POST `send`: confirm that draft (once: a repeated submission sends nothing more)."""
     form = SendForm(request.POST or None, initial={"template": request.GET.get("template")})
     preview = None
+    draft = None
     if request.method == "POST" and form.is_valid():
-        template = form.cleaned_data["template"]
-        preview = services.preview_recipients(
-            template, form.cleaned_data["recipients"], form.shared_values()
-        )
-        if len(preview.good) + len(preview.bad) > MAX_RECIPIENTS:
-            form.add_error(
-                "recipients",
-                _("At most %(limit)s numbers can be sent from this page; import a file instead.")
-                % {"limit": MAX_RECIPIENTS},
+        sending = "send" in request.POST
+        previous = _own_draft(request, request.POST.get("draft", ""))
+        if sending and previous is not None and previous.state != CampaignState.DRAFT:
+            return _already_confirmed(request, previous)
+        preview = _judge(form)
+        if sending and preview is not None:
+            problem = _why_not_send(form, previous, preview)
+            if problem is None:
+                return _confirm(request, previous)
+            form.add_error(*problem)
+        if previous is not None:
+            # Replaced by the preview below: a draft is only ever sent as previewed.
+            services.drop_draft(previous.pk)
+        if preview is not None and preview.good and not preview.bad:
+            draft = services.store_recipients(
+                form.cleaned_data["template"], preview.good, user=request.user
             )
-            preview = None
-        elif "send" in request.POST:
-            if preview.bad:
-                form.add_error(
-                    "recipients", _("Correct or remove the numbers marked below, then send.")
-                )
-            elif not preview.good:
-                form.add_error("recipients", _("Give at least one mobile number."))
-            else:
-                return _send(request, template, preview)
     return render(
         request,
         "sms/send.html",
-        {"form": form, "preview": preview, "bad_lines": _bad_rows(preview)},
+        {"form": form, "preview": preview, "draft": draft, "bad_lines": _bad_rows(preview)},
     )
 
 
-def _send(request: HttpRequest, template, preview) -> HttpResponse:  # type: ignore[no-untyped-def]
+def _why_not_send(
+    form: SendForm, previous: Campaign | None, preview: services.RecipientsPreview
+) -> tuple[str | None, str] | None:
+    """(field, message) saying why the form cannot be sent as it stands; None when it can."""
+    if previous is None:
+        return None, _("The preview has expired; check it again, then send.")
+    if preview.bad:
+        return "recipients", _("Correct or remove the numbers marked below, then send.")
+    if not preview.good:
+        return "recipients", _("Give at least one mobile number.")
+    if not services.same_recipients(previous, form.cleaned_data["template"], preview.good):
+        return None, _(
+            "The recipients changed after the preview; check the new preview, then send."
+        )
+    return None
+
+
+def _judge(form: SendForm) -> services.RecipientsPreview | None:
+    """Every recipient judged, or None (with the error on the form) when there are too many."""
+    preview = services.preview_recipients(
+        form.cleaned_data["template"], form.cleaned_data["recipients"], form.shared_values()
+    )
+    if len(preview.good) + len(preview.bad) > MAX_RECIPIENTS:
+        form.add_error(
+            "recipients",
+            _("At most %(limit)s numbers can be sent from this page; import a file instead.")
+            % {"limit": MAX_RECIPIENTS},
+        )
+        return None
+    return preview
+
+
+def _own_draft(request: HttpRequest, raw_id: str) -> Campaign | None:
+    """The send-page campaign this user previewed, whatever its state now."""
+    if not (raw_id.isascii() and raw_id.isdigit()):
+        return None
+    return Campaign.objects.filter(
+        pk=int(raw_id), source=CampaignSource.FORM, created_by=request.user
+    ).first()
+
+
+def _confirm(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     try:
-        campaign = services.send_recipients(template, preview.good, user=request.user)
-    except (api.SmsError, services.ProviderNotConfigured) as error:
-        messages.error(request, texts.failure_text(error))
-        return redirect("sms:send")
+        services.send_draft(campaign, user=request.user)
+    except services.CampaignStateError:
+        # The same form submitted twice at once: the other submission confirmed it.
+        return _already_confirmed(request, campaign)
+    return redirect("sms:campaign", pk=campaign.pk)
+
+
+def _already_confirmed(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    messages.info(
+        request, _("This send was already confirmed; nothing was sent a second time.")
+    )
     return redirect("sms:campaign", pk=campaign.pk)
 
 

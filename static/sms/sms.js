@@ -102,7 +102,37 @@
     setTimeout(poll, 500);
   }
 
+  function setupSubmitOnce(form) {
+    // A second submission would be refused by the server (the draft is confirmed once), but
+    // it would also abandon the page that shows the first one's result: send it only once.
+    var submitting = false;
+    form.addEventListener("submit", function (event) {
+      if (submitting) {
+        event.preventDefault();
+        return;
+      }
+      submitting = true;
+      // Disabled only after this event: a disabled button's name would not be submitted.
+      setTimeout(function () {
+        form.querySelectorAll("button[type=submit]").forEach(function (button) {
+          button.disabled = true;
+        });
+        form.setAttribute("aria-busy", "true");
+      }, 0);
+    });
+    // Back from the next page (bfcache): the form is usable again.
+    window.addEventListener("pageshow", function (event) {
+      if (!event.persisted) { return; }
+      submitting = false;
+      form.removeAttribute("aria-busy");
+      form.querySelectorAll("button[type=submit]").forEach(function (button) {
+        button.disabled = false;
+      });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form[data-submit-once]").forEach(setupSubmitOnce);
     var form = document.getElementById("template-form");
     if (form) { setupTemplateCheck(form); }
     var card = document.getElementById("campaign-progress-card");

@@ -132,3 +132,72 @@ def operator_client(client, operator):  # type: ignore[no-untyped-def]
 def auditor_client(client, auditor):  # type: ignore[no-untyped-def]
     client.force_login(auditor)
     return client
+
+
+def let_backoff_pass(campaign) -> None:  # type: ignore[no-untyped-def]
+    """As if the backoff the last run asked for were over: the campaign's lease has run out."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from sms.models import Campaign
+
+    Campaign.objects.filter(pk=campaign.pk).update(
+        lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+
+
+def let_grace_pass(campaign) -> None:  # type: ignore[no-untyped-def]
+    """As if the calls still in doubt had been made long enough ago for the provider to have
+    finished them: their numbers' `submitted_at` moves back by the reconcile grace period."""
+    from datetime import timedelta
+
+    from django.db.models import F
+
+    from sms.models import Message, MessageStatus
+    from sms.timing import reconcile_grace
+
+    Message.objects.filter(campaign=campaign, status=MessageStatus.SUBMITTING).update(
+        submitted_at=F("submitted_at") - reconcile_grace() - timedelta(seconds=1)
+    )
+
+
+def provider_send(sandbox, template: Template, mobiles: list[str], values: str = "") -> None:  # type: ignore[no-untyped-def]
+    """Send straight to the provider's API, as another system of the merchant would: records
+    the back-office knows nothing about."""
+    info = sandbox.info
+    for start in range(0, len(mobiles), 1000):
+        response = requests.post(
+            f"{info['sms_api_url']}/api/messages",
+            json={
+                "mobile": ",".join(mobiles[start : start + 1000]),
+                "template_id": template.provider_id,
+                "vars": values,
+            },
+            headers={"Authorization": info["sms"]["token"]},
+            timeout=60,
+        )
+        response.raise_for_status()
+
+
+@pytest.fixture
+def fresh_figures(db):  # type: ignore[no-untyped-def]
+    """Today's figures are cached for a minute, in Redis (which outlives a test's database) or
+    in the database cache (whose table no test flush empties): start without them."""
+    from sms.figures import forget_today
+
+    forget_today()
+
+
+def send_from_page(client, fields: dict[str, Any], **options: Any):  # type: ignore[no-untyped-def]
+    """Preview, then send, as staff do on the send page: "send" confirms the previewed draft."""
+    import re
+
+    from django.urls import reverse
+
+    preview = client.post(reverse("sms:send"), {**fields, "preview": "1"})
+    found = re.search(r'name="draft" value="(\d+)"', preview.content.decode())
+    assert found, "the preview stored no draft to send"
+    return client.post(
+        reverse("sms:send"), {**fields, "draft": found.group(1), "send": "1"}, **options
+    )

@@ -11,7 +11,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.sms.conftest import provider_report
+from tests.sms.conftest import provider_report, send_from_page
 
 pytestmark = pytest.mark.django_db
 
@@ -79,14 +79,9 @@ def test_the_template_check_counts_units_with_sample_values(operator_client, tem
 
 def test_the_provider_bills_what_the_preview_said(operator_client, template, provider):
     for length, _units in CASES:
-        operator_client.post(
-            reverse("sms:send"),
-            {
-                "template": template.pk,
-                "recipients": "13800138000",
-                "var1": value_for(length),
-                "send": "1",
-            },
+        send_from_page(
+            operator_client,
+            {"template": template.pk, "recipients": "13800138000", "var1": value_for(length)},
         )
 
     quantities = sorted(record["quantity"] for record in provider_report(provider))

@@ -13,7 +13,9 @@ from sms.models import Campaign, Template, TemplateStatus
 pytestmark = pytest.mark.django_db
 
 
-def test_the_tile_shows_quotas_and_todays_messages(provider, sms_template, operator):
+def test_the_tile_shows_quotas_and_todays_messages(
+    provider, sms_template, operator, fresh_figures
+):
     template = sms_template()
     good = services.preview_recipients(template, "13800138000\n13900139000", ["1"]).good
     services.send_recipients(template, good)

@@ -18,7 +18,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def messages_table(db):  # type: ignore[no-untyped-def]
-    """130 messages over three days: 13800000000-13800000129, every fifth failed."""
+    """130 messages imported on one day and sent over the next three: 13800000000-13800000129,
+    every fifth failed."""
     template = Template.objects.create(
         provider_id=1,
         title="t",
@@ -43,7 +44,8 @@ def messages_table(db):  # type: ignore[no-untyped-def]
                 units=1,
                 status="failed" if n % 5 == 0 else "success",
                 provider_message_id=n + 1,
-                created_at=day + timedelta(days=n // 50),
+                created_at=day - timedelta(days=1),
+                submitted_at=day + timedelta(days=n // 50),
             )
             for n in range(130)
         ]
@@ -117,3 +119,23 @@ def test_an_unknown_status_is_shown_as_unknown(auditor_client, messages_table):
 
     assert mobiles(response) == ["13800000001"]
     assert "Unknown status (carrier_queued)" in response.content.decode()
+
+
+def test_dates_are_those_of_the_send_not_of_the_import(auditor_client, messages_table):
+    """A campaign imported one day and sent the next is found under the day it was sent."""
+    imported_day = mobiles(get(auditor_client, date_from="2026-11-09", date_to="2026-11-09"))
+    first_send_day = mobiles(get(auditor_client, date_from="2026-11-10", date_to="2026-11-10"))
+
+    assert imported_day == []
+    assert sorted(first_send_day) == [f"138{n:08d}" for n in range(50)]
+    page = get(auditor_client, mobile="13800000007").content.decode()
+    assert "2026-11-10 12:00:00" in page  # the time shown is the send's
+
+
+def test_a_cursor_that_is_not_an_ascii_number_is_ignored(auditor_client, messages_table):
+    for cursor in ("\u00b2", "\u0663", "12a", "-5", ""):
+        for name in ("before", "after"):
+            response = get(auditor_client, **{name: cursor})
+            assert response.status_code == 200, (name, cursor)
+            assert len(mobiles(response)) == 50
+

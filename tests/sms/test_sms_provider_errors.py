@@ -7,6 +7,8 @@ table is also injected with the sandbox's fault API, on a template page and on a
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -14,7 +16,14 @@ from sms import services
 from sms.client import ERRORS_BY_CODE
 from sms.models import Campaign, CampaignState, Message, MessageStatus, Template
 from sms.texts import PROVIDER_ERRORS, provider_error_text
-from tests.sms.conftest import DRAFTS, provider_report, sandbox_settings
+from tests.sms.conftest import (
+    DRAFTS,
+    let_backoff_pass,
+    let_grace_pass,
+    provider_report,
+    sandbox_settings,
+    send_from_page,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -64,14 +73,9 @@ def test_a_refused_send_is_reported_and_loses_no_number(
     template = sms_template()
     inject(provider, "^/api/messages$", "POST", code)
 
-    response = operator_client.post(
-        reverse("sms:send"),
-        {
-            "template": template.pk,
-            "recipients": "13800138000\n13900139000",
-            "var1": "123456",
-            "send": "1",
-        },
+    response = send_from_page(
+        operator_client,
+        {"template": template.pk, "recipients": "13800138000\n13900139000", "var1": "123456"},
         follow=True,
     )
 
@@ -82,6 +86,9 @@ def test_a_refused_send_is_reported_and_loses_no_number(
         assert campaign.state == CampaignState.SENDING
         assert statuses == {MessageStatus.SUBMITTING}
         assert "injected" in campaign.halt_detail
+        # After its backoff, and once the provider could have finished the call.
+        let_grace_pass(campaign)
+        let_backoff_pass(campaign)
         services.run_campaign(campaign.pk)
         campaign.refresh_from_db()
         assert campaign.state == CampaignState.DONE
@@ -117,9 +124,8 @@ def test_a_template_not_approved_halts_the_campaign(
     # Staff may still try: our mirror says approved, the provider knows better.
     Template.objects.filter(pk=template.pk).update(status="success")
 
-    operator_client.post(
-        reverse("sms:send"),
-        {"template": template.pk, "recipients": "13800138000", "var1": "1", "send": "1"},
+    send_from_page(
+        operator_client, {"template": template.pk, "recipients": "13800138000", "var1": "1"}
     )
 
     campaign = Campaign.objects.get()
@@ -132,9 +138,8 @@ def test_a_template_deleted_behind_our_back_gives_template_not_found(
     template = sms_template()
     services.sms_client().delete_template(template.provider_id)
 
-    operator_client.post(
-        reverse("sms:send"),
-        {"template": template.pk, "recipients": "13800138000", "var1": "1", "send": "1"},
+    send_from_page(
+        operator_client, {"template": template.pk, "recipients": "13800138000", "var1": "1"}
     )
 
     assert Campaign.objects.get().halt_code == "TEMPLATE_NOT_FOUND"
@@ -158,12 +163,14 @@ def test_an_exhausted_quota_halts_and_resumes_once_topped_up(
     )
     assert "INSUFFICIENT_FUNDS" in page_text(response)  # warned before sending
 
+    draft = re.search(r'name="draft" value="(\d+)"', page_text(response)).group(1)
     operator_client.post(
         reverse("sms:send"),
         {
             "template": template.pk,
             "recipients": "13800138000\n13900139000",
             "var1": "1",
+            "draft": draft,
             "send": "1",
         },
     )

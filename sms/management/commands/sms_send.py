@@ -6,7 +6,6 @@ import re
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from sms import client as api
 from sms import services, texts
 from sms.management.commands._common import template_by_number
 from sms.models import CampaignSource, MessageStatus
@@ -60,11 +59,13 @@ class Command(BaseCommand):
                 f"at most {services.MAX_FORM_RECIPIENTS} numbers; use sms_import for more"
             )
         try:
-            campaign = services.send_recipients(
-                template, preview.good, source=CampaignSource.COMMAND, budget_s=options["wait"]
-            )
-        except (api.SmsError, services.ProviderNotConfigured) as error:
+            # Checked before anything is stored: a command line can simply be run again.
+            services.sms_client()
+        except services.ProviderNotConfigured as error:
             raise CommandError(texts.failure_text(error)) from error
+        campaign = services.send_recipients(
+            template, preview.good, source=CampaignSource.COMMAND, budget_s=options["wait"]
+        )
         for message in campaign.messages.order_by("id"):
             result = message.status
             if message.provider_message_id:
@@ -74,6 +75,6 @@ class Command(BaseCommand):
             self.stdout.write(f"{message.mobile}\t{message.units} unit(s)\t{result}")
         self.stdout.write(f"campaign #{campaign.pk}: {campaign.get_state_display()}")
         if campaign.state == "halted":
-            raise CommandError(texts.provider_error_text(campaign.halt_code, campaign.halt_detail))
+            raise CommandError(texts.halt_text(campaign.halt_code, campaign.halt_detail))
         if campaign.messages.filter(status=MessageStatus.QUEUED).exists():
             self.stdout.write("the rest is being sent by the worker")

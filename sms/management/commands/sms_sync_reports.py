@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from sms import client as api
-from sms import services, texts
+from sms import reports, services, texts
 
 
 class Command(BaseCommand):
@@ -17,7 +17,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--days", type=int, default=7, help="poll messages submitted within this many days"
         )
-        parser.add_argument("--max-pages", type=int, default=500)
+        parser.add_argument(
+            "--max-pages",
+            type=int,
+            default=reports.MAX_PAGES,
+            help="report pages to read at most; a long day is continued by the next run",
+        )
 
     def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
         if options["days"] < 1 or options["max_pages"] < 1:
@@ -28,6 +33,11 @@ class Command(BaseCommand):
             )
         except (api.SmsError, services.ProviderNotConfigured) as error:
             raise CommandError(texts.failure_text(error)) from error
+        if result.busy:
+            self.stdout.write(
+                f"another report sync is running; {result.open_left} message(s) still open"
+            )
+            return
         moved = ", ".join(f"{status}: {count}" for status, count in sorted(result.moved.items()))
         self.stdout.write(
             f"{result.pages} page(s), {result.records} record(s) read; "

@@ -1,0 +1,74 @@
+"""On PostgreSQL, every status filter of the delivery report is served by an index, so a page
+of queued, processing or unknown-status messages does not scan a table of delivered ones."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from sms import search
+from sms.models import Campaign, Chunk, Message, MessageStatus, Template
+
+pytestmark = pytest.mark.django_db
+
+DELIVERED = 20_000
+
+
+@pytest.fixture
+def mostly_delivered(postgres):  # type: ignore[no-untyped-def]
+    template = Template.objects.create(
+        provider_id=1,
+        title="t",
+        temp_sign="示例商城",
+        content="码{$var1}",
+        sign_location="top",
+        type="industry",
+        report_type="general",
+        status="success",
+        provider_updated_at=timezone.now(),
+    )
+    campaign = Campaign.objects.create(template=template, source="form", state="sending")
+    chunk = Chunk.objects.create(campaign=campaign, number=1, size=DELIVERED, state="sent")
+    now = timezone.now()
+    statuses = [MessageStatus.SUCCESS] * DELIVERED + [
+        MessageStatus.QUEUED,
+        MessageStatus.PROCESSING,
+        "carrier_queued",
+    ] * 5
+    Message.objects.bulk_create(
+        [
+            Message(
+                campaign=campaign,
+                chunk=chunk,
+                mobile=f"138{n:08d}",
+                text="x",
+                units=1,
+                status=status,
+                provider_message_id=None if status == MessageStatus.QUEUED else n + 1,
+                submitted_at=None if status == MessageStatus.QUEUED else now,
+            )
+            for n, status in enumerate(statuses)
+        ],
+        batch_size=5000,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE sms_message")
+
+
+def plan(status: str) -> str:
+    rows = search.filtered(search.Filters(status=status)).order_by("-id")[: search.PAGE_SIZE + 1]
+    return rows.explain()
+
+
+@pytest.mark.parametrize(
+    ("status", "index"),
+    [
+        (MessageStatus.QUEUED, "sms_message_status"),
+        (MessageStatus.PROCESSING, "sms_message_status"),
+        (MessageStatus.FAILED, "sms_message_status"),
+        (search.UNKNOWN_STATUS, "sms_message_unknown_status"),
+    ],
+)
+def test_a_status_filter_reads_its_index(mostly_delivered, status, index):
+    assert index in plan(status), plan(status)
