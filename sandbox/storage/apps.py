@@ -8,7 +8,8 @@ class StorageConfig(AppConfig):
 
     def ready(self) -> None:
         from sandbox.core import events
-        from sandbox.storage import disk, expiry
+        from sandbox.storage import assembly, disk, expiry
 
         events.on_tick(expiry.run_due)
         events.on_reset(disk.wipe)  # the rows go with the reset; the bytes are ours to remove
+        events.on_reset(assembly.forget_all)  # and so is what we keep in memory about tasks

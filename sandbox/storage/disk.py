@@ -3,6 +3,10 @@
 Every write lands in `tmp/` first (streamed in chunks, MD5 computed on the way) and is moved
 into place with an atomic rename once the request has been accepted, so no reader ever sees a
 half-written file and a refused upload leaves nothing behind.
+
+A resumable upload is the exception: its parts are appended to one file per task,
+`parts/<uuid>/data`, that nobody reads before completion; a refused part is cut off again, and
+completion installs the file under a second name (a hard link) instead of copying it.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ from django.conf import settings
 from sandbox.storage.errors import BAD_CONTENT_LENGTH, StorageError
 
 CHUNK = 64 * 1024
+# Request bodies come out of the server's buffer: bigger reads mean fewer Python round trips per
+# MiB, and at most 16 threads hold one each.
+BODY_CHUNK = 256 * 1024
 
 
 class Readable(Protocol):
@@ -74,8 +81,15 @@ def parts_dir(task_uuid: str) -> Path:
     return storage_root() / "parts" / task_uuid
 
 
-def part_path(task_uuid: str, part_id: int) -> Path:
-    return parts_dir(task_uuid) / f"{part_id:05d}"
+def task_file(task_uuid: str) -> Path:
+    """The file a resumable upload's parts are appended to, in order."""
+    return parts_dir(task_uuid) / "data"
+
+
+def make_task_dir(task_uuid: str) -> None:
+    """Made once, at initiate: a part never creates the directory, so a part racing the task's
+    expiry finds it gone instead of leaving bytes that no task owns."""
+    parts_dir(task_uuid).mkdir(parents=True, exist_ok=True)
 
 
 def _write(chunks: Iterable[bytes]) -> Received:
@@ -97,7 +111,7 @@ def _write(chunks: Iterable[bytes]) -> Received:
 def _stream_chunks(stream: Readable, length: int) -> Iterable[bytes]:
     remaining = length
     while remaining > 0:
-        chunk = stream.read(min(CHUNK, remaining))
+        chunk = stream.read(min(BODY_CHUNK, remaining))
         if not chunk:
             raise StorageError(BAD_CONTENT_LENGTH,
                                f"the body ended {remaining} bytes before Content-Length")
@@ -121,15 +135,49 @@ def copy_in(source: Path) -> Received:
         return _write(_file_chunks(handle))
 
 
-def concatenate(sources: list[Path]) -> Received:
-    """Join the parts of a resumable upload, in order, into one temporary file."""
+def write_at(path: Path, offset: int, stream: Readable, length: int, *, digest: bool) -> str:
+    """Write exactly `length` bytes of `stream` at `offset` of `path` (created if missing, its
+    directory never), dropping whatever lay beyond `offset` first: the remains of an attempt
+    cut short by a crash. Returns the MD5 of the bytes when `digest`, else "".
 
-    def chunks() -> Iterable[bytes]:
-        for source in sources:
-            with open(source, "rb") as handle:
-                yield from _file_chunks(handle)
+    On any failure the file is cut back to `offset`. FileNotFoundError when the directory is
+    gone or the file holds fewer than `offset` bytes (the earlier parts are lost).
+    """
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+    with open(descriptor, "wb", closefd=True) as handle:  # "wb" on a descriptor: no truncation
+        size = os.fstat(descriptor).st_size
+        if size < offset:
+            raise FileNotFoundError(f"{path} holds fewer than {offset} bytes")
+        md5 = hashlib.md5() if digest else None
+        try:
+            if size > offset:  # the remains of an attempt the sandbox did not live to refuse
+                handle.truncate(offset)
+            handle.seek(offset)
+            for chunk in _stream_chunks(stream, length):
+                if md5 is not None:
+                    md5.update(chunk)
+                handle.write(chunk)
+            handle.flush()
+        except BaseException:
+            handle.truncate(offset)
+            raise
+    return md5.hexdigest() if md5 is not None else ""
 
-    return _write(chunks())
+
+def cut(path: Path, length: int) -> None:
+    """Drop the bytes of `path` after `length` (a refused part); nothing if the file is gone."""
+    try:
+        os.truncate(path, length)
+    except FileNotFoundError:
+        pass
+
+
+def second_name(source: Path) -> Path:
+    """A temporary hard link to `source`: installing it moves no bytes, and a refused commit
+    that discards it leaves `source` whole."""
+    target = temp_path()
+    os.link(source, target)
+    return target
 
 
 def install(received: Path, blob: str) -> None:

@@ -2,15 +2,18 @@
 
 initiate -> upload (parts 0..n-1, strictly in order) -> complete; a stage may be combined with
 the next ones in one request (`initiate,upload`, `upload,complete`, `initiate,upload,complete`).
-Every part but the last is exactly 1 MiB, at most 10,000 parts. Parts are kept as files under
-`parts/<uuid>/` and joined at completion; the file appears only then (201 new, 204 overwrite).
-A task not completed within 24 hours on the sandbox clock is removed with its parts.
+Every part but the last is exactly 1 MiB, at most 10,000 parts. Each accepted part is appended
+to the task's one file (`disk.task_file`), which completion installs as the stored file without
+copying it; the file appears only then (201 new, 204 overwrite). A task not completed within
+24 hours on the sandbox clock is removed with its parts.
+
+Per part: one SELECT of the task and one conditional UPDATE of its next part id, both under the
+task's in-process lock (`assembly.exclusive`); the whole-file MD5 is computed behind the parts.
 """
 
 from __future__ import annotations
 
 import math
-import os
 import re
 import uuid
 from collections.abc import Mapping
@@ -19,8 +22,8 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from sandbox.core import clock
-from sandbox.storage import disk, errors, metadata, store
-from sandbox.storage.disk import Readable
+from sandbox.storage import assembly, disk, errors, metadata, store
+from sandbox.storage.disk import Readable, Received
 from sandbox.storage.errors import StorageError
 from sandbox.storage.models import MultipartTask
 from sandbox.storage.values import is_whole
@@ -55,8 +58,17 @@ def handle(headers: Mapping[str, str], body: Readable, content_length: int, buck
                            "only the upload stage takes a body; send Content-Length: 0")
     if "initiate" in stages:
         task = initiate(headers, bucket, path)
-    else:
-        task = find_task(headers.get("x-svc-multi-uuid", ""), bucket, path)
+        with assembly.exclusive(task.uuid):
+            return carry_out(stages, task, headers, body, content_length)
+    task_uuid = headers.get("x-svc-multi-uuid", "").strip()
+    with assembly.exclusive(task_uuid):  # the task is read, and its next part written, in turn
+        task = find_task(task_uuid, bucket, path)
+        return carry_out(stages, task, headers, body, content_length)
+
+
+def carry_out(stages: tuple[str, ...], task: MultipartTask, headers: Mapping[str, str],
+              body: Readable, content_length: int) -> Answer:
+    """The upload and complete stages of one request, holding the task's lock."""
     try:
         if "upload" in stages:
             part_id = parse_part_id(headers.get("x-svc-part-id"),
@@ -117,11 +129,13 @@ def initiate(headers: Mapping[str, str], bucket: str, path: str) -> MultipartTas
     store.check_bucket(bucket)
     store.check_writable(bucket, path, over_resumable=True)
     now = clock.now()
-    return MultipartTask.objects.create(
+    task = MultipartTask.objects.create(
         uuid=str(uuid.uuid4()), bucket=bucket, path=path, total_length=length,
         part_count=part_count, mime_type=headers.get("x-svc-multi-type", "").strip()
         or DEFAULT_TYPE, metadata=meta, created_at=now, expires_at=now + TASK_LIFETIME_S,
     )
+    disk.make_task_dir(task.uuid)
+    return task
 
 
 def find_task(task_uuid: str, bucket: str, path: str) -> MultipartTask:
@@ -165,22 +179,24 @@ def upload_part(task: MultipartTask, part_id: int, body: Readable, content_lengt
         raise StorageError(errors.PART_SIZE_ERROR,
                            f"part size error: part {part_id} must be {size} bytes, "
                            f"got {content_length}")
-    received = disk.receive(body, content_length)
-    if content_md5 and content_md5.lower() != received.md5:
-        received.discard()
+    data = disk.task_file(task.uuid)
+    offset = part_id * PART_SIZE
+    try:
+        part_md5 = disk.write_at(data, offset, body, content_length, digest=bool(content_md5))
+    except FileNotFoundError:  # the task expired (or was reset) since it was read
+        raise StorageError(errors.MULTIPART_UUID_NOT_FOUND, "multipart uuid not found") from None
+    if content_md5 and content_md5.lower() != part_md5:
+        disk.cut(data, offset)
         raise StorageError(errors.WRONG_CONTENT_MD5, "wrong content-md5 of the part")
     following = part_id + 1 if part_id + 1 < task.part_count else -1
-    with transaction.atomic():
-        claimed = MultipartTask.objects.filter(
-            pk=task.pk, state=MultipartTask.State.OPEN, next_part_id=part_id,
-        ).update(next_part_id=following)
-        if claimed:
-            target = disk.part_path(task.uuid, part_id)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(received.path, target)
+    # The lock keeps other parts of this task out; the condition catches expiry and reset.
+    claimed = MultipartTask.objects.filter(
+        pk=task.pk, state=MultipartTask.State.OPEN, next_part_id=part_id,
+    ).update(next_part_id=following)
     if not claimed:
-        received.discard()
+        disk.cut(data, offset)
         raise refusal_after_race(task, part_id)
+    assembly.follow(task.uuid, offset + content_length)
     task.next_part_id = following
     return task
 
@@ -196,20 +212,25 @@ def refusal_after_race(task: MultipartTask, part_id: int) -> StorageError:
 
 
 def complete(task: MultipartTask, multi_md5: str) -> bool:
-    """Join the parts into the file; True when the file is new, False when it was replaced."""
+    """Install the task's file as the stored file; True when it is new, False when it replaced
+    one."""
     if task.next_part_id != -1:
         raise StorageError(errors.MULTIPART_INCOMPLETE,
                            f"incomplete multipart parts: {task.next_part_id} of "
                            f"{task.part_count} parts stored",
                            {"x-svc-next-part-id": str(task.next_part_id)})
     try:
-        received = disk.concatenate([disk.part_path(task.uuid, part)
-                                     for part in range(task.part_count)])
-    except FileNotFoundError:  # the task expired while we were joining its parts
+        md5 = assembly.whole_md5(task.uuid, task.total_length)
+    except FileNotFoundError:  # the task expired while we were hashing its file
         raise StorageError(errors.MULTIPART_UUID_NOT_FOUND, "multipart uuid not found") from None
-    if multi_md5 and multi_md5.lower() != received.md5:
-        received.discard()
+    if multi_md5 and multi_md5.lower() != md5:
         raise StorageError(errors.FILE_MD5_MISMATCH, "file md5 not match")
+    try:
+        # A second name for the bytes: the commit moves it into place, and a refused commit
+        # discards only it, so the parts stay for another attempt at completion.
+        received = Received(disk.second_name(disk.task_file(task.uuid)), task.total_length, md5)
+    except FileNotFoundError:
+        raise StorageError(errors.MULTIPART_UUID_NOT_FOUND, "multipart uuid not found") from None
     try:
         with transaction.atomic():
             claimed = MultipartTask.objects.filter(
@@ -225,6 +246,7 @@ def complete(task: MultipartTask, multi_md5: str) -> bool:
         received.discard()
         raise
     disk.remove_parts(task.uuid)
+    assembly.forget(task.uuid)
     return created
 
 
@@ -235,3 +257,4 @@ def expire(now: float) -> None:
         deleted, _ = MultipartTask.objects.filter(uuid=task_uuid, expires_at__lte=now).delete()
         if deleted:
             disk.remove_parts(task_uuid)
+            assembly.forget(task_uuid)

@@ -1,0 +1,113 @@
+"""What the sandbox keeps in memory about resumable uploads in progress (it is one process):
+
+- a lock per task, so that one request at a time checks which part comes next and writes it:
+  two requests racing with the same part could otherwise write over each other's bytes, and
+  the loser's cut-back would take the winner's part with it;
+- the running whole-file MD5 of each task's file. After every accepted part a background thread
+  hashes the new bytes (from the page cache, while the client is busy with its next part), so
+  completion neither reads the whole file again nor makes the client wait for it.
+
+The running MD5 is only a head start: completion hashes whatever it does not cover yet, which
+is the whole file when the sandbox was restarted since the parts arrived.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+
+from sandbox.storage import disk
+
+
+class _Running:
+    """The MD5 of the first `covered` bytes of a task's file."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.md5 = hashlib.md5()
+        self.covered = 0
+
+    def advance(self, path: Path, upto: int) -> None:
+        """Hash the file on to byte `upto`; FileNotFoundError when it is gone or shorter."""
+        with self.lock:
+            if self.covered >= upto:
+                return
+            with open(path, "rb") as handle:
+                handle.seek(self.covered)
+                while self.covered < upto:
+                    chunk = handle.read(min(disk.BODY_CHUNK, upto - self.covered))
+                    if not chunk:
+                        raise FileNotFoundError(f"{path} ends before byte {upto}")
+                    self.md5.update(chunk)
+                    self.covered += len(chunk)
+
+
+class _Held:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.users = 0
+
+
+_registry_lock = threading.Lock()
+_running: dict[str, _Running] = {}
+_held: dict[str, _Held] = {}
+# One thread is enough: it only has to keep pace with one request thread per upload, and
+# hashing releases the GIL. Jobs of one task run in the order they were queued.
+_hasher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sandbox-storage-md5")
+
+
+@contextmanager
+def exclusive(task_uuid: str) -> Iterator[None]:
+    """Hold the task's lock; the entry goes away with its last user, so garbage uuids and
+    finished tasks leave nothing behind."""
+    with _registry_lock:
+        held = _held.setdefault(task_uuid, _Held())
+        held.users += 1
+    try:
+        with held.lock:
+            yield
+    finally:
+        with _registry_lock:
+            held.users -= 1
+            if not held.users:
+                del _held[task_uuid]
+
+
+def follow(task_uuid: str, upto: int) -> None:
+    """The task's file is accepted up to byte `upto`: hash it in the background."""
+    with _registry_lock:
+        running = _running.setdefault(task_uuid, _Running())
+    _hasher.submit(_advance_quietly, running, disk.task_file(task_uuid), upto)
+
+
+def _advance_quietly(running: _Running, path: Path, upto: int) -> None:
+    try:
+        running.advance(path, upto)
+    except OSError:
+        pass  # expired or reset meanwhile; a completion would hash again and say so
+
+
+def whole_md5(task_uuid: str, length: int) -> str:
+    """The MD5 of the first `length` bytes of the task's file (all of it at completion);
+    FileNotFoundError when the file is gone or shorter."""
+    with _registry_lock:
+        running = _running.setdefault(task_uuid, _Running())
+    running.advance(disk.task_file(task_uuid), length)
+    with running.lock:
+        return running.md5.hexdigest()
+
+
+def forget(task_uuid: str) -> None:
+    """The task is completed or expired."""
+    with _registry_lock:
+        _running.pop(task_uuid, None)
+
+
+def forget_all() -> None:
+    """Reset: every task is gone."""
+    with _registry_lock:
+        _running.clear()
