@@ -11,11 +11,11 @@ from django.utils.translation import gettext_lazy as _
 
 from backoffice.env import StrictEnv
 
-BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(StrictEnv().str("VAR_DIR", str(BASE_DIR / "var")))
-VAR_DIR.mkdir(parents=True, exist_ok=True)
-
 env = StrictEnv()
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env.str("VAR_DIR", str(BASE_DIR / "var")))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = env.bool("DEBUG", default=False)
 SECRET_KEY = env.str("SECRET_KEY")

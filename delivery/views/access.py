@@ -6,12 +6,12 @@ permission named at each view, which only Content managers hold.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
+
+from backoffice.access import access_guard
 
 ACCESS = "delivery.access_delivery"
 MANAGE = "delivery.manage_delivery"
@@ -23,22 +23,7 @@ DELETE_RULESET = "delivery.delete_ruleset"
 CHANGE_SETTINGS = "delivery.change_deliverysettings"
 CHANGE_VERSIONS = "delivery.change_imageversion"
 
-View = Callable[..., HttpResponse]
-
-
-def needs(*permissions: str) -> Callable[[View], View]:
-    """Refuse (403) unless the user holds the delivery access permission and all of these."""
-
-    def decorate(view: View) -> View:
-        @wraps(view)
-        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not request.user.has_perms((ACCESS, *permissions)):
-                raise PermissionDenied
-            return view(request, *args, **kwargs)
-
-        return checked
-
-    return decorate
+needs = access_guard(ACCESS)
 
 
 def require(request: HttpRequest, *permissions: str) -> None:

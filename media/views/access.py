@@ -2,33 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from backoffice.access import access_guard
 
 ACCESS = "media.access_media"
 VIEW_JOBS = "media.view_processingjob"
 RUN = "media.run_media_jobs"
 
-View = Callable[..., HttpResponse]
-
-
-def needs(*permissions: str) -> Callable[[View], View]:
-    """Refuse (403) unless the user holds the media access permission and all of these."""
-
-    def decorate(view: View) -> View:
-        @wraps(view)
-        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not request.user.has_perms((ACCESS, *permissions)):
-                raise PermissionDenied
-            return view(request, *args, **kwargs)
-
-        return checked
-
-    return decorate
+needs = access_guard(ACCESS)
 
 
 def abilities(user: Any) -> dict[str, bool]:

@@ -6,33 +6,13 @@ Auditor (access and view permissions only) can read every page and change nothin
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import Any
-
-from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from backoffice.access import access_guard
 
 ACCESS = "sms.access_sms"
 SEND = "sms.send_sms"
 MANAGE_TEMPLATES = "sms.manage_templates"
 
-
-def require(
-    *permissions: str,
-) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    needed = (ACCESS, *permissions)
-
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not request.user.has_perms(needed):
-                raise PermissionDenied
-            return view(request, *args, **kwargs)
-
-        return wrapped
-
-    return decorator
+require = access_guard(ACCESS)
 
 
 def abilities(user) -> dict[str, bool]:  # type: ignore[no-untyped-def]

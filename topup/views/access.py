@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from backoffice.access import access_guard
 
 ACCESS = "topup.access_topup"
 CHARGE = "topup.charge_topup"
@@ -18,22 +15,7 @@ REPORT = "topup.add_reconciliationreport"
 ADD_PRODUCT = "topup.add_product"
 CHANGE_PRODUCT = "topup.change_product"
 
-View = Callable[..., HttpResponse]
-
-
-def needs(*permissions: str) -> Callable[[View], View]:
-    """Refuse (403) unless the user holds the top-up access permission and all of these."""
-
-    def decorate(view: View) -> View:
-        @wraps(view)
-        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not request.user.has_perms((ACCESS, *permissions)):
-                raise PermissionDenied
-            return view(request, *args, **kwargs)
-
-        return checked
-
-    return decorate
+needs = access_guard(ACCESS)
 
 
 def abilities(user: Any) -> dict[str, bool]:
