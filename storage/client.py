@@ -443,6 +443,7 @@ class StorageClient:
         self.scheme: Scheme = scheme
         self.timeout = timeout
         self.session = session or requests.Session()
+        _settle_environment(self.session, self.base_url)
         self.retry = retry or RetryPolicy()
         self._clock = clock
         # Seconds to add to our clock to match the provider's; learnt from 40100002 answers.
@@ -800,6 +801,24 @@ class StorageClient:
             return False
         self.clock_offset = server_time - self._clock()
         return True
+
+
+def _settle_environment(session: requests.Session, base_url: str) -> None:
+    """Read the environment's proxy and CA-bundle settings for `base_url` once, now.
+
+    A session that trusts the environment scans all of it on every request (a measurable cost
+    per part of a resumable upload) and looks up ~/.netrc, whose Basic credentials would
+    replace our signed Authorization header. Settings the session already has win.
+    """
+    if not session.trust_env:
+        return
+    for scheme, proxy in requests.utils.get_environ_proxies(base_url).items():
+        session.proxies.setdefault(scheme, proxy)
+    if session.verify is True:
+        bundle = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE")
+        if bundle:
+            session.verify = bundle
+    session.trust_env = False
 
 
 @dataclass(frozen=True)

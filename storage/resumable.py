@@ -6,15 +6,17 @@ assembly). Progress lives in a small `ResumableState` that is handed to `on_prog
 every step: the caller persists it, and passing the saved state back resumes at the next part
 instead of starting over. Stages are never combined: three plain stages are easier to resume
 and to reason about than the combined forms the provider also accepts.
+
+The file is read once: a worker thread reads and hashes the next part (its own MD5 and the
+running whole-file MD5) while the provider takes the current one, so the client's disk and
+hashing time hide behind the network instead of adding to it.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import IO
 
 from storage import rules
 from storage.client import (
@@ -23,12 +25,16 @@ from storage.client import (
     Source,
     StorageClient,
     StorageProtocolError,
-    file_md5,
     file_size,
     open_source,
 )
+from storage.parts import PART_SIZE, Part, PartReader, SourceChanged, part_count
 
-PART_SIZE = 1_048_576
+__all__ = [
+    "MAX_LENGTH", "MAX_PARTS", "PART_SIZE", "ResumableState", "SourceChanged", "part_count",
+    "resumable_upload",
+]
+
 MAX_PARTS = 10_000
 MAX_LENGTH = PART_SIZE * MAX_PARTS
 DEFAULT_MULTI_TYPE = "application/octet-stream"
@@ -60,11 +66,6 @@ class ResumableState:
 ProgressCallback = Callable[[ResumableState], None]
 
 
-def part_count(length: int) -> int:
-    """Number of 1 MiB parts (the last may be shorter) for `length` bytes."""
-    return -(-length // PART_SIZE)
-
-
 def resumable_upload(
     client: StorageClient,
     path: str,
@@ -93,15 +94,15 @@ def resumable_upload(
         file = open_source(source, stack)
         length = file_size(file)
         _check_length(length)
-        whole_md5 = file_md5(file)
-        upload = _Upload(client, path, file, length, state, notify)
+        parts = stack.enter_context(PartReader(file, length))
+        upload = _Upload(client, path, parts, state, notify)
         restarted = False
         while True:
             try:
                 if state.uuid is None:
                     upload.initiate(content_type or DEFAULT_MULTI_TYPE, meta_headers)
                 upload.send_parts()
-                return upload.complete(whole_md5)
+                return upload.complete(parts.whole_md5())
             except MultipartNotFound:
                 if restarted:
                     raise
@@ -125,16 +126,15 @@ class _Upload:
         self,
         client: StorageClient,
         path: str,
-        file: IO[bytes],
-        length: int,
+        parts: PartReader,
         state: ResumableState,
         notify: ProgressCallback,
     ) -> None:
         self.client = client
         self.path = path
-        self.file = file
-        self.length = length
-        self.parts = part_count(length)
+        self.reader = parts
+        self.length = parts.length
+        self.parts = parts.count
         self.state = state
         self.notify = notify
         if state.uuid is not None:
@@ -198,9 +198,7 @@ class _Upload:
                 f"provider expects part {part_id} of a file of {self.parts} parts; "
                 "was the file changed since the upload started?"
             )
-        start = part_id * PART_SIZE
-        self.file.seek(start)
-        data = self.file.read(min(PART_SIZE, self.length - start))
+        part: Part = self.reader.take(part_id)
         headers = {
             "x-svc-multi-stage": "upload",
             "x-svc-multi-uuid": self._uuid(),
@@ -212,8 +210,8 @@ class _Upload:
             "PUT",
             self.path,
             headers=headers,
-            body=data,
-            content_md5=hashlib.md5(data).hexdigest(),
+            body=part.data,
+            content_md5=part.md5,
             idempotent=True,
         )
         is_last = part_id == self.parts - 1

@@ -549,3 +549,37 @@ def test_constructor_rejects_bad_settings(kwargs, message):
 
 def test_repr_never_shows_the_password():
     assert "password" not in repr(StorageClient(BASE, "demo", "ops", "password"))
+
+
+# --- environment ---
+
+
+def test_the_environment_is_read_once_and_a_netrc_never_replaces_the_signature(
+    mock, monkeypatch, tmp_path
+):
+    netrc = tmp_path / ".netrc"
+    netrc.write_text("machine storage.test login someone password secret\n")
+    netrc.chmod(0o600)
+    monkeypatch.setenv("NETRC", str(netrc))
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.test:3128")
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", "/etc/ssl/certs/ca-certificates.crt")
+    client = make_client()
+    monkeypatch.setenv("HTTP_PROXY", "http://changed.test:3128")  # read at construction only
+    assert client.session.proxies["http"] == "http://proxy.test:3128"
+    assert client.session.verify == "/etc/ssl/certs/ca-certificates.crt"
+    assert client.session.trust_env is False
+    mock.add(responses.DELETE, f"{BASE}/demo/a.txt")
+    client.delete("a.txt")
+    assert sent(mock).headers["Authorization"].startswith("SVC ops:")
+
+
+def test_a_host_in_no_proxy_goes_direct_and_a_given_session_keeps_its_settings(monkeypatch):
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.test:3128")
+    monkeypatch.setenv("NO_PROXY", "storage.test")
+    assert "http" not in make_client().session.proxies
+    session = requests.Session()
+    session.proxies = {"http": "http://mine.test:8080"}
+    session.verify = False
+    client = make_client(session=session)
+    assert client.session.proxies == {"http": "http://mine.test:8080"}
+    assert client.session.verify is False

@@ -1,0 +1,132 @@
+"""The parts of a file being uploaded resumably, read one step ahead of the network.
+
+`PartReader` owns the source file while an upload runs. One worker thread does every read: it
+prepares the part after the one being sent (its bytes and their MD5) and feeds the running MD5
+of the whole file on the way, so each byte is read from disk and hashed for the whole file
+exactly once. Reading a file and hashing more than 2 KiB release the GIL, so this work overlaps
+with waiting for the provider's answer. Only the worker touches the file, so its position needs
+no lock.
+
+The whole-file MD5 follows file offsets, not the order parts are asked for: a part asked again
+(a resync to an earlier part) adds nothing, and a jump forward (a resumed upload, or a resync to
+a later part) hashes the bytes skipped, so the digest is always that of the file as it is now.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from types import TracebackType
+from typing import IO
+
+PART_SIZE = 1_048_576
+# Skipped bytes are hashed in blocks of this size, so memory stays flat on resume.
+GAP_BLOCK = 256 * 1024
+
+
+def part_count(length: int) -> int:
+    """Number of 1 MiB parts (the last may be shorter) for `length` bytes."""
+    return -(-length // PART_SIZE)
+
+
+class SourceChanged(ValueError):
+    """The file is shorter than when the upload started."""
+
+
+@dataclass(frozen=True)
+class Part:
+    part_id: int
+    data: bytes
+    md5: str
+
+
+class PartReader:
+    """Parts of a seekable file of `length` bytes; a context manager that stops its worker.
+
+    `take(n)` returns part n (waiting for it if the worker has not finished it) and starts
+    reading part n + 1; `whole_md5()` finishes the file's digest. At most two parts are held
+    in memory.
+    """
+
+    def __init__(self, file: IO[bytes], length: int) -> None:
+        self.length = length
+        self.count = part_count(length)
+        self._file = file
+        self._whole = hashlib.md5()
+        self._covered = 0  # the whole-file digest covers bytes [0, _covered)
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="storage-parts")
+        self._ahead: tuple[int, Future[Part]] | None = None
+
+    def __enter__(self) -> PartReader:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the worker; a part it is reading is finished first (one read, bounded)."""
+        self._ahead = None
+        self._worker.shutdown(wait=True, cancel_futures=True)
+
+    def take(self, part_id: int) -> Part:
+        """Part `part_id` (0 <= part_id < count); SourceChanged if the file is now shorter."""
+        if not 0 <= part_id < self.count:
+            raise IndexError(f"part {part_id} is not in 0..{self.count - 1}")
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and ahead[0] == part_id:
+            pending = ahead[1]
+        else:
+            pending = self._worker.submit(self._read, part_id)
+        part = pending.result()
+        following = part_id + 1
+        if following < self.count:
+            self._ahead = (following, self._worker.submit(self._read, following))
+        return part
+
+    def whole_md5(self) -> str:
+        """MD5 hex of the whole file, hashing whatever the parts read so far did not cover."""
+        return self._worker.submit(self._finish).result()
+
+    # --- on the worker thread ---
+
+    def _read(self, part_id: int) -> Part:
+        start = part_id * PART_SIZE
+        size = min(PART_SIZE, self.length - start)
+        self._hash_gap(start)
+        self._file.seek(start)
+        data = self._file.read(size)
+        if len(data) != size:
+            raise SourceChanged(
+                f"the file has only {start + len(data)} bytes, not the {self.length} it had "
+                "when the upload started"
+            )
+        end = start + size
+        if end > self._covered:
+            self._whole.update(memoryview(data)[self._covered - start :])
+            self._covered = end
+        return Part(part_id, data, hashlib.md5(data).hexdigest())
+
+    def _finish(self) -> str:
+        self._hash_gap(self.length)
+        return self._whole.hexdigest()
+
+    def _hash_gap(self, upto: int) -> None:
+        """Feed the whole-file digest with the bytes from `_covered` up to `upto`."""
+        if upto <= self._covered:
+            return
+        self._file.seek(self._covered)
+        while self._covered < upto:
+            block = self._file.read(min(GAP_BLOCK, upto - self._covered))
+            if not block:
+                raise SourceChanged(
+                    f"the file has only {self._covered} bytes, not the {self.length} it had "
+                    "when the upload started"
+                )
+            self._whole.update(block)
+            self._covered += len(block)

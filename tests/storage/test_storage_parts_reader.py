@@ -1,0 +1,90 @@
+"""PartReader: each part's bytes and MD5, and a whole-file MD5 that is right whatever order the
+provider makes us read parts in (plain run, resume, resync back or forward)."""
+
+import hashlib
+import io
+
+import pytest
+
+from storage.parts import PART_SIZE, PartReader, SourceChanged, part_count
+
+LENGTH = 3 * PART_SIZE + 12_345  # three whole parts and a short last one
+
+
+@pytest.fixture
+def payload() -> bytes:
+    return bytes((index * 7) % 256 for index in range(LENGTH))
+
+
+def whole(payload: bytes) -> str:
+    return hashlib.md5(payload).hexdigest()
+
+
+def test_part_count_rounds_up_to_whole_parts():
+    assert [part_count(n) for n in (1, PART_SIZE, PART_SIZE + 1, LENGTH)] == [1, 1, 2, 4]
+
+
+def test_parts_in_order_carry_their_bytes_and_md5_and_add_up_to_the_file(payload):
+    with PartReader(io.BytesIO(payload), LENGTH) as reader:
+        parts = [reader.take(part_id) for part_id in range(reader.count)]
+        whole_md5 = reader.whole_md5()
+    assert [part.part_id for part in parts] == [0, 1, 2, 3]
+    assert b"".join(part.data for part in parts) == payload
+    assert len(parts[-1].data) == 12_345
+    assert all(part.md5 == hashlib.md5(part.data).hexdigest() for part in parts)
+    assert whole_md5 == whole(payload)
+
+
+def test_a_resumed_upload_hashes_the_parts_it_skips(payload):
+    with PartReader(io.BytesIO(payload), LENGTH) as reader:
+        reader.take(2)
+        reader.take(3)
+        assert reader.whole_md5() == whole(payload)
+
+
+def test_a_part_read_again_after_a_resync_back_is_not_counted_twice(payload):
+    with PartReader(io.BytesIO(payload), LENGTH) as reader:
+        reader.take(0)
+        reader.take(1)  # part 2 is now being read ahead
+        again = reader.take(1)
+        assert again.data == payload[PART_SIZE : 2 * PART_SIZE]
+        reader.take(2)
+        reader.take(3)
+        assert reader.whole_md5() == whole(payload)
+
+
+def test_a_resync_forward_hashes_the_parts_jumped_over(payload):
+    with PartReader(io.BytesIO(payload), LENGTH) as reader:
+        reader.take(0)
+        reader.take(3)
+        assert reader.whole_md5() == whole(payload)
+
+
+def test_completion_alone_hashes_the_whole_file(payload):
+    with PartReader(io.BytesIO(payload), LENGTH) as reader:
+        assert reader.whole_md5() == whole(payload)
+
+
+def test_a_file_cut_short_since_the_start_is_reported_as_changed(payload):
+    with PartReader(io.BytesIO(payload[: 2 * PART_SIZE + 10]), LENGTH) as reader:
+        reader.take(0)
+        with pytest.raises(SourceChanged, match=f"not the {LENGTH} it had"):
+            reader.take(2)
+        with pytest.raises(SourceChanged):
+            reader.whole_md5()
+
+
+def test_a_part_outside_the_file_is_refused(payload):
+    with PartReader(io.BytesIO(payload), LENGTH) as reader:
+        with pytest.raises(IndexError, match="part 4 is not in 0..3"):
+            reader.take(4)
+        with pytest.raises(IndexError):
+            reader.take(-1)
+
+
+def test_the_worker_thread_stops_with_the_reader(payload):
+    reader = PartReader(io.BytesIO(payload), LENGTH)
+    reader.take(0)
+    reader.close()
+    with pytest.raises(RuntimeError):
+        reader.take(1)
