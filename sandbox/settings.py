@@ -40,6 +40,9 @@ DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": DATA_DIR / "sandbox.sqlite3",
+        # One connection per server thread for the life of the process: opening a SQLite
+        # connection (and its PRAGMAs) costs more than the queries of a typical request.
+        "CONN_MAX_AGE": None,
         "OPTIONS": {
             "timeout": 30,
             "transaction_mode": "IMMEDIATE",

@@ -75,6 +75,9 @@ class Command(BaseCommand):
             log_socket_errors=False,  # lets the drop fault close a connection silently
             max_request_body_size=16 * 1024**3, channel_timeout=300,
             connection_limit=500, clear_untrusted_proxy_headers=False,
+            # Bodies up to 2 MiB (every resumable part) stay in memory instead of a temporary
+            # file each; larger ones still spill to disk, so memory stays bounded.
+            inbuf_overflow=2 * 1024**2,
         )
 
         def stop(signum: int, frame: object) -> None:
