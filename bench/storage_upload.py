@@ -10,13 +10,19 @@ measures in one run, with the same client and the same sandbox:
   at completion), the back-office's path for large files;
 - download: `StorageClient.download` to a local file (MD5 computed while streaming).
 
-Then the client's memory: a generated 1 GiB file (sparse, so it costs no disk) is uploaded in
-parts and downloaded again while tracemalloc records the peak of Python allocations and a
-sampler thread records the peak resident set size above the starting point.
+The four run in turn, round after round (5 by default), and the medians are compared: on a
+small shared machine one transfer of a few seconds can vary by a third from one try to the
+next (mostly kernel time for fresh page-cache memory), and a median of interleaved rounds
+compares the two uploads under the same conditions. Every round's wall time is printed.
+
+Before that, while the process is fresh, the client's memory: a generated 1 GiB file (sparse,
+so it costs no disk) is uploaded in parts and downloaded again while tracemalloc records the
+peak of Python allocations and a sampler thread records the peak resident set size above the
+starting point.
 
 Targets: resumable upload at least 0.7 of the plain PUT's throughput; client memory under
 100 MB for a 1 GiB file. Run with ``.venv/bin/python bench/storage_upload.py``
-(``--size-mib N``, ``--memory-gib N`` with 0 to skip the memory part).
+(``--size-mib N``, ``--rounds N``, ``--memory-gib N`` with 0 to skip the memory part).
 """
 
 from __future__ import annotations
@@ -134,12 +140,45 @@ def measure_memory(client: StorageClient, workdir: Path, size: int) -> tuple[flo
     return peak / 1e6, rss.peak_delta / 1e6
 
 
+MD5, PLAIN, RESUMABLE, DOWNLOAD = "md5 of the bytes", "plain PUT", "resumable upload", "download"
+Timing = tuple[float, float]
+
+
+def measure_speed(client: StorageClient, source: Path, workdir: Path,
+                  rounds: int) -> dict[str, list[Timing]]:
+    """(wall, CPU) of each transfer, round after round; every round checks the bytes stored."""
+    expected = md5_file(source)
+    copy = workdir / "copy.bin"
+    timings: dict[str, list[Timing]] = {MD5: [], PLAIN: [], RESUMABLE: [], DOWNLOAD: []}
+    for number in range(1, rounds + 1):
+        print(f"round {number} of {rounds} ...", flush=True)
+        timings[MD5].append(timed(lambda: md5_file(source)))
+        timings[PLAIN].append(
+            timed(lambda: client.upload("/bench/plain.bin", source, content_md5=False)))
+        timings[RESUMABLE].append(
+            timed(lambda: resumable_upload(client, "/bench/parts.bin", source)))
+        timings[DOWNLOAD].append(timed(lambda: client.download("/bench/parts.bin", copy)))
+        if md5_file(copy) != expected or client.head("/bench/parts.bin").md5 != expected:
+            raise SystemExit("the stored or downloaded bytes differ from the source")
+        copy.unlink()
+    return timings
+
+
+def median_of(timings: list[Timing]) -> Timing:
+    """The round with the median wall time (its CPU time with it)."""
+    return sorted(timings)[len(timings) // 2]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size-mib", type=int, default=256, help="speed file size (MiB)")
     parser.add_argument("--memory-gib", type=float, default=1.0,
                         help="memory file size (GiB), 0 to skip")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="speed rounds; medians are compared (default 5)")
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     size = args.size_mib * MIB
 
     with tempfile.TemporaryDirectory(prefix="bench-storage-") as temp:
@@ -163,33 +202,23 @@ def main() -> int:
             print(f"generating {args.size_mib} MiB ...", flush=True)
             generate(source, size)
             md5_file(source)  # warm the page cache so every run reads from memory alike
-
-            md5_s, md5_cpu = timed(lambda: md5_file(source))
-            expected = md5_file(source)
-            put_s, put_cpu = timed(
-                lambda: client.upload("/bench/plain.bin", source, content_md5=False))
-            parts_s, parts_cpu = timed(
-                lambda: resumable_upload(client, "/bench/parts.bin", source))
-            copy = workdir / "copy.bin"
-            download_s, download_cpu = timed(lambda: client.download("/bench/parts.bin", copy))
-            if md5_file(copy) != expected or client.head("/bench/parts.bin").md5 != expected:
-                raise SystemExit("the stored or downloaded bytes differ from the source")
-            copy.unlink()
-
+            rounds = measure_speed(client, source, workdir, args.rounds)
         finally:
             sandbox.stop()
 
     print()
-    print(f"file: {args.size_mib} MiB, sandbox on 127.0.0.1, one run")
-    print(f"{'':<20}{'throughput':>14}{'wall':>9}{'client CPU':>12}")
-    for label, wall, cpu in (("md5 of the bytes", md5_s, md5_cpu), ("plain PUT", put_s, put_cpu),
-                             ("resumable upload", parts_s, parts_cpu),
-                             ("download", download_s, download_cpu)):
-        print(f"{label:<20}{rate(size, wall):9.1f} MiB/s{wall:8.2f} s{cpu:10.2f} s")
+    print(f"file: {args.size_mib} MiB, sandbox on 127.0.0.1, {args.rounds} round(s) in one run")
+    print(f"{'':<20}{'throughput':>14}{'wall':>9}{'client CPU':>12}   walls of the rounds")
+    medians = {label: median_of(timings) for label, timings in rounds.items()}
+    for label, (wall, cpu) in medians.items():
+        walls = " ".join(f"{timing[0]:.2f}" for timing in rounds[label])
+        print(f"{label:<20}{rate(size, wall):9.1f} MiB/s{wall:8.2f} s{cpu:10.2f} s   {walls}")
+    md5_s, put_s = medians[MD5][0], medians[PLAIN][0]
+    (parts_s, parts_cpu), download_s = medians[RESUMABLE], medians[DOWNLOAD][0]
     ratio_put = put_s / parts_s
-    ratio_md5 = md5_s / parts_s
-    print(f"resumable / plain PUT throughput: {ratio_put:.2f} (target >= {TARGET_RATIO})")
-    print(f"resumable / MD5 throughput:       {ratio_md5:.2f}")
+    print(f"resumable / plain PUT throughput: {ratio_put:.2f} (target >= {TARGET_RATIO}; "
+          "medians)")
+    print(f"resumable / MD5 throughput:       {md5_s / parts_s:.2f}")
     print(f"download / plain PUT throughput:  {put_s / download_s:.2f}")
     waiting = parts_s - parts_cpu
     print(f"resumable upload: {parts_cpu:.2f} s of client CPU, {waiting:.2f} s waiting for the "
