@@ -1,4 +1,8 @@
-"""The demo account: created once per data directory with fresh random credentials."""
+"""The demo account: created once per data directory with fresh random credentials.
+
+Its row never changes after creation (a reset keeps it), so each process reads it once:
+every authenticated request needs it, some several times.
+"""
 
 from __future__ import annotations
 
@@ -32,6 +36,11 @@ def ensure_account() -> Account:
     return account
 
 
+_account: Account | None = None
+
+
 def current_account() -> Account:
-    account = Account.objects.first()
-    return account if account is not None else ensure_account()
+    global _account
+    if _account is None:  # two threads may both read it: the same row, so no harm
+        _account = Account.objects.first() or ensure_account()
+    return _account

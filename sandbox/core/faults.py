@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 from typing import Any
 
+from django.db import transaction
 from django.db.models import F
 
 from sandbox.core.jsonapi import FieldError, choice, number, text
@@ -47,13 +49,58 @@ def fault_from_request(body: dict[str, Any]) -> Fault:
                  probability=probability, when=when)
 
 
+class _FaultFreeServices:
+    """Services known to have no fault left to fire, so that a request (nearly always without
+    faults) costs no query.
+
+    This stays true until a fault is added, since a used-up fault never fires again; faults
+    are added only in this process, and `forget` runs once the new row is committed. A lookup
+    that overlapped an addition keeps its answer to itself: the generation moved on.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._services: set[str] = set()
+        self._generation = 0
+
+    def __contains__(self, service: str) -> bool:
+        return service in self._services
+
+    @property
+    def generation(self) -> int:
+        return self._generation
+
+    def record(self, service: str, generation: int) -> None:
+        with self._lock:
+            if generation == self._generation:
+                self._services.add(service)
+
+    def forget(self) -> None:
+        with self._lock:
+            self._generation += 1
+            self._services.clear()
+
+
+_fault_free = _FaultFreeServices()
+
+
+def fault_saved(created: bool = False, **kwargs: Any) -> None:
+    """post_save of Fault: a new fault may apply to any service."""
+    if created:
+        transaction.on_commit(_fault_free.forget)
+
+
 def take_matching_fault(service: str, method: str, full_path: str) -> Fault | None:
     """Return the first fault that applies to this request and count it as used.
 
     The use is claimed with a conditional UPDATE, so that a fault limited to N times fires N
     times even when requests arrive in parallel.
     """
-    for fault in Fault.objects.filter(service=service):
+    if service in _fault_free:
+        return None
+    generation = _fault_free.generation
+    candidates = list(Fault.objects.filter(service=service))
+    for fault in candidates:
         if fault.method and fault.method != method.upper():
             continue
         if fault.remaining == 0 or not re.search(fault.path, full_path):
@@ -68,4 +115,6 @@ def take_matching_fault(service: str, method: str, full_path: str) -> Fault | No
             updated = claimed.update(hits=F("hits") + 1)
         if updated:
             return fault
+    if all(fault.remaining == 0 for fault in candidates):
+        _fault_free.record(service, generation)
     return None

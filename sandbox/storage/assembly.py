@@ -1,5 +1,8 @@
 """What the sandbox keeps in memory about resumable uploads in progress (it is one process):
 
+- the open tasks as this process last read or wrote them, so that a part costs no SELECT: a
+  task changes only under its lock, here, or is removed (completion, expiry, reset), which
+  forgets it. The conditional UPDATE of each part still checks the row itself;
 - a lock per task, so that one request at a time checks which part comes next and writes it:
   two requests racing with the same part could otherwise write over each other's bytes, and
   the loser's cut-back would take the winner's part with it;
@@ -21,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sandbox.storage import disk
+from sandbox.storage.models import MultipartTask
 
 
 class _Running:
@@ -53,6 +57,7 @@ class _Held:
 
 
 _registry_lock = threading.Lock()
+_tasks: dict[str, MultipartTask] = {}
 _running: dict[str, _Running] = {}
 _held: dict[str, _Held] = {}
 # One thread is enough: it only has to keep pace with one request thread per upload, and
@@ -75,6 +80,23 @@ def exclusive(task_uuid: str) -> Iterator[None]:
             held.users -= 1
             if not held.users:
                 del _held[task_uuid]
+
+
+def known_task(task_uuid: str) -> MultipartTask | None:
+    """The open task as last seen here; read and change it only holding its lock."""
+    with _registry_lock:
+        return _tasks.get(task_uuid)
+
+
+def remember_task(task: MultipartTask) -> None:
+    with _registry_lock:
+        _tasks[task.uuid] = task
+
+
+def drop_task(task_uuid: str) -> None:
+    """Read the task from the database next time (its row changed behind our back)."""
+    with _registry_lock:
+        _tasks.pop(task_uuid, None)
 
 
 def follow(task_uuid: str, upto: int) -> None:
@@ -104,10 +126,12 @@ def whole_md5(task_uuid: str, length: int) -> str:
 def forget(task_uuid: str) -> None:
     """The task is completed or expired."""
     with _registry_lock:
+        _tasks.pop(task_uuid, None)
         _running.pop(task_uuid, None)
 
 
 def forget_all() -> None:
     """Reset: every task is gone."""
     with _registry_lock:
+        _tasks.clear()
         _running.clear()

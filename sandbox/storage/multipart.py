@@ -7,8 +7,9 @@ to the task's one file (`disk.task_file`), which completion installs as the stor
 copying it; the file appears only then (201 new, 204 overwrite). A task not completed within
 24 hours on the sandbox clock is removed with its parts.
 
-Per part: one SELECT of the task and one conditional UPDATE of its next part id, both under the
-task's in-process lock (`assembly.exclusive`); the whole-file MD5 is computed behind the parts.
+Per part: one conditional UPDATE of the task's next part id under the task's in-process lock
+(`assembly.exclusive`); the task itself is read from the database only the first time this
+process sees it (`assembly.known_task`); the whole-file MD5 is computed behind the parts.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ def handle(headers: Mapping[str, str], body: Readable, content_length: int, buck
     if "initiate" in stages:
         task = initiate(headers, bucket, path)
         with assembly.exclusive(task.uuid):
+            assembly.remember_task(task)
             return carry_out(stages, task, headers, body, content_length)
     task_uuid = headers.get("x-svc-multi-uuid", "").strip()
     with assembly.exclusive(task_uuid):  # the task is read, and its next part written, in turn
@@ -144,9 +146,13 @@ def find_task(task_uuid: str, bucket: str, path: str) -> MultipartTask:
         raise StorageError(errors.WRONG_MULTIPART_UUID,
                            "wrong multipart uuid: x-svc-multi-uuid must be the 36-character "
                            "uuid returned by initiate")
-    task = MultipartTask.objects.filter(uuid=task_uuid).first()
+    task = assembly.known_task(task_uuid)
     if task is None:
-        raise StorageError(errors.MULTIPART_UUID_NOT_FOUND, "multipart uuid not found")
+        task = MultipartTask.objects.filter(uuid=task_uuid).first()
+        if task is None:
+            raise StorageError(errors.MULTIPART_UUID_NOT_FOUND, "multipart uuid not found")
+        if task.state == MultipartTask.State.OPEN:
+            assembly.remember_task(task)
     if task.bucket != bucket or task.path != path:
         raise StorageError(errors.WRONG_MULTIPART_UUID,
                            f"wrong multipart uuid: it belongs to /{task.bucket}{task.path}")
@@ -184,6 +190,7 @@ def upload_part(task: MultipartTask, part_id: int, body: Readable, content_lengt
     try:
         part_md5 = disk.write_at(data, offset, body, content_length, digest=bool(content_md5))
     except FileNotFoundError:  # the task expired (or was reset) since it was read
+        assembly.drop_task(task.uuid)
         raise StorageError(errors.MULTIPART_UUID_NOT_FOUND, "multipart uuid not found") from None
     if content_md5 and content_md5.lower() != part_md5:
         disk.cut(data, offset)
@@ -195,6 +202,7 @@ def upload_part(task: MultipartTask, part_id: int, body: Readable, content_lengt
     ).update(next_part_id=following)
     if not claimed:
         disk.cut(data, offset)
+        assembly.drop_task(task.uuid)
         raise refusal_after_race(task, part_id)
     assembly.follow(task.uuid, offset + content_length)
     task.next_part_id = following
@@ -237,6 +245,7 @@ def complete(task: MultipartTask, multi_md5: str) -> bool:
                 pk=task.pk, state=MultipartTask.State.OPEN,
             ).update(state=MultipartTask.State.COMPLETED)
             if not claimed:
+                assembly.drop_task(task.uuid)
                 raise refusal_after_race(task, -1)
             _stored, created = store.commit_file(
                 task.bucket, task.path, received, mime_type=task.mime_type,

@@ -64,6 +64,25 @@ def test_a_fault_filters_by_method_and_path(sandbox):
     assert real_status("POST", sms_url(sandbox, "/api/messages")) == 599
 
 
+def test_a_fault_added_after_requests_without_faults_hits_the_next_request(sandbox):
+    expected = real_status("GET", sms_url(sandbox))
+    assert [real_status("GET", sms_url(sandbox)) for _ in range(3)] == [expected] * 3
+    sandbox.add_fault(service="sms", path="^/api/", action="status", status=599, times=1)
+    assert real_status("GET", sms_url(sandbox)) == 599
+    assert real_status("GET", sms_url(sandbox)) == expected  # used up: no fault left
+    sandbox.add_fault(service="sms", path="^/api/", action="status", status=598)
+    assert real_status("GET", sms_url(sandbox)) == 598
+
+
+def test_a_fault_added_after_faults_were_cleared_fires(sandbox):
+    sandbox.add_fault(service="sms", path="^/api/", action="status", status=599)
+    sandbox.control("DELETE", "/faults")
+    expected = real_status("GET", sms_url(sandbox))
+    assert expected != 599
+    sandbox.add_fault(service="sms", path="^/api/", action="status", status=599)
+    assert real_status("GET", sms_url(sandbox)) == 599
+
+
 def test_a_fault_matches_the_query_string_too(sandbox):
     sandbox.add_fault(service="storage", path=r"\?usage$", action="status", status=429)
     base = sandbox.info["storage_url"]

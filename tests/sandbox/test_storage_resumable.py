@@ -207,6 +207,20 @@ def test_an_unfinished_task_expires_after_24_hours(storage, sandbox):
     assert_error(complete(storage, "/slow/f.bin", task), 40001035)
 
 
+def test_a_task_open_at_a_reset_is_gone_with_it(storage, sandbox):
+    task = initiate(storage, "/reset/f.bin")
+    assert part(storage, "/reset/f.bin", task, 0, FILE[:MIB]).status_code == 204
+    sandbox.reset()
+    assert_error(part(storage, "/reset/f.bin", task, 1, FILE[MIB:2 * MIB]), 40001035)
+
+
+def test_a_completed_task_is_refused_as_completed_not_as_unknown(storage):
+    task = initiate(storage, "/done/f.bin")
+    send_all_parts(storage, "/done/f.bin", task)
+    assert complete(storage, "/done/f.bin", task).status_code == 201
+    assert_error(part(storage, "/done/f.bin", task, 2, FILE[2 * MIB:]), 40001036)
+
+
 def test_a_resumable_file_cannot_be_overwritten_by_a_plain_upload(storage):
     storage.put("/locked.txt", headers={"x-svc-multi-stage": "initiate,upload,complete",
                                         "x-svc-multi-length": "3"}, data=b"abc")
