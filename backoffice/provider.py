@@ -7,6 +7,8 @@ from `provider_session(service)`, whose adapter records whether the provider ans
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 
 import requests
 from django.db import DatabaseError
@@ -30,6 +32,11 @@ def record_contact(service: str, ok: bool, detail: str = "") -> None:
         logger.exception("could not record provider contact for %s", service)
 
 
+# A resumable upload makes one call per MiB: writing the contact row for each would cost more
+# than the call. A session writes the same outcome at most this often, a new outcome at once.
+RECORD_INTERVAL_S = 1.0
+
+
 class ContactRecordingAdapter(HTTPAdapter):
     """A transport adapter that records, per service, whether the provider answered.
 
@@ -37,24 +44,38 @@ class ContactRecordingAdapter(HTTPAdapter):
     the provider is up).
     """
 
-    def __init__(self, service: str, **kwargs: object) -> None:
+    def __init__(
+        self, service: str, *, clock: Callable[[], float] = time.monotonic, **kwargs: object
+    ) -> None:
         self.service = service
+        self._clock = clock
+        self._last_recorded: tuple[bool, str, float] | None = None
         super().__init__(**kwargs)  # type: ignore[arg-type]
 
     def send(self, request, **kwargs):  # type: ignore[no-untyped-def]
         try:
             response = super().send(request, **kwargs)
         except requests.RequestException as error:
-            record_contact(self.service, False, f"{type(error).__name__}: {error}")
+            self._record(False, f"{type(error).__name__}: {error}")
             raise
         ok = response.status_code < 500
-        record_contact(self.service, ok, "" if ok else f"HTTP {response.status_code}")
+        self._record(ok, "" if ok else f"HTTP {response.status_code}")
         return response
 
+    def _record(self, ok: bool, detail: str) -> None:
+        now = self._clock()
+        last = self._last_recorded
+        if last is not None and last[:2] == (ok, detail) and now - last[2] < RECORD_INTERVAL_S:
+            return
+        record_contact(self.service, ok, detail)
+        self._last_recorded = (ok, detail, now)
 
-def provider_session(service: str) -> requests.Session:
+
+def provider_session(
+    service: str, *, clock: Callable[[], float] = time.monotonic
+) -> requests.Session:
     session = requests.Session()
-    adapter = ContactRecordingAdapter(service)
+    adapter = ContactRecordingAdapter(service, clock=clock)
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     return session

@@ -36,3 +36,30 @@ def test_missing_provider_settings_are_named(settings):
     settings.PROVIDER = {**settings.PROVIDER, "sms": {"api_url": "http://x", "token": None}}
     with pytest.raises(ProviderNotConfigured, match="token"):
         provider_settings("sms")
+
+
+def test_a_session_writes_the_same_outcome_at_most_once_a_second(sandbox):
+    now = [1000.0]
+    session = provider_session("sms", clock=lambda: now[0])
+    url = f"{sandbox.info['sms_api_url']}/api/templates"
+    session.get(url, timeout=5)
+    first = ProviderContact.objects.get(service="sms").at
+    now[0] += 0.5
+    session.get(url, timeout=5)
+    assert ProviderContact.objects.get(service="sms").at == first  # not written again
+    now[0] += 0.6
+    session.get(url, timeout=5)
+    assert ProviderContact.objects.get(service="sms").at > first
+
+
+def test_a_new_outcome_is_written_at_once(sandbox):
+    now = [1000.0]
+    session = provider_session("sms", clock=lambda: now[0])
+    url = f"{sandbox.info['sms_api_url']}/api/templates"
+    session.get(url, timeout=5)
+    sandbox.add_fault(service="sms", path=".*", action="status", status=503, times=1)
+    session.get(url, timeout=5)
+    contact = ProviderContact.objects.get(service="sms")
+    assert not contact.ok and contact.detail == "HTTP 503"
+    session.get(url, timeout=5)
+    assert ProviderContact.objects.get(service="sms").ok
