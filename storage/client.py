@@ -413,6 +413,8 @@ class StorageClient:
 
     Paths are names inside the bucket (`photos/a.jpg`, with or without a leading `/`); they
     are checked by `rules.normalise_path` and percent-encoded here, so callers pass plain names.
+    A session that trusts the environment is given its proxy and CA-bundle settings once, at
+    construction, and then stops reading it (see `_settle_environment`).
     """
 
     def __init__(

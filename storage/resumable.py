@@ -94,15 +94,15 @@ def resumable_upload(
         file = open_source(source, stack)
         length = file_size(file)
         _check_length(length)
-        parts = stack.enter_context(PartReader(file, length))
-        upload = _Upload(client, path, parts, state, notify)
+        reader = stack.enter_context(PartReader(file, length))
+        upload = _Upload(client, path, reader, state, notify)
         restarted = False
         while True:
             try:
                 if state.uuid is None:
                     upload.initiate(content_type or DEFAULT_MULTI_TYPE, meta_headers)
                 upload.send_parts()
-                return upload.complete(parts.whole_md5())
+                return upload.complete(reader.whole_md5())
             except MultipartNotFound:
                 if restarted:
                     raise
@@ -126,15 +126,15 @@ class _Upload:
         self,
         client: StorageClient,
         path: str,
-        parts: PartReader,
+        reader: PartReader,
         state: ResumableState,
         notify: ProgressCallback,
     ) -> None:
         self.client = client
         self.path = path
-        self.reader = parts
-        self.length = parts.length
-        self.parts = parts.count
+        self.reader = reader
+        self.length = reader.length
+        self.parts = reader.count
         self.state = state
         self.notify = notify
         if state.uuid is not None:
