@@ -371,7 +371,28 @@ class FileBody:
             yield chunk
 
 
-Body = bytes | FileBody
+class NotifyingBody:
+    """Bytes sent as a request body that call `on_sent` once the last byte is handed to the
+    socket: from then on the sender only waits for the answer, so work started there (reading
+    the next part of a file) no longer competes with sending this one.
+
+    `requests` learns the length from `__len__` and sends the bytes in one piece; a retry
+    iterates again and calls `on_sent` again.
+    """
+
+    def __init__(self, data: bytes, on_sent: Callable[[], None]) -> None:
+        self.data = data
+        self._on_sent = on_sent
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield self.data
+        self._on_sent()
+
+
+Body = bytes | FileBody | NotifyingBody
 
 
 def file_size(file: IO[bytes]) -> int:

@@ -9,7 +9,7 @@ and to reason about than the combined forms the provider also accepts.
 
 The file is read once: a worker thread reads and hashes the next part (its own MD5 and the
 running whole-file MD5) while the provider takes the current one, so the client's disk and
-hashing time hide behind the network instead of adding to it.
+hashing time hide behind the network instead of adding to it (`storage.parts`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from storage import rules
 from storage.client import (
     MultipartNotFound,
+    NotifyingBody,
     PartIdError,
     Source,
     StorageClient,
@@ -210,7 +211,7 @@ class _Upload:
             "PUT",
             self.path,
             headers=headers,
-            body=part.data,
+            body=NotifyingBody(part.data, on_sent=lambda: self.reader.read_ahead(part_id + 1)),
             content_md5=part.md5,
             idempotent=True,
         )

@@ -20,6 +20,7 @@ from storage.client import (
     FileBody,
     ListItem,
     NotFound,
+    NotifyingBody,
     RetryPolicy,
     StorageClient,
     StorageProtocolError,
@@ -549,6 +550,19 @@ def test_constructor_rejects_bad_settings(kwargs, message):
 
 def test_repr_never_shows_the_password():
     assert "password" not in repr(StorageClient(BASE, "demo", "ops", "password"))
+
+
+def test_a_notifying_body_reports_once_its_bytes_are_consumed_and_is_signed_by_length(mock):
+    notices: list[str] = []
+    body = NotifyingBody(b"hello world", on_sent=lambda: notices.append("sent"))
+    chunks = iter(body)
+    assert next(chunks) == b"hello world" and notices == []
+    assert list(chunks) == [] and notices == ["sent"]
+    mock.add(responses.PUT, f"{BASE}/demo/photos/cat.jpg")
+    make_client().send("PUT", "photos/cat.jpg", body=body, content_md5=HELLO_MD5, idempotent=True)
+    assert sent(mock).headers["Content-Length"] == "11"
+    # "PUT&/demo/photos/cat.jpg&$D&5eb63bbbe01eeed093cb22bb8f5acdc3", as for upload above
+    assert sent(mock).headers["Authorization"] == "SVC ops:IhpSi6rO7fJ89ftG2HSoON2RD1g="
 
 
 # --- environment ---

@@ -16,6 +16,7 @@ from storage.client import (
     FolderExists,
     InvalidSecret,
     NotFound,
+    NotifyingBody,
     RetryPolicy,
     ServiceUnavailable,
     SignatureError,
@@ -227,6 +228,19 @@ def test_a_wrong_content_md5_is_refused(sandbox_storage):
     assert refused.value.code == 40001001
     with pytest.raises(NotFound):
         sandbox_storage.head("/md5/a.txt")
+
+
+def test_a_notifying_body_is_stored_whole_and_reports_before_the_answer(sandbox_storage):
+    data = pseudo_random_bytes(3 * 1024 * 1024 + 7)
+    notices: list[float] = []
+    body = NotifyingBody(data, on_sent=lambda: notices.append(time.monotonic()))
+    response = sandbox_storage.send(
+        "PUT", "/notify/a.bin", body=body, content_md5=md5_of(data), idempotent=True
+    )
+    answered = time.monotonic()
+    assert response.status_code == 200
+    assert len(notices) == 1 and notices[0] <= answered
+    assert sandbox_storage.head("/notify/a.bin").md5 == md5_of(data)
 
 
 def test_a_wrong_password_is_a_signature_error(sandbox):

@@ -65,6 +65,18 @@ def test_completion_alone_hashes_the_whole_file(payload):
         assert reader.whole_md5() == whole(payload)
 
 
+def test_a_part_read_ahead_is_the_one_taken_next(payload):
+    with PartReader(io.BytesIO(payload), LENGTH) as reader:
+        reader.take(0)
+        reader.read_ahead(1)
+        reader.read_ahead(2)  # one part ahead at most: ignored
+        assert reader.take(1).data == payload[PART_SIZE : 2 * PART_SIZE]
+        reader.read_ahead(2)
+        assert reader.take(3).data == payload[3 * PART_SIZE :]  # a resync skips the read-ahead
+        reader.read_ahead(4)  # past the last part: nothing to read
+        assert reader.whole_md5() == whole(payload)
+
+
 def test_a_file_cut_short_since_the_start_is_reported_as_changed(payload):
     with PartReader(io.BytesIO(payload[: 2 * PART_SIZE + 10]), LENGTH) as reader:
         reader.take(0)
@@ -86,5 +98,6 @@ def test_the_worker_thread_stops_with_the_reader(payload):
     reader = PartReader(io.BytesIO(payload), LENGTH)
     reader.take(0)
     reader.close()
+    reader.read_ahead(1)  # a late notice from a body sent earlier is ignored
     with pytest.raises(RuntimeError):
         reader.take(1)
