@@ -7,8 +7,8 @@
   two requests racing with the same part could otherwise write over each other's bytes, and
   the loser's cut-back would take the winner's part with it;
 - the running whole-file MD5 of each task's file. After every accepted part a background thread
-  hashes the new bytes (from the page cache, while the client is busy with its next part), so
-  completion neither reads the whole file again nor makes the client wait for it.
+  hashes the new bytes (from the part still in memory, while the client is busy with its next
+  part), so completion neither reads the whole file again nor makes the client wait for it.
 
 The running MD5 is only a head start: completion hashes whatever it does not cover yet, which
 is the whole file when the sandbox was restarted since the parts arrived.
@@ -38,16 +38,32 @@ class _Running:
     def advance(self, path: Path, upto: int) -> None:
         """Hash the file on to byte `upto`; FileNotFoundError when it is gone or shorter."""
         with self.lock:
-            if self.covered >= upto:
-                return
-            with open(path, "rb") as handle:
-                handle.seek(self.covered)
-                while self.covered < upto:
-                    chunk = handle.read(min(disk.BODY_CHUNK, upto - self.covered))
-                    if not chunk:
-                        raise FileNotFoundError(f"{path} ends before byte {upto}")
-                    self.md5.update(chunk)
-                    self.covered += len(chunk)
+            self._read_on(path, upto)
+
+    def feed(self, path: Path, offset: int, chunks: list[bytes]) -> None:
+        """Hash the bytes of a part written at `offset`, from memory; the file fills any gap
+        before it (after a restart), and bytes already covered are skipped."""
+        with self.lock:
+            self._read_on(path, offset)
+            position = offset
+            for chunk in chunks:
+                end = position + len(chunk)
+                if end > self.covered:
+                    self.md5.update(memoryview(chunk)[self.covered - position :])
+                    self.covered = end
+                position = end
+
+    def _read_on(self, path: Path, upto: int) -> None:
+        if self.covered >= upto:
+            return
+        with open(path, "rb") as handle:
+            handle.seek(self.covered)
+            while self.covered < upto:
+                chunk = handle.read(min(disk.BODY_CHUNK, upto - self.covered))
+                if not chunk:
+                    raise FileNotFoundError(f"{path} ends before byte {upto}")
+                self.md5.update(chunk)
+                self.covered += len(chunk)
 
 
 class _Held:
@@ -99,16 +115,16 @@ def drop_task(task_uuid: str) -> None:
         _tasks.pop(task_uuid, None)
 
 
-def follow(task_uuid: str, upto: int) -> None:
-    """The task's file is accepted up to byte `upto`: hash it in the background."""
+def follow(task_uuid: str, offset: int, chunks: list[bytes]) -> None:
+    """A part was accepted at `offset`: hash its bytes (kept until then) in the background."""
     with _registry_lock:
         running = _running.setdefault(task_uuid, _Running())
-    _hasher.submit(_advance_quietly, running, disk.task_file(task_uuid), upto)
+    _hasher.submit(_feed_quietly, running, disk.task_file(task_uuid), offset, chunks)
 
 
-def _advance_quietly(running: _Running, path: Path, upto: int) -> None:
+def _feed_quietly(running: _Running, path: Path, offset: int, chunks: list[bytes]) -> None:
     try:
-        running.advance(path, upto)
+        running.feed(path, offset, chunks)
     except OSError:
         pass  # expired or reset meanwhile; a completion would hash again and say so
 

@@ -136,19 +136,22 @@ def copy_in(source: Path) -> Received:
         return _write(_file_chunks(handle))
 
 
-def write_at(path: Path, offset: int, stream: Readable, length: int, *, digest: bool) -> str:
-    """Write exactly `length` bytes of `stream` (one resumable part, at most 1 MiB) at `offset`
-    of `path` (created if missing, its directory never), dropping whatever lay beyond `offset`
-    first: the remains of an attempt cut short by a crash. Returns the MD5 of the bytes when
-    `digest`, else "".
+def read_part(stream: Readable, length: int) -> list[bytes]:
+    """The `length` bytes of a resumable part (at most 1 MiB), whole: the server already holds
+    them in memory, and they are written, hashed and added to the file's MD5 from there."""
+    return list(_stream_chunks(stream, length))
 
-    The part is already in the server's memory, so it is read whole, then written by a helper
-    thread while this one hashes it: both release the GIL, and the client waits for the sum of
-    the two otherwise. On any failure the file is cut back to `offset`. FileNotFoundError when
-    the directory is gone or the file holds fewer than `offset` bytes (the earlier parts are
-    lost).
+
+def write_at(path: Path, offset: int, chunks: list[bytes], *, digest: bool) -> str:
+    """Write `chunks` (one resumable part) at `offset` of `path` (created if missing, its
+    directory never), dropping whatever lay beyond `offset` first: the remains of an attempt
+    cut short by a crash. Returns the MD5 of the bytes when `digest`, else "".
+
+    A helper thread writes while this one hashes: both release the GIL, and the client waits
+    for the sum of the two otherwise. On any failure the file is cut back to `offset`.
+    FileNotFoundError when the directory is gone or the file holds fewer than `offset` bytes
+    (the earlier parts are lost).
     """
-    chunks = list(_stream_chunks(stream, length))
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
     with open(descriptor, "wb", closefd=True) as handle:  # "wb" on a descriptor: no truncation
         size = os.fstat(descriptor).st_size

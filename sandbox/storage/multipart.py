@@ -187,8 +187,9 @@ def upload_part(task: MultipartTask, part_id: int, body: Readable, content_lengt
                            f"got {content_length}")
     data = disk.task_file(task.uuid)
     offset = part_id * PART_SIZE
+    chunks = disk.read_part(body, content_length)
     try:
-        part_md5 = disk.write_at(data, offset, body, content_length, digest=bool(content_md5))
+        part_md5 = disk.write_at(data, offset, chunks, digest=bool(content_md5))
     except FileNotFoundError:  # the task expired (or was reset) since it was read
         assembly.drop_task(task.uuid)
         raise StorageError(errors.MULTIPART_UUID_NOT_FOUND, "multipart uuid not found") from None
@@ -204,7 +205,7 @@ def upload_part(task: MultipartTask, part_id: int, body: Readable, content_lengt
         disk.cut(data, offset)
         assembly.drop_task(task.uuid)
         raise refusal_after_race(task, part_id)
-    assembly.follow(task.uuid, offset + content_length)
+    assembly.follow(task.uuid, offset, chunks)
     task.next_part_id = following
     return task
 
