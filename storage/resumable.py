@@ -76,6 +76,7 @@ def resumable_upload(
     on_progress: ProgressCallback | None = None,
     content_type: str | None = None,
     metadata: Mapping[str, object] | None = None,
+    known_md5: str | None = None,
 ) -> int:
     """Upload `source` to `path` in parts; returns 201 (new file) or 204 (overwrite).
 
@@ -83,7 +84,8 @@ def resumable_upload(
     every part, and when an expired task (40001035, tasks live 24 hours) is dropped: it then
     reads uuid None / part 0 and the upload restarts once with a new task. A 40011061 answer
     moves to the part the provider names. The file must be the same one on resume: its whole
-    MD5 is checked by the provider at completion (FileMD5Mismatch otherwise).
+    MD5 is checked by the provider at completion (FileMD5Mismatch otherwise). `known_md5`, the
+    file's MD5 when the caller already has it, is sent as is instead of hashing the file again.
     """
     state = state if state is not None else ResumableState()
     notify: ProgressCallback = on_progress or (lambda _state: None)
@@ -91,11 +93,13 @@ def resumable_upload(
     meta_headers = rules.metadata_headers(metadata or {})
     if content_type is not None:
         rules.require(rules.check_meta_value("x-svc-multi-type", content_type))
+    if known_md5 is not None:
+        rules.require(rules.check_content_md5(known_md5))
     with ExitStack() as stack:
         file = open_source(source, stack)
         length = file_size(file)
         _check_length(length)
-        reader = stack.enter_context(PartReader(file, length))
+        reader = stack.enter_context(PartReader(file, length, known_md5=known_md5))
         upload = _Upload(client, path, reader, state, notify)
         restarted = False
         while True:

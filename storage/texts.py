@@ -171,8 +171,8 @@ def error_text(error: BaseException, path: str | None = None) -> str:
         }
     if isinstance(error, client.FileMD5Mismatch):
         return gettext(
-            "The provider's check of the whole file failed: the local file changed during the "
-            "upload. Start the upload again."
+            "The provider's check of the whole file failed: the local copy changed since it was "
+            "received. Upload the file again."
         )
     if isinstance(error, client.BadContentMD5):
         return gettext("The file was damaged in transit (Content-MD5 mismatch); try again.")

@@ -391,6 +391,7 @@ def _transfer(
             on_progress=lease.parts,
             content_type=task.content_type or None,
             metadata=options.all_metadata(),
+            known_md5=task.md5 or None,  # hashed when the file was received
         )
         return status == 204, {}
     replaced = _exists(client, task.target_path)

@@ -16,6 +16,7 @@ import responses
 
 from storage.client import (
     BadContentMD5,
+    FileMD5Mismatch,
     MultipartCompleted,
     MultipartNotFound,
     PartIdError,
@@ -180,6 +181,22 @@ def test_it_uploads_parts_in_order_with_their_md5s_and_completes(mock):
         (UUID, 2, 2 * PART_SIZE),
         (UUID, -1, len(data)),
     ]
+
+
+def test_a_known_whole_file_md5_is_sent_as_given_and_checked_by_the_provider(mock):
+    fake = install(mock, FakeMultipart())
+    data = payload_of(PART_SIZE + 10)
+    known = hashlib.md5(data).hexdigest()
+    assert resumable_upload(make_client(), "big.bin", io.BytesIO(data), known_md5=known) == 201
+    assert fake.requests[-1].headers["x-svc-multi-md5"] == known
+    with pytest.raises(FileMD5Mismatch):  # a stale known MD5 is caught at completion
+        resumable_upload(make_client(), "big.bin", io.BytesIO(data), known_md5="0" * 32)
+
+
+def test_a_malformed_known_md5_is_refused_before_any_call(mock):
+    with pytest.raises(RuleViolation, match="Content-MD5"):
+        resumable_upload(make_client(), "big.bin", io.BytesIO(b"abc"), known_md5="abc")
+    assert len(mock.calls) == 0
 
 
 def test_it_signs_every_stage_exactly(mock):

@@ -101,3 +101,11 @@ def test_the_worker_thread_stops_with_the_reader(payload):
     reader.read_ahead(1)  # a late notice from a body sent earlier is ignored
     with pytest.raises(RuntimeError):
         reader.take(1)
+
+
+def test_a_known_md5_is_taken_as_given_and_the_file_is_not_hashed_whole(payload):
+    known = "0123456789abcdef0123456789abcdef"
+    with PartReader(io.BytesIO(payload), LENGTH, known_md5=known) as reader:
+        parts = [reader.take(part_id) for part_id in range(reader.count)]
+        assert reader.whole_md5() == known
+    assert b"".join(part.data for part in parts) == payload

@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from storage import services
+from storage.client import NotFound
 from storage.models import UploadTask
 from storage.resumable import PART_SIZE
 from storage.uploads import run_upload
@@ -141,8 +142,8 @@ def test_an_upload_whose_provider_task_expired_restarts_from_the_first_part(prov
     assert later.head("/videos/expired.bin").md5 == md5_of(large)
 
 
-def test_a_local_file_changed_since_the_first_parts_fails_and_starts_over(provider, large):
-    task = queue_upload(large, "/videos/changed.bin")
+def interrupted_after_two_parts(large, target):  # type: ignore[no-untyped-def]
+    task = queue_upload(large, target)
 
     def die(saved):  # type: ignore[no-untyped-def]
         if saved.next_part == 2:
@@ -150,10 +151,31 @@ def test_a_local_file_changed_since_the_first_parts_fails_and_starts_over(provid
 
     with pytest.raises(WorkerKilled):
         run_upload(task.pk, on_progress=die)
-    with open(task.source, "r+b") as copy:  # same size, other bytes
-        copy.write(b"\x00" * 16)
     UploadTask.objects.filter(pk=task.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+    return task
+
+
+def test_a_local_copy_changed_where_parts_were_sent_still_stores_the_received_file(
+    provider, large
+):
+    task = interrupted_after_two_parts(large, "/videos/changed.bin")
+    with open(task.source, "r+b") as copy:  # same size, other bytes, in part 0
+        copy.write(b"\x00" * 16)
+    done = run_upload(task.pk)
+    assert done.state == UploadTask.State.DONE
+    assert synced_client(provider).head("/videos/changed.bin").md5 == md5_of(large)
+
+
+def test_a_local_copy_changed_where_parts_were_not_sent_fails_and_stores_nothing(
+    provider, large
+):
+    task = interrupted_after_two_parts(large, "/videos/changed.bin")
+    with open(task.source, "r+b") as copy:  # same size, other bytes, in part 5
+        copy.seek(5 * PART_SIZE)
+        copy.write(b"\x00" * 16)
     failed = run_upload(task.pk)
     assert failed.state == UploadTask.State.FAILED
-    assert "changed" in failed.error
+    assert "changed since it was received" in failed.error
     assert (failed.uuid, failed.next_part, failed.bytes_sent) == ("", 0, 0)
+    with pytest.raises(NotFound):  # the provider refused the file: nothing was installed
+        synced_client(provider).head("/videos/changed.bin")
