@@ -3,10 +3,13 @@ provider makes us read parts in (plain run, resume, resync back or forward)."""
 
 import hashlib
 import io
+import os
+import sys
+import threading
 
 import pytest
 
-from storage.parts import PART_SIZE, PartReader, SourceChanged, part_count
+from storage.parts import PART_SIZE, READER_NICENESS, PartReader, SourceChanged, part_count
 
 LENGTH = 3 * PART_SIZE + 12_345  # three whole parts and a short last one
 
@@ -109,3 +112,16 @@ def test_a_known_md5_is_taken_as_given_and_the_file_is_not_hashed_whole(payload)
         parts = [reader.take(part_id) for part_id in range(reader.count)]
         assert reader.whole_md5() == known
     assert b"".join(part.data for part in parts) == payload
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="per-thread niceness is a Linux feature")
+def test_the_reading_thread_runs_nicer_than_the_sending_one(payload):
+    seen: dict[str, int] = {}
+
+    def note_priority(name: str) -> None:
+        seen[name] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    with PartReader(io.BytesIO(payload), LENGTH) as reader:
+        reader._worker.submit(note_priority, "reader").result()
+    note_priority("caller")
+    assert seen["reader"] >= min(seen["caller"] + READER_NICENESS, 19)
