@@ -47,6 +47,23 @@ def test_completion_installs_the_parts_file_without_copying_it(storage, sandbox)
     assert storage.get("/nocopy/f.bin").content == FILE
 
 
+def thread_niceness(pid: int) -> list[int]:
+    """The nice value of each thread of a process (field 19 of /proc/<pid>/task/<tid>/stat)."""
+    values = []
+    for stat in Path(f"/proc/{pid}/task").glob("*/stat"):
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        values.append(int(fields[16]))
+    return values
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_the_whole_file_md5_is_computed_by_a_nicer_thread(storage, sandbox):
+    task = initiate(storage, "/nice/f.bin")
+    part(storage, "/nice/f.bin", task, 0, FILE[:MIB])  # starts the hashing thread
+    assert 10 in thread_niceness(sandbox.process.pid)
+    assert 0 in thread_niceness(sandbox.process.pid)  # the request threads keep their priority
+
+
 def test_a_refused_part_leaves_nothing_in_the_file(storage):
     task = initiate(storage, "/refused/f.bin")
     wrong = b"w" * MIB
