@@ -32,12 +32,8 @@ CONTENT_TYPES = {".mp4": "video/mp4", ".ts": "video/mp2t",
 def _exists(path: str) -> bool:
     try:
         storage.file_details(path)
-    except Exception as error:
-        # storage.services does not export its error classes; a 404 is "not there yet",
-        # anything else is a real failure for the caller to report.
-        if getattr(error, "status", None) == 404:
-            return False
-        raise
+    except storage.NotFound:  # not there yet; any other failure is the caller's to report
+        return False
     return True
 
 

@@ -4,12 +4,14 @@ Pages, tasks, commands and other apps call these names; the work lives in small 
 `files` (folders, delete, details, metadata, secret, download, usage), `uploads` (upload tasks:
 create, run, resume, recover), `browsing` (a page of a folder), `mirror` (the StoredFile mirror
 and its sync) and `extensions` (signals and file actions for other apps; see its docstring for
-the contracts).
+the contracts). `StorageError` (any refusal or failure of the provider) and its `NotFound` are
+exported too, so that other apps can tell "not there" from a real failure.
 """
 
 from __future__ import annotations
 
 from storage.browsing import FolderPage, breadcrumbs, is_previewable, read_page
+from storage.client import NotFound, StorageError
 from storage.connection import storage_client
 from storage.details import FileDetails
 from storage.extensions import (
@@ -56,6 +58,8 @@ __all__ = [
     "FileAction",
     "FileDetails",
     "FolderPage",
+    "NotFound",
+    "StorageError",
     "UploadOptions",
     "breadcrumbs",
     "bucket_usage",

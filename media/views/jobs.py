@@ -102,11 +102,9 @@ def job_image(request: HttpRequest, pk: int) -> HttpResponse:
         download = storage.open_download(job.save_as)
     except ProviderNotConfigured as error:
         return HttpResponse(str(error), status=503, content_type="text/plain; charset=utf-8")
-    except Exception as error:
-        # storage.services does not export its error classes; its errors carry the HTTP
-        # status of the provider's answer, which is all this view needs to tell apart.
-        if getattr(error, "status", None) == 404:
-            raise Http404(_("The image is no longer in storage.")) from None
+    except storage.NotFound:
+        raise Http404(_("The image is no longer in storage.")) from None
+    except storage.StorageError as error:
         logger.warning("snapshot image of job %s could not be read: %s", job.pk, error)
         return HttpResponse(_("Storage did not give the image: %(error)s") % {"error": error},
                             status=502, content_type="text/plain; charset=utf-8")

@@ -142,3 +142,14 @@ def test_an_image_gone_from_storage_is_a_clear_404(lab, operator_client):
     lab.storage.request("DELETE", "/snaps/frame.jpg")
     response = operator_client.get(reverse("media:job_image", args=[job.pk]))
     assert response.status_code == 404
+
+
+def test_an_image_storage_refuses_is_a_502_naming_the_refusal(lab, operator_client):
+    operator_client.post(reverse("media:snapshot"), snapshot_form())
+    job = ProcessingJob.objects.get()
+    lab.sandbox.add_fault(service="storage", path="/snaps/frame.jpg", method="GET",
+                          action="status", status=403, times=1,
+                          body={"msg": "injected refusal", "code": 40300001, "id": "t"})
+    response = operator_client.get(reverse("media:job_image", args=[job.pk]))
+    assert response.status_code == 502
+    assert "injected refusal" in response.content.decode()
