@@ -606,6 +606,14 @@ class StorageClient:
             md5=headers.get("Content-Md5"),
         )
 
+    def exists(self, path: str) -> bool:
+        """Whether a file or folder is at `path` (a HEAD); other failures raise."""
+        try:
+            self.head(path)
+        except NotFound:
+            return False
+        return True
+
     # --- folders ---
 
     def create_folder(self, path: str) -> None:
@@ -804,26 +812,29 @@ class StorageClient:
     def _clock_is_off(self, error: StorageError) -> bool:
         """True when the answer's Date is further from our corrected clock than the provider
         tolerates (so an uncoded 401 is most likely a date-offset refusal)."""
-        server_date = error.headers.get("Date")
-        if not server_date:
-            return False
-        try:
-            server_time = parsedate_to_datetime(server_date).timestamp()
-        except (TypeError, ValueError):
+        server_time = _server_time(error)
+        if server_time is None:
             return False
         return abs(server_time - (self._clock() + self.clock_offset)) > CLOCK_TOLERANCE_S
 
     def _learn_clock(self, error: AuthenticationError) -> bool:
         """Set `clock_offset` from the refusing answer's `Date`; False when it has none."""
-        server_date = error.headers.get("Date")
-        if not server_date:
-            return False
-        try:
-            server_time = parsedate_to_datetime(server_date).timestamp()
-        except (TypeError, ValueError):
+        server_time = _server_time(error)
+        if server_time is None:
             return False
         self.clock_offset = server_time - self._clock()
         return True
+
+
+def _server_time(error: StorageError) -> float | None:
+    """The provider's clock from an answer's `Date` header, None when missing or unreadable."""
+    server_date = error.headers.get("Date")
+    if not server_date:
+        return None
+    try:
+        return parsedate_to_datetime(server_date).timestamp()
+    except (TypeError, ValueError):
+        return None
 
 
 def _settle_environment(session: requests.Session, base_url: str) -> None:

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from backoffice.provider import ProviderNotConfigured
 from storage import services
-from storage.client import FolderExists, NotFound, StorageClient, StorageError
+from storage.client import FolderExists, StorageError
 from storage.models import UploadTask
 
 ROOT = "/demo"
@@ -56,14 +56,6 @@ def image_bytes(size: tuple[int, int], colours, image_format: str, label: str) -
     return buffer.getvalue()
 
 
-def _exists(client: StorageClient, path: str) -> bool:
-    try:
-        client.head(path)
-    except NotFound:
-        return False
-    return True
-
-
 def _upload(path: str, data: bytes, stdout: TextIO) -> None:
     copy = services.upload_dir() / f"{uuid.uuid4().hex}.upload"
     copy.write_bytes(data)
@@ -99,9 +91,9 @@ def load(stdout: TextIO) -> None:
             except FolderExists:
                 pass
         for path, data in _files():
-            if not _exists(client, path):
+            if not client.exists(path):
                 _upload(path, data, stdout)
-        if not _exists(client, LARGE):
+        if not client.exists(LARGE):
             # Generated, not random each time, so the demo is the same on every machine.
             _upload(LARGE, random.Random(LARGE_SIZE).randbytes(LARGE_SIZE), stdout)
         run = services.sync_tree(ROOT)

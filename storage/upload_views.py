@@ -7,6 +7,7 @@ progress the page polls from `upload_status`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import permission_required
@@ -197,22 +198,22 @@ def _wants_json(request: HttpRequest) -> bool:
 @require_POST
 def upload_resume(request: HttpRequest, pk: int) -> HttpResponse:
     """One click after a failure: queue the upload again at its saved part."""
-    task = get_object_or_404(UploadTask, pk=pk)
-    resumed = services.resume_upload(task.pk)
-    task.refresh_from_db()
-    if _wants_json(request):
-        return JsonResponse(status_json(task), status=200 if resumed else 409)
-    return redirect(safe_next(request, reverse("storage:uploads")))
+    return _task_action(request, pk, services.resume_upload)
 
 
 @permission_required(MANAGE, raise_exception=True)
 @require_POST
 def upload_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    return _task_action(request, pk, services.cancel_upload)
+
+
+def _task_action(request: HttpRequest, pk: int, action: Callable[[int], bool]) -> HttpResponse:
+    """Carry out `action` on the task; 409 (JSON) when its state did not allow it."""
     task = get_object_or_404(UploadTask, pk=pk)
-    cancelled = services.cancel_upload(task.pk)
+    done = action(task.pk)
     task.refresh_from_db()
     if _wants_json(request):
-        return JsonResponse(status_json(task), status=200 if cancelled else 409)
+        return JsonResponse(status_json(task), status=200 if done else 409)
     return redirect(safe_next(request, reverse("storage:uploads")))
 
 

@@ -11,7 +11,6 @@ error and its local copy kept, so a person can resume it with one click.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import mimetypes
 import time
@@ -31,14 +30,13 @@ from django.utils.translation import gettext
 from backoffice.provider import ProviderNotConfigured
 from storage import extensions, mirror, paths, rules
 from storage.client import (
-    CHUNK_SIZE,
     RETRYABLE_ERRORS,
     FileMD5Mismatch,
     MultipartCompleted,
     MultipartError,
-    NotFound,
     StorageClient,
     StorageError,
+    file_md5,
 )
 from storage.connection import storage_client
 from storage.details import FileDetails, fetch_details
@@ -200,7 +198,7 @@ def local_file_upload(
         unfinished.refresh_from_db()
         return unfinished
     with open(source, "rb") as file:
-        md5 = _md5_of(file)
+        md5 = file_md5(file)
     return create_upload(
         source=source,
         target_path=target,
@@ -394,9 +392,9 @@ def _transfer(
             known_md5=task.md5 or None,  # hashed when the file was received
         )
         return status == 204, {}
-    replaced = _exists(client, task.target_path)
+    replaced = client.exists(task.target_path)
     with open(task.source, "rb") as file:
-        md5 = task.md5 or _md5_of(file)
+        md5 = task.md5 or file_md5(file)
         reader = ProgressReader(file, lease.bytes)
         answer = client.upload(
             task.target_path,
@@ -418,23 +416,6 @@ def _transfer(
         if value is not None
     }
     return replaced, result
-
-
-def _exists(client: StorageClient, path: str) -> bool:
-    try:
-        client.head(path)
-    except NotFound:
-        return False
-    return True
-
-
-def _md5_of(file: IO[bytes]) -> str:
-    digest = hashlib.md5()
-    file.seek(0)
-    while chunk := file.read(CHUNK_SIZE):
-        digest.update(chunk)
-    file.seek(0)
-    return digest.hexdigest()
 
 
 def _verify(task: UploadTask, md5: str | None, size: int | None) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -67,18 +69,26 @@ def _template_preview(template: Template) -> rules.MessagePreview:
     )
 
 
+def _submit(
+    form: TemplateForm, send: Callable[[rules.TemplateDraft], Template]
+) -> Template | None:
+    """Send the form's draft; the provider's refusals become form errors (None then)."""
+    try:
+        return send(form.draft())
+    except services.TemplateProblems as refused:
+        for problem in refused.problems:
+            form.add_error(None, texts.problem_text(problem))
+    except PROVIDER_FAILURES as error:
+        form.add_error(None, texts.failure_text(error))
+    return None
+
+
 @require(MANAGE_TEMPLATES)
 def template_create(request: HttpRequest) -> HttpResponse:
     form = TemplateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
-            template = services.create_template(form.draft())
-        except services.TemplateProblems as refused:
-            for problem in refused.problems:
-                form.add_error(None, texts.problem_text(problem))
-        except PROVIDER_FAILURES as error:
-            form.add_error(None, texts.failure_text(error))
-        else:
+        template = _submit(form, services.create_template)
+        if template is not None:
             messages.success(
                 request,
                 _("Template #%(id)s was submitted; it is under review.")
@@ -94,14 +104,8 @@ def template_edit(request: HttpRequest, pk: int) -> HttpResponse:
     initial = services.draft_of(template).__dict__
     form = TemplateForm(request.POST or None, initial=initial, editing=True)
     if request.method == "POST" and form.is_valid():
-        try:
-            services.edit_template(template, form.draft())
-        except services.TemplateProblems as refused:
-            for problem in refused.problems:
-                form.add_error(None, texts.problem_text(problem))
-        except PROVIDER_FAILURES as error:
-            form.add_error(None, texts.failure_text(error))
-        else:
+        edited = _submit(form, lambda draft: services.edit_template(template, draft))
+        if edited is not None:
             messages.success(
                 request,
                 _("Template #%(id)s was changed and resubmitted for review.")

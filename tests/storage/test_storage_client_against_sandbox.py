@@ -10,6 +10,7 @@ from PIL import Image
 
 from storage.client import (
     LIST_END,
+    AuthenticationError,
     BadContentMD5,
     BucketNotFound,
     DirectoryNotEmpty,
@@ -318,3 +319,15 @@ def test_a_file_written_in_parts_cannot_be_overwritten_by_a_plain_upload(sandbox
         sandbox_storage.upload("/parts/a.bin", io.BytesIO(b"small"))
     assert refused.value.status == 403
 
+
+
+def test_exists_tells_a_file_or_folder_from_nothing(sandbox_storage):
+    sandbox_storage.upload("/there/a.txt", io.BytesIO(b"abc"))
+    assert sandbox_storage.exists("/there/a.txt")
+    assert sandbox_storage.exists("/there")
+    assert not sandbox_storage.exists("/there/missing.txt")
+
+
+def test_exists_raises_a_failure_other_than_not_found(sandbox):
+    with pytest.raises(AuthenticationError):  # a HEAD answer carries no code
+        client_with(sandbox, password="wrong").exists("/anything.txt")
