@@ -12,6 +12,7 @@ import pytest
 import requests
 import responses
 
+from tests.topup.recording_tokens import RecordingTokens
 from topup.client import ChargeResult, TopupClient
 from topup.rules import ChargeOutcome, InvalidInput, Remedy
 from topup.signing import decrypt_mobile
@@ -39,22 +40,6 @@ SIGN_UNDER_NEW_TOKEN = sha1(
     "appkey3P83lWwkoV15yZVTcustno20151123114702mobileTsFLDpVBOhHNnWMxCcPQjw=="
     "prodcodeCMCC_10tokenZx81kQpL0mWn4RtY"
 )
-
-
-class RecordingTokens:
-    """Hands out tokens in order and records every refresh it is asked for."""
-
-    def __init__(self, *tokens: str) -> None:
-        self._tokens = list(tokens)
-        self.refreshed: list[str] = []
-
-    def current(self) -> str:
-        return self._tokens[0]
-
-    def refresh(self, rejected: str) -> str:
-        self.refreshed.append(rejected)
-        self._tokens.pop(0)
-        return self._tokens[0]
 
 
 @pytest.fixture

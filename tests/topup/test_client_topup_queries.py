@@ -10,6 +10,7 @@ import pytest
 import requests
 import responses
 
+from tests.topup.recording_tokens import RecordingTokens
 from topup.client import (
     BalanceResult,
     LocalTokenProvider,
@@ -31,22 +32,6 @@ CUSTNO = "20151123114702"
 
 def sha1(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
-
-
-class RecordingTokens:
-    """Hands out tokens in order and records every refresh it is asked for."""
-
-    def __init__(self, *tokens: str) -> None:
-        self._tokens = list(tokens)
-        self.refreshed: list[str] = []
-
-    def current(self) -> str:
-        return self._tokens[0]
-
-    def refresh(self, rejected: str) -> str:
-        self.refreshed.append(rejected)
-        self._tokens.pop(0)
-        return self._tokens[0]
 
 
 @pytest.fixture
