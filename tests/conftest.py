@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -28,6 +29,35 @@ def sandbox(sandbox_process: SandboxProcess) -> SandboxProcess:
     """A running sandbox, reset to a fresh demo account before the test."""
     sandbox_process.reset()
     return sandbox_process
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    """Every test starts in English: a request in another language leaves that language
+    active in the test's thread (LocaleMiddleware does not switch back)."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.activate("en")
+
+
+@pytest.fixture
+def make_user(django_user_model: Any) -> Callable[..., Any]:
+    """`make_user(username, *groups)`: a staff member in the named roles (created first if
+    missing). No password: tests sign in with `force_login`, and hashing one costs a second."""
+    from django.contrib.auth.models import Group
+
+    from backoffice.roles import setup_roles
+
+    def make(username: str, *groups: str) -> Any:
+        setup_roles()
+        user = django_user_model.objects.create_user(username=username, password=None,
+                                                     is_staff=True)
+        user.groups.set(Group.objects.filter(name__in=groups))
+        return django_user_model.objects.get(pk=user.pk)  # fresh permission cache
+
+    return make
 
 
 def services_required() -> bool:

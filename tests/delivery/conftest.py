@@ -15,22 +15,6 @@ from tests.sandbox_process import SandboxProcess
 
 
 @pytest.fixture
-def make_user(django_user_model: Any) -> Callable[..., Any]:
-    from django.contrib.auth.models import Group
-
-    from backoffice.roles import setup_roles
-
-    def make(username: str, *groups: str) -> Any:
-        setup_roles()
-        user = django_user_model.objects.create_user(username=username, password="S3cret-pass!",
-                                                     is_staff=True)
-        user.groups.set(Group.objects.filter(name__in=groups))
-        return django_user_model.objects.get(pk=user.pk)  # fresh permission cache
-
-    return make
-
-
-@pytest.fixture
 def manager(db: Any, make_user: Callable[..., Any]) -> Any:
     return make_user("manager", "Content managers")
 

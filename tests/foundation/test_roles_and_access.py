@@ -12,13 +12,6 @@ from backoffice.roles import AUDITORS, ROLE_NAMES, setup_roles
 pytestmark = pytest.mark.django_db
 
 
-def make_user(django_user_model, name, *groups):
-    setup_roles()
-    user = django_user_model.objects.create_user(name, password="pw-123456!", is_staff=True)
-    user.groups.set(Group.objects.filter(name__in=groups))
-    return user
-
-
 def test_setup_roles_creates_the_four_groups_and_is_idempotent():
     call_command("setup_roles")
     first = {g.name: set(g.permissions.values_list("codename", flat=True))
@@ -63,44 +56,44 @@ def test_the_login_page_and_health_are_open(client):
     assert client.get("/health").json() == {"ok": True}
 
 
-def test_a_staff_member_sees_only_the_menus_of_their_groups(client, django_user_model):
-    client.force_login(make_user(django_user_model, "tina", "Top-up operators"))
+def test_a_staff_member_sees_only_the_menus_of_their_groups(client, make_user):
+    client.force_login(make_user("tina", "Top-up operators"))
     page = client.get("/").content.decode()
     assert 'data-menu="topup"' in page
     assert 'data-menu="sms"' not in page and 'data-menu="storage"' not in page
     assert 'id="tile-topup"' in page and 'id="tile-sms"' not in page
 
 
-def test_content_managers_see_storage_media_and_delivery(client, django_user_model):
-    client.force_login(make_user(django_user_model, "carl", "Content managers"))
+def test_content_managers_see_storage_media_and_delivery(client, make_user):
+    client.force_login(make_user("carl", "Content managers"))
     page = client.get("/").content.decode()
     for key in ("storage", "media", "delivery"):
         assert f'data-menu="{key}"' in page
     assert 'data-menu="topup"' not in page
 
 
-def test_auditors_see_every_menu(client, django_user_model):
-    client.force_login(make_user(django_user_model, "ada", AUDITORS))
+def test_auditors_see_every_menu(client, make_user):
+    client.force_login(make_user("ada", AUDITORS))
     page = client.get("/").content.decode()
     for key in ("sms", "topup", "storage", "media", "delivery"):
         assert f'data-menu="{key}"' in page
 
 
-def test_a_service_page_is_refused_outside_ones_group(client, django_user_model):
-    client.force_login(make_user(django_user_model, "sam", "SMS operators"))
+def test_a_service_page_is_refused_outside_ones_group(client, make_user):
+    client.force_login(make_user("sam", "SMS operators"))
     assert client.get(reverse("topup:index")).status_code == 403
 
 
-def test_a_user_without_groups_is_told_to_ask_for_one(client, django_user_model):
-    client.force_login(make_user(django_user_model, "nobody"))
+def test_a_user_without_groups_is_told_to_ask_for_one(client, make_user):
+    client.force_login(make_user("nobody"))
     page = client.get("/").content.decode()
     assert "no service assigned" in page
 
 
-def test_the_tile_shows_the_last_contact_with_the_provider(client, django_user_model):
+def test_the_tile_shows_the_last_contact_with_the_provider(client, make_user):
     from backoffice.provider import record_contact
 
-    client.force_login(make_user(django_user_model, "sue", "SMS operators"))
+    client.force_login(make_user("sue", "SMS operators"))
     assert 'data-contact="none"' in client.get("/").content.decode()
     record_contact("sms", False, "ConnectionError: refused")
     page = client.get("/").content.decode()

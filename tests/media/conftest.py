@@ -3,6 +3,7 @@ staff users of each role and signed-in test clients."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,28 +21,14 @@ def lab(provider, tmp_path_factory) -> MediaLab:  # type: ignore[no-untyped-def]
     return media_lab
 
 
-def make_user(django_user_model: Any, username: str, group: str | None) -> Any:
-    from django.contrib.auth.models import Group
-
-    from backoffice.roles import setup_roles
-
-    setup_roles()
-    # No password: the tests sign in with force_login, and hashing one costs a second.
-    user = django_user_model.objects.create_user(username=username, password=None,
-                                                 is_staff=True)
-    if group:
-        user.groups.set(Group.objects.filter(name=group))
-    return user
+@pytest.fixture
+def operator(make_user: Callable[..., Any]) -> Any:
+    return make_user("content-manager", "Content managers")
 
 
 @pytest.fixture
-def operator(django_user_model):  # type: ignore[no-untyped-def]
-    return make_user(django_user_model, "content-manager", "Content managers")
-
-
-@pytest.fixture
-def auditor(django_user_model):  # type: ignore[no-untyped-def]
-    return make_user(django_user_model, "auditor", "Auditors")
+def auditor(make_user: Callable[..., Any]) -> Any:
+    return make_user("auditor", "Auditors")
 
 
 @pytest.fixture

@@ -33,10 +33,8 @@ def test_figures_count_todays_jobs_by_state(operator, auditor):
     assert dashboard.figures(auditor) == expected  # reading is enough
 
 
-def test_figures_are_empty_for_staff_without_the_media_role(django_user_model):
-    from tests.media.conftest import make_user
-
-    assert dashboard.figures(make_user(django_user_model, "sms", "SMS operators")) == []
+def test_figures_are_empty_for_staff_without_the_media_role(make_user):
+    assert dashboard.figures(make_user("sms", "SMS operators")) == []
 
 
 def test_the_dashboard_tile_shows_the_figures(operator_client):

@@ -67,18 +67,14 @@ def test_a_content_manager_sees_the_tools(operator_client):
 
 
 @pytest.mark.parametrize("name", ["media:index", "media:job_list", *RUN_PAGES])
-def test_staff_without_the_media_role_are_refused(client, django_user_model, name):
-    from tests.media.conftest import make_user
-
-    client.force_login(make_user(django_user_model, "sms-only", "SMS operators"))
+def test_staff_without_the_media_role_are_refused(client, make_user, name):
+    client.force_login(make_user("sms-only", "SMS operators"))
     assert client.get(reverse(name)).status_code == 403
 
 
-def test_staff_without_the_media_role_cannot_see_a_job(client, django_user_model):
-    from tests.media.conftest import make_user
-
+def test_staff_without_the_media_role_cannot_see_a_job(client, make_user):
     job = ProcessingJob.objects.create(kind=JobKind.MEDIA_INFO, sources=["/a.mp4"])
-    client.force_login(make_user(django_user_model, "sms-only", "SMS operators"))
+    client.force_login(make_user("sms-only", "SMS operators"))
     assert client.get(reverse("media:job_detail", args=[job.pk])).status_code == 403
     assert client.get(reverse("media:job_image", args=[job.pk])).status_code == 403
 

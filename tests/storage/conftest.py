@@ -7,8 +7,9 @@ import hashlib
 import os
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,27 +54,14 @@ def media_root(settings, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def
     return root
 
 
-def make_user(django_user_model, username: str, group: str | None):  # type: ignore[no-untyped-def]
-    from django.contrib.auth.models import Group
-
-    from backoffice.roles import setup_roles
-
-    setup_roles()
-    user = django_user_model.objects.create_user(username=username, password="pw-12345678",
-                                                 is_staff=True)
-    if group:
-        user.groups.set(Group.objects.filter(name=group))
-    return user
+@pytest.fixture
+def manager(make_user: Callable[..., Any]) -> Any:
+    return make_user("content-manager", "Content managers")
 
 
 @pytest.fixture
-def manager(django_user_model):  # type: ignore[no-untyped-def]
-    return make_user(django_user_model, "content-manager", "Content managers")
-
-
-@pytest.fixture
-def auditor(django_user_model):  # type: ignore[no-untyped-def]
-    return make_user(django_user_model, "auditor", "Auditors")
+def auditor(make_user: Callable[..., Any]) -> Any:
+    return make_user("auditor", "Auditors")
 
 
 @pytest.fixture
@@ -86,17 +74,6 @@ def manager_client(client, manager):  # type: ignore[no-untyped-def]
 def auditor_client(client, auditor):  # type: ignore[no-untyped-def]
     client.force_login(auditor)
     return client
-
-
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    """Every test starts in English: a request in another language leaves that language
-    active in the test's thread (LocaleMiddleware does not switch back)."""
-    from django.utils import translation
-
-    translation.activate("en")
-    yield
-    translation.activate("en")
 
 
 @pytest.fixture(autouse=True)

@@ -195,10 +195,8 @@ def test_an_auditor_reads_the_folder_but_cannot_change_it(auditor_client, bucket
         bucket.head("/x")
 
 
-def test_a_user_without_storage_access_is_refused(client, django_user_model, provider):
-    from tests.storage.conftest import make_user
-
-    client.force_login(make_user(django_user_model, "sms-only", "SMS operators"))
+def test_a_user_without_storage_access_is_refused(client, make_user, provider):
+    client.force_login(make_user("sms-only", "SMS operators"))
     assert client.get(INDEX).status_code == 403
 
 

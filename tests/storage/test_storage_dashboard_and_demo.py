@@ -12,7 +12,6 @@ from PIL import Image
 from storage import demo
 from storage.dashboard import figures
 from storage.models import StoredFile, UploadTask
-from tests.storage.conftest import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -57,13 +56,13 @@ def test_a_provider_that_does_not_answer_leaves_the_dashboard_fast(provider, man
 
 
 def test_the_dashboard_tile_is_rendered_for_content_managers_and_auditors(
-    provider, client, manager, auditor, django_user_model
+    provider, client, manager, auditor, make_user
 ):
     client.force_login(manager)
     assert "Bucket usage" in client.get("/").content.decode()
     client.force_login(auditor)
     assert "Bucket usage" in client.get("/").content.decode()
-    sms_only = make_user(django_user_model, "sms-only", "SMS operators")
+    sms_only = make_user("sms-only", "SMS operators")
     assert figures(sms_only) == []
 
 
