@@ -22,3 +22,6 @@ urlpatterns = [
     path("media/", include("media.urls")),
     path("delivery/", include("delivery.urls")),
 ]
+
+handler404 = "backoffice.errors.page_not_found"
+handler403 = "backoffice.errors.permission_denied"

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from backoffice.errors import NotFoundForStaff
 from backoffice.provider import ProviderNotConfigured
 from storage import paths, rules, services
 from storage.browsing import PREVIEW_MAX_BYTES, PREVIEW_TYPES
@@ -29,7 +30,7 @@ def _path_or_404(request: HttpRequest) -> str:
     try:
         return paths.canonical(raw, allow_root=False)
     except rules.RuleViolation as violation:
-        raise Http404(" ".join(problem_text(p) for p in violation.problems)) from None
+        raise NotFoundForStaff(" ".join(problem_text(p) for p in violation.problems)) from None
 
 
 def _render_file(
@@ -45,7 +46,7 @@ def _render_file(
     try:
         details = services.file_details(path)
     except NotFound:
-        raise Http404(error_text(NotFound("not found"), path)) from None
+        raise NotFoundForStaff(error_text(NotFound("not found"), path)) from None
     except PROVIDER_ERRORS as failure:
         error = error_text(failure, path)
     if details is not None and details.is_folder:
@@ -143,7 +144,7 @@ def download(request: HttpRequest) -> HttpResponse:
     try:
         opened = services.open_download(path)
     except NotFound:
-        raise Http404(error_text(NotFound("not found"), path)) from None
+        raise NotFoundForStaff(error_text(NotFound("not found"), path)) from None
     except PROVIDER_ERRORS as failure:
         messages.error(request, error_text(failure, path))
         return redirect(browse_url(paths.parent_of(path)))
@@ -159,14 +160,14 @@ def preview(request: HttpRequest) -> HttpResponse:
     try:
         opened = services.open_download(path)
     except NotFound:
-        raise Http404(error_text(NotFound("not found"), path)) from None
+        raise NotFoundForStaff(error_text(NotFound("not found"), path)) from None
     except PROVIDER_ERRORS as failure:
         return HttpResponse(error_text(failure, path), status=502, content_type="text/plain")
     kind = (opened.content_type or "").split(";")[0].strip().lower()
     too_big = opened.size is None or opened.size > PREVIEW_MAX_BYTES
     if kind not in PREVIEW_TYPES or too_big:
         opened.close()
-        raise Http404(gettext("No preview for this file."))
+        raise NotFoundForStaff(gettext("No preview for this file."))
     response = _stream(opened, attachment=False)
     response["Cache-Control"] = "private, max-age=300"
     response["Content-Security-Policy"] = "default-src 'none'; sandbox"

@@ -7,11 +7,12 @@ import logging
 
 from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from backoffice.errors import NotFoundForStaff
 from backoffice.provider import ProviderNotConfigured
 from media import presenting
 from media.forms import JobFilterForm
@@ -103,7 +104,7 @@ def job_image(request: HttpRequest, pk: int) -> HttpResponse:
     except ProviderNotConfigured as error:
         return HttpResponse(str(error), status=503, content_type="text/plain; charset=utf-8")
     except storage.NotFound:
-        raise Http404(_("The image is no longer in storage.")) from None
+        raise NotFoundForStaff(_("The image is no longer in storage.")) from None
     except storage.StorageError as error:
         logger.warning("snapshot image of job %s could not be read: %s", job.pk, error)
         return HttpResponse(_("Storage did not give the image: %(error)s") % {"error": error},
@@ -111,7 +112,7 @@ def job_image(request: HttpRequest, pk: int) -> HttpResponse:
     content_type = _snapshot_type(job, download.content_type)
     if content_type is None:
         download.close()
-        raise Http404(_("The stored file is not an image a browser can show."))
+        raise NotFoundForStaff(_("The stored file is not an image a browser can show."))
     response = StreamingHttpResponse(download.chunks(), content_type=content_type)
     if download.size is not None:
         response["Content-Length"] = str(download.size)

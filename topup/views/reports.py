@@ -6,11 +6,12 @@ from datetime import date
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from backoffice.errors import NotFoundForStaff
 from backoffice.provider import ProviderNotConfigured
 from topup import services
 from topup.forms import ReportRunForm
@@ -30,10 +31,9 @@ def report_list(request: HttpRequest) -> HttpResponse:
 @needs()
 def report_detail(request: HttpRequest, day: str) -> HttpResponse:
     try:
-        report_day = date.fromisoformat(day)
-    except ValueError:
-        raise Http404(_("No report for %(day)s.") % {"day": day}) from None
-    report = get_object_or_404(ReconciliationReport, day=report_day)
+        report = ReconciliationReport.objects.get(day=date.fromisoformat(day))
+    except (ValueError, ReconciliationReport.DoesNotExist):
+        raise NotFoundForStaff(_("No report for %(day)s.") % {"day": day}) from None
     discrepancies = report.discrepancies.select_related("order", "receipt")
     return render(request, "topup/report_detail.html", {
         "report": report, "discrepancies": discrepancies, **abilities(request.user)})
