@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 import requests
+from django.utils import timezone
 
 from sms import rules, services
 from sms.models import Template
@@ -82,6 +83,16 @@ DRAFTS = {
 def uploads_in_tmp(settings, tmp_path):  # type: ignore[no-untyped-def]
     """Imported files are kept with their campaign; keep the test ones out of var/."""
     settings.MEDIA_ROOT = tmp_path / "media"
+
+
+def local_template(provider_id: int = 1, **changes: Any) -> Template:
+    """An approved template in our database only (no sandbox): for tests of what we store."""
+    fields: dict[str, Any] = {
+        "title": "t", "temp_sign": "示例商城", "content": "码{$var1}", "sign_location": "top",
+        "type": "industry", "report_type": "general", "status": "success",
+        "provider_updated_at": timezone.now(),
+    }
+    return Template.objects.create(provider_id=provider_id, **{**fields, **changes})
 
 
 @pytest.fixture

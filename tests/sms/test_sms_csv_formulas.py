@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from sms import services
 from sms.models import Campaign, Chunk, Message, Template
+from tests.sms.conftest import local_template
 
 pytestmark = pytest.mark.django_db
 
@@ -32,17 +32,7 @@ def dangerous(cells: list[str]) -> list[str]:
 
 @pytest.fixture
 def template(db) -> Template:  # type: ignore[no-untyped-def]
-    return Template.objects.create(
-        provider_id=1,
-        title="t",
-        temp_sign="示例商城",
-        content="码{$var1}",
-        sign_location="bottom",
-        type="industry",
-        report_type="general",
-        status="success",
-        provider_updated_at=timezone.now(),
-    )
+    return local_template(sign_location="bottom")
 
 
 def test_the_delivery_report_export_neutralises_formulas(auditor_client, template):

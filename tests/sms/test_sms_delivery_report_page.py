@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from sms.models import Campaign, Chunk, Message, Template
+from sms.models import Campaign, Chunk, Message
+from tests.sms.conftest import local_template
 
 pytestmark = pytest.mark.django_db
 
@@ -20,17 +21,7 @@ pytestmark = pytest.mark.django_db
 def messages_table(db):  # type: ignore[no-untyped-def]
     """130 messages imported on one day and sent over the next three: 13800000000-13800000129,
     every fifth failed."""
-    template = Template.objects.create(
-        provider_id=1,
-        title="t",
-        temp_sign="示例商城",
-        content="码{$var1}",
-        sign_location="top",
-        type="industry",
-        report_type="general",
-        status="success",
-        provider_updated_at=timezone.now(),
-    )
+    template = local_template()
     campaign = Campaign.objects.create(template=template, source="form", state="done")
     chunk = Chunk.objects.create(campaign=campaign, number=1, size=130, state="sent")
     day = timezone.make_aware(datetime(2026, 11, 10, 12, 0))

@@ -7,23 +7,14 @@ import pytest
 from django.urls import reverse
 
 from sms.models import Campaign, Chunk, Template
+from tests.sms.conftest import local_template
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def records(db):  # type: ignore[no-untyped-def]
-    template = Template.objects.create(
-        provider_id=7,
-        title="t",
-        temp_sign="示例商城",
-        content="码{$var1}",
-        sign_location="top",
-        type="industry",
-        report_type="general",
-        status="success",
-        provider_updated_at="2026-11-01T00:00:00Z",
-    )
+    template = local_template(7, provider_updated_at="2026-11-01T00:00:00Z")
     campaign = Campaign.objects.create(
         template=template, source="import", state="draft", total_numbers=1
     )

@@ -8,7 +8,8 @@ from django.db import connection
 from django.utils import timezone
 
 from sms import search
-from sms.models import Campaign, Chunk, Message, MessageStatus, Template
+from sms.models import Campaign, Chunk, Message, MessageStatus
+from tests.sms.conftest import local_template
 
 pytestmark = pytest.mark.django_db
 
@@ -17,17 +18,7 @@ DELIVERED = 20_000
 
 @pytest.fixture
 def mostly_delivered(postgres):  # type: ignore[no-untyped-def]
-    template = Template.objects.create(
-        provider_id=1,
-        title="t",
-        temp_sign="示例商城",
-        content="码{$var1}",
-        sign_location="top",
-        type="industry",
-        report_type="general",
-        status="success",
-        provider_updated_at=timezone.now(),
-    )
+    template = local_template()
     campaign = Campaign.objects.create(template=template, source="form", state="sending")
     chunk = Chunk.objects.create(campaign=campaign, number=1, size=DELIVERED, state="sent")
     now = timezone.now()

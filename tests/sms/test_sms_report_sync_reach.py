@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from sms import reports, services
 from sms.models import Campaign, Chunk, Message, MessageStatus, Template
-from tests.sms.conftest import provider_send, sandbox_settings
+from tests.sms.conftest import local_template, provider_send, sandbox_settings
 
 pytestmark = pytest.mark.django_db
 
@@ -107,17 +107,7 @@ def open_message_at(campaign: Campaign, chunk: Chunk, when: datetime, number: in
 
 
 def test_the_days_read_are_those_of_open_messages_with_the_clock_skew(db):
-    template = Template.objects.create(
-        provider_id=1,
-        title="t",
-        temp_sign="示例商城",
-        content="码{$var1}",
-        sign_location="top",
-        type="industry",
-        report_type="general",
-        status="success",
-        provider_updated_at=timezone.now(),
-    )
+    template = local_template()
     campaign = Campaign.objects.create(template=template, source="form", state="done")
     chunk = Chunk.objects.create(campaign=campaign, number=1, size=3, state="sent")
     today = timezone.now().astimezone(SHANGHAI).date()
