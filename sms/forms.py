@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from sms import rules, texts
 from sms.models import MessageStatus, MessageType, ReportType, SignLocation, Template
-from sms.search import UNKNOWN_STATUS
+from sms.services.search import UNKNOWN_STATUS
 
 VARIABLE_FIELDS = ("var1", "var2", "var3", "var4")
 

@@ -1,6 +1,7 @@
 """SMS records: the provider's templates and quotas mirrored, and our campaigns and messages.
 
-State machines (every change is a conditional update in `sms.campaigns` / `sms.reports`):
+State machines (every change is a conditional update in `sms.services.campaigns` and
+`sms.services.reports`):
 
 Campaign: draft -> queued -> sending -> done, with halted (a refusal that needs staff, e.g.
 the template is under review or the quota ran out; resumable) and cancelled (final).
@@ -276,7 +277,7 @@ class Message(models.Model):
 
     # No database constraints on these two: PostgreSQL checks a foreign key row by row at
     # commit, which costs more than all the indexes together on a 100,000-line import
-    # (bench/sms_import.py). Messages are only written by `sms.campaign_store`, with their
+    # (bench/sms_import.py). Messages are only written by `sms.services.campaign_store`, with their
     # campaign and chunk in the same transaction, and deleted with them by the ORM's cascade.
     campaign = models.ForeignKey(
         Campaign,

@@ -123,7 +123,7 @@ PROVIDER_ERRORS: Mapping[str, Promise] = {
 
 
 # Why a campaign run stopped, when it was not a provider error code: codes of our own
-# (sms.campaigns) and the client's transport failures (stored by their class name).
+# (sms.services.campaigns) and the client's transport failures (stored by their class name).
 RUN_FAILURES: Mapping[str, Promise] = {
     "PROVIDER_NOT_CONFIGURED": _(
         "The SMS provider is not configured for the worker: set SMS_API_URL and SMS_TOKEN in "
@@ -196,8 +196,8 @@ def halt_text(code: str, detail: str = "") -> str:
 
 def failure_text(error: Exception) -> str:
     """What to tell staff when a provider call failed, whatever the failure."""
-    from backoffice.provider import ProviderNotConfigured
-    from sms.client import SmsApiError, SmsTransportError
+    # Imported here: the services import this module for their wording.
+    from sms.services import ProviderNotConfigured, SmsApiError, SmsTransportError
 
     if isinstance(error, SmsApiError):
         return provider_error_text(error.code, error.message)

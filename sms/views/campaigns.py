@@ -10,8 +10,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from sms import csv_export, search, services, texts
+from sms import services, texts
 from sms.models import Campaign, CampaignSource, CampaignState, ImportProblem
+from sms.services import csv_export, search
 from sms.views.access import SEND, abilities, require
 
 PROBLEMS_SHOWN = 200

@@ -9,9 +9,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from sms import client as api
-from sms import search, services, texts
+from sms import services, texts
 from sms.forms import ReportFilterForm
+from sms.services import SmsError, search
 from sms.views.access import SEND, abilities, require
 
 
@@ -70,7 +70,7 @@ def report_csv(request: HttpRequest) -> HttpResponse:
 def report_sync(request: HttpRequest) -> HttpResponse:
     try:
         result = services.sync_reports()
-    except (api.SmsError, services.ProviderNotConfigured) as error:
+    except (SmsError, services.ProviderNotConfigured) as error:
         messages.error(request, texts.failure_text(error))
     else:
         if result.busy:

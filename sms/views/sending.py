@@ -7,9 +7,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from sms import importing, services, texts
+from sms import services, texts
 from sms.forms import ImportForm, SendForm
 from sms.models import Campaign, CampaignSource, CampaignState
+from sms.services import importing
 from sms.views.access import SEND, require
 
 MAX_RECIPIENTS = services.MAX_FORM_RECIPIENTS

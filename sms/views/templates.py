@@ -10,13 +10,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from sms import client as api
 from sms import rules, services, texts
 from sms.forms import TemplateForm
 from sms.models import MessageType, ReportType, Template, TemplateStatus
+from sms.services import SmsError
 from sms.views.access import MANAGE_TEMPLATES, abilities, require
 
-PROVIDER_FAILURES = (api.SmsError, services.ProviderNotConfigured)
+PROVIDER_FAILURES = (SmsError, services.ProviderNotConfigured)
 
 
 @require()

@@ -166,7 +166,7 @@ def let_grace_pass(campaign) -> None:  # type: ignore[no-untyped-def]
     from django.db.models import F
 
     from sms.models import Message, MessageStatus
-    from sms.timing import reconcile_grace
+    from sms.services.timing import reconcile_grace
 
     Message.objects.filter(campaign=campaign, status=MessageStatus.SUBMITTING).update(
         submitted_at=F("submitted_at") - reconcile_grace() - timedelta(seconds=1)
@@ -195,7 +195,7 @@ def provider_send(sandbox, template: Template, mobiles: list[str], values: str =
 def fresh_figures(db):  # type: ignore[no-untyped-def]
     """Today's figures are cached for a minute, in Redis (which outlives a test's database) or
     in the database cache (whose table no test flush empties): start without them."""
-    from sms.figures import forget_today
+    from sms.services.figures import forget_today
 
     forget_today()
 

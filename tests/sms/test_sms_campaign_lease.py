@@ -8,9 +8,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from sms import campaigns, services
-from sms.connection import CONNECT_TIMEOUT_S
+from sms import services
 from sms.models import Campaign, CampaignState
+from sms.services import campaigns
+from sms.services.connection import CONNECT_TIMEOUT_S
 
 pytestmark = pytest.mark.django_db
 

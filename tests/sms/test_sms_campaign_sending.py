@@ -7,8 +7,9 @@ from collections import Counter
 
 import pytest
 
-from sms import campaigns, services
+from sms import services
 from sms.models import Campaign, CampaignState, Chunk, ChunkState, Message, MessageStatus
+from sms.services import campaigns
 from tests.sms.conftest import (
     let_backoff_pass,
     let_grace_pass,

@@ -8,10 +8,11 @@ import pytest
 from django.utils import timezone
 
 from backoffice.provider import provider_session, provider_settings
-from sms import campaigns, services
+from sms import services
 from sms.client import SmsClient
-from sms.connection import CONNECT_TIMEOUT_S
 from sms.models import Campaign, CampaignState, Chunk, ChunkState, Message, MessageStatus
+from sms.services import campaigns
+from sms.services.connection import CONNECT_TIMEOUT_S
 from tests.sms.conftest import let_backoff_pass, let_grace_pass, provider_report, sandbox_settings
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from sms import importing, rules
+from sms import rules
 from sms.models import Campaign, CampaignState, Chunk, Message
+from sms.services import importing
 from tests.sms.conftest import provider_report
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from sms import search
 from sms.models import Campaign, Chunk, Message, MessageStatus
+from sms.services import search
 from tests.sms.conftest import local_template
 
 pytestmark = pytest.mark.django_db

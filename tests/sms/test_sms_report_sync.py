@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from backoffice.celery import collect_beat_schedule
-from sms import reports, services
+from sms import services
 from sms.models import Message, MessageStatus
+from sms.services import reports
 from tests.sms.conftest import sandbox_settings
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.utils import timezone
 
-from sms import reports, services
+from sms import services
 from sms.models import Campaign, Chunk, Message, MessageStatus, Template
+from sms.services import reports
 from tests.sms.conftest import local_template, provider_send, sandbox_settings
 
 pytestmark = pytest.mark.django_db

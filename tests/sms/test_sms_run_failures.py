@@ -10,9 +10,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from backoffice.provider import provider_session, provider_settings
-from sms import campaigns, services
+from sms import services
 from sms.client import SmsClient
 from sms.models import Campaign, CampaignState, Message, MessageStatus
+from sms.services import campaigns
 from tests.sms.conftest import let_backoff_pass, let_grace_pass, provider_report
 
 pytestmark = pytest.mark.django_db

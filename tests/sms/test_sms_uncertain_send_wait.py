@@ -16,8 +16,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from sms import campaigns, services
+from sms import services
 from sms.models import Campaign, CampaignState, Message, MessageStatus
+from sms.services import campaigns
 from tests.sms.conftest import let_backoff_pass, let_grace_pass, provider_report, sandbox_settings
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from sms import importing, services, texts
+from sms import services, texts
 from sms.management.commands._common import template_by_number
+from sms.services import importing
 
 SHOWN_PROBLEMS = 50
 

@@ -6,8 +6,8 @@ from datetime import timedelta
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from sms import client as api
-from sms import reports, services, texts
+from sms import services, texts
+from sms.services import SmsError, reports
 
 
 class Command(BaseCommand):
@@ -31,7 +31,7 @@ class Command(BaseCommand):
             result = services.sync_reports(
                 window=timedelta(days=options["days"]), max_pages=options["max_pages"]
             )
-        except (api.SmsError, services.ProviderNotConfigured) as error:
+        except (SmsError, services.ProviderNotConfigured) as error:
             raise CommandError(texts.failure_text(error)) from error
         if result.busy:
             self.stdout.write(

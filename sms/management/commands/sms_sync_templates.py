@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from sms import client as api
 from sms import services, texts
+from sms.services import SmsError
 
 
 class Command(BaseCommand):
@@ -15,7 +15,7 @@ class Command(BaseCommand):
         try:
             result = services.sync_templates()
             quota = services.refresh_quota()
-        except (api.SmsError, services.ProviderNotConfigured) as error:
+        except (SmsError, services.ProviderNotConfigured) as error:
             raise CommandError(texts.failure_text(error)) from error
         self.stdout.write(
             f"templates: {result.created} new, {result.updated} updated, {result.removed} removed"

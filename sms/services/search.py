@@ -19,8 +19,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from sms import csv_export
 from sms.models import CampaignState, Message, MessageStatus
+from sms.services import csv_export
 
 PAGE_SIZE = 50
 UNKNOWN_STATUS = "unknown"  # filter value: any status we do not know
@@ -97,7 +97,7 @@ def _when(value: datetime | None) -> str:
 
 
 def csv_lines(filters: Filters) -> Iterator[str]:
-    """The CSV export, one line at a time (see sms.csv_export)."""
+    """The CSV export, one line at a time (see sms.services.csv_export)."""
     rows = (
         filtered(filters)
         .select_related("campaign__template")

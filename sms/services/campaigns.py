@@ -19,7 +19,7 @@ The rules, in the order a run applies them:
    campaign's template number, for that mobile, that none of our messages holds yet is taken
    as this message (the oldest such record in the window). Found: the message takes that
    record's id and status. Not found, and the call was made more than the grace period ago
-   (`sms.timing.reconcile_grace`, several call lengths: a call we gave up on may still be
+   (`sms.services.timing.reconcile_grace`, several call lengths: a call we gave up on may still be
    worked on by the provider, and its numbers reach the report only then): the provider never
    accepted it, and it goes back to `queued` to be sent again. Not found within the grace
    period: nothing is decided, and the run stops until the grace period is over. The content
@@ -56,7 +56,6 @@ from django.utils import timezone
 
 from backoffice.provider import ProviderNotConfigured
 from sms import client as api
-from sms.connection import record_quota, sms_client
 from sms.models import (
     Campaign,
     CampaignState,
@@ -65,7 +64,8 @@ from sms.models import (
     Message,
     MessageStatus,
 )
-from sms.timing import lease_duration, reconcile_grace
+from sms.services.connection import record_quota, sms_client
+from sms.services.timing import lease_duration, reconcile_grace
 from sms.verbatim import fit_code
 
 logger = logging.getLogger(__name__)

@@ -38,10 +38,10 @@ from django.db.models import Max, Min, Q, QuerySet
 from django.utils import timezone
 
 from sms import client as api
-from sms.campaigns import RECONCILE_SKEW
-from sms.connection import record_quota, sms_client
 from sms.models import FINAL_MESSAGE_STATUSES, Message, MessageStatus, ReportSyncState
-from sms.timing import lease_duration
+from sms.services.campaigns import RECONCILE_SKEW
+from sms.services.connection import record_quota, sms_client
+from sms.services.timing import lease_duration
 from sms.verbatim import fit_code
 
 logger = logging.getLogger(__name__)

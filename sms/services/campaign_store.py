@@ -14,8 +14,6 @@ from django.core.files import File
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
-from sms import importing
-from sms.bulk import MessageRow, insert_messages
 from sms.client import MAX_NUMBERS_PER_SEND
 from sms.models import (
     Campaign,
@@ -26,6 +24,8 @@ from sms.models import (
     MessageStatus,
     Template,
 )
+from sms.services import importing
+from sms.services.bulk import MessageRow, insert_messages
 
 CHUNK_SIZE = MAX_NUMBERS_PER_SEND  # one chunk is at most what one send call may carry
 BATCH_SIZE = 2000  # rows per INSERT

@@ -1,9 +1,7 @@
-"""SMS use cases: the one place where the provider client and our records meet.
+"""A campaign's life: the send page's preview, confirmation, cancel, resume and clean-up.
 
-Pages, tasks and commands call these functions; the work itself lives in small modules:
-`template_ops` (templates and quota), `campaign_store` (import and recipients -> rows),
-`campaigns` (chunked sending and reconciliation), `reports` (delivery report sync) and
-`search` (the delivery report page).
+Every move is a conditional update, so a double click or a second tab changes nothing twice;
+the send runs themselves are queued for the worker through `backoffice.queue.enqueue`.
 """
 
 from __future__ import annotations
@@ -18,62 +16,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from backoffice.provider import ProviderNotConfigured
-from sms import importing
-from sms.campaign_store import store_import, store_recipients, store_upload
-from sms.campaigns import RunOutcome, cancel_queued, run_campaign, stalled_campaigns
+from backoffice.queue import enqueue
 from sms.client import MAX_NUMBERS_PER_SEND
-from sms.connection import latest_quota, sms_client
-from sms.figures import today_counts
 from sms.models import Campaign, CampaignSource, CampaignState, Quota, Template
-from sms.reports import ReportSync, sync_reports
-from sms.template_ops import (
-    TemplateProblems,
-    TemplateSync,
-    create_template,
-    delete_template,
-    draft_of,
-    edit_template,
-    refresh_quota,
-    send_blockers,
-    sync_templates,
-)
-
-__all__ = [
-    "CampaignStateError",
-    "ProviderNotConfigured",
-    "RecipientsPreview",
-    "ReportSync",
-    "RunOutcome",
-    "TemplateProblems",
-    "TemplateSync",
-    "cancel_campaign",
-    "confirm_campaign",
-    "create_template",
-    "delete_template",
-    "discard_campaign",
-    "discard_stale_drafts",
-    "drop_draft",
-    "draft_of",
-    "edit_template",
-    "enqueue_campaign",
-    "latest_quota",
-    "preview_recipients",
-    "refresh_quota",
-    "resume_campaign",
-    "resume_stalled_campaigns",
-    "run_campaign",
-    "send_blockers",
-    "send_draft",
-    "send_recipients",
-    "same_recipients",
-    "sms_client",
-    "store_import",
-    "store_recipients",
-    "store_upload",
-    "sync_reports",
-    "sync_templates",
-    "today_figures",
-]
+from sms.services import importing
+from sms.services.campaign_store import store_recipients
+from sms.services.campaigns import cancel_queued, run_campaign, stalled_campaigns
+from sms.services.connection import latest_quota, sms_client
+from sms.services.figures import today_counts
 
 SYNC_SEND_BUDGET_S = 20.0  # the send page waits this long, then the worker carries on
 STALLED_TASK_EXPIRES_S = 600
@@ -209,13 +159,7 @@ def send_recipients(
 
 def enqueue_campaign(campaign_id: int, countdown: int = 0, expires: int | None = None) -> None:
     """Queue a send run once the current transaction commits."""
-    from sms.tasks import send_campaign
-
-    transaction.on_commit(
-        lambda: send_campaign.apply_async(
-            (campaign_id,), countdown=countdown or None, expires=expires
-        )
-    )
+    enqueue("sms.tasks.send_campaign", campaign_id, countdown=countdown, expires=expires)
 
 
 def _confirm_draft(campaign: Campaign, user=None) -> None:  # type: ignore[no-untyped-def]

@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 
 from sms import client as api
 from sms import rules
-from sms.connection import latest_quota, record_quota, sms_client
 from sms.models import MessageType, Quota, Template, TemplateStatus
+from sms.services.connection import latest_quota, record_quota, sms_client
 from sms.verbatim import fit
 
 

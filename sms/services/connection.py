@@ -7,7 +7,7 @@ from django.utils import timezone
 from backoffice.provider import provider_session, provider_settings
 from sms.client import Owner, SmsClient
 from sms.models import Quota
-from sms.timing import CONNECT_TIMEOUT_S, call_timeouts
+from sms.services.timing import CONNECT_TIMEOUT_S, call_timeouts
 
 __all__ = ["CONNECT_TIMEOUT_S", "latest_quota", "record_quota", "sms_client"]
 

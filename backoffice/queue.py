@@ -1,0 +1,39 @@
+"""The one seam through which use cases queue Celery work.
+
+Services must not import their app's `tasks` module (tasks import services, and the layers
+contract keeps pages and tasks above services), so they name the task instead:
+`enqueue("sms.tasks.send_campaign", campaign_id)`. The message is sent only once the current
+transaction commits, so a worker never looks for a row that is not there yet, and a rolled
+back use case queues nothing. A misspelt name fails loudly at the call, never silently: the
+module is imported and the task looked up in the registry (tests/foundation checks every name
+the code passes here).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from celery import Task
+from django.db import transaction
+
+from backoffice.celery import app
+
+
+def registered_task(name: str) -> Task:
+    """The task registered under `name` (`<module>.<function>`); KeyError if there is none."""
+    if name not in app.tasks:
+        # A web process has not necessarily imported the tasks modules yet.
+        importlib.import_module(name.rsplit(".", 1)[0])
+    return app.tasks[name]
+
+
+def enqueue(name: str, *args: Any, countdown: float = 0, expires: float | None = None) -> None:
+    """Queue task `name` with positional `args` after the current transaction commits.
+
+    `countdown` delays it (0: at once); `expires` drops it if no worker took it by then.
+    """
+    task = registered_task(name)
+    transaction.on_commit(
+        lambda: task.apply_async(args, countdown=countdown or None, expires=expires)
+    )

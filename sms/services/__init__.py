@@ -1,0 +1,88 @@
+"""SMS use cases: the one place where the provider client and our records meet.
+
+Pages, tasks, commands and other apps import from here; each concern has its own module:
+`template_ops` (templates and quota), `importing` (judging import files and typed numbers),
+`campaign_store` (an import or the send page's recipients -> rows), `lifecycle` (confirm,
+cancel, resume, clean-up), `campaigns` (chunked sending and reconciliation), `reports` (the
+delivery report sync), `search` and `csv_export` (the delivery report page), `figures` (the
+dashboard's counts) and `connection` (the configured client). The client's error types are
+re-exported so that pages can tell a refusal from a failure without importing the client.
+"""
+
+from backoffice.provider import ProviderNotConfigured
+from sms.client import MAX_NUMBERS_PER_SEND, SmsApiError, SmsError, SmsTransportError
+from sms.services.campaign_store import store_import, store_recipients, store_upload
+from sms.services.campaigns import RunOutcome, run_campaign
+from sms.services.connection import latest_quota, sms_client
+from sms.services.lifecycle import (
+    MAX_FORM_RECIPIENTS,
+    CampaignStateError,
+    RecipientsPreview,
+    cancel_campaign,
+    confirm_campaign,
+    discard_campaign,
+    discard_stale_drafts,
+    drop_draft,
+    enqueue_campaign,
+    preview_recipients,
+    resume_campaign,
+    resume_stalled_campaigns,
+    same_recipients,
+    send_draft,
+    send_recipients,
+    today_figures,
+)
+from sms.services.reports import ReportSync, sync_reports
+from sms.services.template_ops import (
+    TemplateProblems,
+    TemplateSync,
+    create_template,
+    delete_template,
+    draft_of,
+    edit_template,
+    refresh_quota,
+    send_blockers,
+    sync_templates,
+)
+
+__all__ = [
+    "MAX_FORM_RECIPIENTS",
+    "MAX_NUMBERS_PER_SEND",
+    "CampaignStateError",
+    "ProviderNotConfigured",
+    "RecipientsPreview",
+    "ReportSync",
+    "RunOutcome",
+    "SmsApiError",
+    "SmsError",
+    "SmsTransportError",
+    "TemplateProblems",
+    "TemplateSync",
+    "cancel_campaign",
+    "confirm_campaign",
+    "create_template",
+    "delete_template",
+    "discard_campaign",
+    "discard_stale_drafts",
+    "draft_of",
+    "drop_draft",
+    "edit_template",
+    "enqueue_campaign",
+    "latest_quota",
+    "preview_recipients",
+    "refresh_quota",
+    "resume_campaign",
+    "resume_stalled_campaigns",
+    "run_campaign",
+    "same_recipients",
+    "send_blockers",
+    "send_draft",
+    "send_recipients",
+    "sms_client",
+    "store_import",
+    "store_recipients",
+    "store_upload",
+    "sync_reports",
+    "sync_templates",
+    "today_figures",
+]
