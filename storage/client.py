@@ -429,6 +429,32 @@ def open_source(source: Source, stack: ExitStack) -> IO[bytes]:
 # --- the client ------------------------------------------------------------------------------
 
 
+class OpenDownload:
+    """An answered GET whose body has not been read yet.
+
+    `chunks()` streams it and closes the connection at the end, or when the consumer stops
+    early (a browser that cancels); a body cut short raises StorageConnectionError.
+    """
+
+    def __init__(self, path: str, response: requests.Response) -> None:
+        self.path = path
+        self._response = response
+        length = response.headers.get("Content-Length")
+        self.size: int | None = int(length) if length and length.isdigit() else None
+        self.content_type: str | None = response.headers.get("Content-Type")
+
+    def chunks(self) -> Iterator[bytes]:
+        try:
+            yield from self._response.iter_content(chunk_size=CHUNK_SIZE)
+        except requests.RequestException as exc:
+            raise StorageConnectionError(f"download of {self.path} interrupted: {exc}") from exc
+        finally:
+            self._response.close()
+
+    def close(self) -> None:
+        self._response.close()
+
+
 class StorageClient:
     """Signed calls to `/<bucket>/...` of the storage service.
 
@@ -587,6 +613,12 @@ class StorageClient:
             content_type=response.headers.get("Content-Type"),
             metadata=_metadata_from(response.headers),
         )
+
+    def open_download(self, path: str) -> OpenDownload:
+        """Start a streamed GET of a file: the provider's refusals (NotFound...) are raised
+        here, before the caller passes on any byte; the body is read by iterating
+        `OpenDownload.chunks()`."""
+        return OpenDownload(path, self.send("GET", path, idempotent=True, stream=True))
 
     def delete(self, path: str, *, asynchronous: bool = False) -> None:
         """DELETE a file; `asynchronous` asks the provider to do it later (answered at once,

@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 
 from backoffice.provider import ProviderNotConfigured
 from storage import rules, services
-from storage.client import RetryPolicy, StorageError
 from storage.models import StoredFile, SyncRun, UploadTask
+from storage.services import RetryPolicy, StorageError
 
 # A dashboard must answer fast even when the provider does not: one short try, and a failure
 # is remembered for a minute instead of being retried on every visit.

@@ -15,8 +15,8 @@ from PIL import Image, ImageDraw
 
 from backoffice.provider import ProviderNotConfigured
 from storage import services
-from storage.client import FolderExists, StorageError
 from storage.models import UploadTask
+from storage.services import FolderExists, StorageError
 
 ROOT = "/demo"
 FOLDERS = ("/demo/photos/2024", "/demo/photos/2025", "/demo/docs", "/demo/videos")

@@ -11,8 +11,8 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from storage import paths, rules
+from storage.services.uploads import UploadOptions
 from storage.texts import gmkerl_text, problem_text
-from storage.uploads import UploadOptions
 
 TEXT = {"autocomplete": "off", "spellcheck": "false"}
 

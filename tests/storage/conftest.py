@@ -127,7 +127,7 @@ def pseudo_random_bytes(size: int, seed: int = 7) -> bytes:
 def fast_client(provider):  # type: ignore[no-untyped-def]
     """The back-office's own client (provider settings, contact recording) whose retries do
     not sleep; handed to services that accept a client."""
-    from storage.connection import storage_client
+    from storage.services.connection import storage_client
 
     return storage_client(retry=RetryPolicy(attempts=4, sleep=lambda _seconds: None))
 
@@ -136,7 +136,7 @@ def stage_copy(data: bytes) -> Path:
     """A local copy in the back-office's upload directory, as the browser upload leaves it."""
     import uuid
 
-    from storage.uploads import upload_dir
+    from storage.services.uploads import upload_dir
 
     path = upload_dir() / f"{uuid.uuid4().hex}.upload"
     path.write_bytes(data)
@@ -145,7 +145,7 @@ def stage_copy(data: bytes) -> Path:
 
 def queue_upload(data: bytes, target: str, **fields):  # type: ignore[no-untyped-def]
     """An UploadTask for `data` (not enqueued: the test runs it)."""
-    from storage.uploads import create_upload
+    from storage.services.uploads import create_upload
 
     return create_upload(source=stage_copy(data), target_path=target,
                          original_name=target.rsplit("/", 1)[-1], size=len(data),

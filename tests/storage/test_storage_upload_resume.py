@@ -13,7 +13,7 @@ from storage import services
 from storage.client import NotFound
 from storage.models import UploadTask
 from storage.resumable import PART_SIZE
-from storage.uploads import run_upload
+from storage.services.uploads import run_upload
 from tests.storage.conftest import md5_of, pseudo_random_bytes, queue_upload, synced_client
 
 pytestmark = pytest.mark.django_db

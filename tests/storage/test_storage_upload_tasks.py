@@ -12,7 +12,7 @@ from PIL import Image
 from storage import services
 from storage.models import StoredFile, UploadTask
 from storage.resumable import PART_SIZE
-from storage.uploads import UploadOptions, run_upload
+from storage.services.uploads import UploadOptions, run_upload
 from tests.storage.conftest import md5_of, pseudo_random_bytes, queue_upload
 
 pytestmark = pytest.mark.django_db

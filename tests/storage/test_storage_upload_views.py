@@ -212,8 +212,8 @@ def test_the_uploads_page_filters_by_state(manager_client, provider, media_root)
 def test_a_file_above_the_providers_limit_is_refused_and_not_kept(manager_client, provider,
                                                                   media_root, monkeypatch):
     # The real limit is 10,000 parts of 1 MiB; a small one stands in for it here.
-    monkeypatch.setattr("storage.receiving.MAX_UPLOAD_BYTES", 100_000)
-    monkeypatch.setattr("storage.upload_views.MAX_UPLOAD_BYTES", 100_000)
+    monkeypatch.setattr("storage.views.receiving.MAX_UPLOAD_BYTES", 100_000)
+    monkeypatch.setattr("storage.views.uploads.MAX_UPLOAD_BYTES", 100_000)
     response = manager_client.post(CREATE, {
         "folder": "/x", "file": SimpleUploadedFile("huge.bin", b"x" * 300_000)})
     assert response.status_code == 400

@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from backoffice.provider import ProviderNotConfigured
 from storage import paths, rules, services
-from storage.client import StorageError
-from storage.terminal import ProgressBar
+from storage.management.terminal import ProgressBar
+from storage.services import StorageError
 from storage.texts import error_text
 
 

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from backoffice.provider import ProviderNotConfigured
 from storage import paths, rules, services
-from storage.client import StorageError
+from storage.services import StorageError
 from storage.texts import error_text
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from storage import rules, services
-from storage.mirror import DETAILS_PER_RUN
 from storage.models import SyncRun
+from storage.services.mirror import DETAILS_PER_RUN
 from storage.texts import error_text
 
 

@@ -8,8 +8,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from backoffice.provider import ProviderNotConfigured
 from storage import paths, rules, services
+from storage.management.terminal import ProgressBar
 from storage.models import UploadTask
-from storage.terminal import ProgressBar
 from storage.texts import error_text
 
 

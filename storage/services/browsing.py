@@ -1,12 +1,16 @@
-"""One page of a folder for the file browser, read live from the provider with x-list-iter."""
+"""What the file browser shows, read live from the provider: one page of a folder
+(x-list-iter), whether a path is a file, and what is at the targets of an upload."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from backoffice.provider import ProviderNotConfigured
 from storage import paths
-from storage.client import LIST_END, StorageClient
+from storage.client import LIST_END, NotFound, StorageClient, StorageError
+from storage.services.connection import storage_client
 
 PAGE_SIZES = (50, 100, 200, 500, 1000)
 DEFAULT_PAGE_SIZE = 100
@@ -60,14 +64,19 @@ class FolderPage:
 
 
 def read_page(
-    client: StorageClient,
     folder: str,
     *,
     cursor: str | None = None,
     order: str = "asc",
     limit: int = DEFAULT_PAGE_SIZE,
+    client: StorageClient | None = None,
 ) -> FolderPage:
-    """Read one page of `folder` (canonical path) from the provider."""
+    """Read one page of `folder` (canonical path) from the provider.
+
+    Raises ProviderNotConfigured, or StorageError when the provider refuses or fails (a
+    StorageProtocolError when `folder` is a file: listing a file answers its content).
+    """
+    client = client or storage_client()
     page = client.list_page(folder, cursor=cursor or None, limit=limit, order=order)
     base = folder.rstrip("/")
     entries = [
@@ -96,3 +105,39 @@ def read_page(
 
 def breadcrumbs(folder: str) -> list[tuple[str, str]]:
     return paths.breadcrumbs(folder)
+
+
+def is_file(path: str) -> bool:
+    """Whether `path` is a file at the provider; False for a folder, for nothing there, and
+    when the provider cannot be asked (the caller only uses it to pick a better page)."""
+    try:
+        return storage_client().head(path).type == "file"
+    except (StorageError, ProviderNotConfigured):
+        return False
+
+
+@dataclass(frozen=True)
+class Target:
+    """What is at an upload's target path: `kind` is "file", "folder" or None (nothing there),
+    unless `failure` says why we could not find out."""
+
+    kind: str | None = None
+    failure: Exception | None = None
+
+
+def probe_targets(target_paths: Sequence[str]) -> dict[str, Target]:
+    """What is at each path now, asked with one HEAD per path on one client.
+
+    Raises ProviderNotConfigured before any call. A refusal or failure for one path is kept in
+    its Target, so that one bad path does not hide what is known of the others.
+    """
+    client = storage_client()
+    found: dict[str, Target] = {}
+    for path in target_paths:
+        try:
+            found[path] = Target(kind=client.head(path).type)
+        except NotFound:
+            found[path] = Target()
+        except StorageError as failure:
+            found[path] = Target(failure=failure)
+    return found

@@ -4,7 +4,6 @@ the streamed download and preview endpoints."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import permission_required
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
@@ -14,13 +13,14 @@ from django.views.decorators.http import require_GET, require_POST
 from backoffice.errors import NotFoundForStaff
 from backoffice.provider import ProviderNotConfigured
 from storage import paths, rules, services
-from storage.browsing import PREVIEW_MAX_BYTES, PREVIEW_TYPES
-from storage.client import NotFound, StorageError
-from storage.details import FileDetails
 from storage.forms import DeleteForm, MetadataForm, SecretForm
 from storage.models import StoredFile
-from storage.navigation import ACCESS, MANAGE, browse_url, path_url
+from storage.services import NotFound, StorageError
+from storage.services.browsing import PREVIEW_MAX_BYTES, PREVIEW_TYPES
+from storage.services.details import FileDetails
 from storage.texts import error_text, problem_text
+from storage.views.access import MANAGE, needs
+from storage.views.navigation import browse_url, path_url
 
 PROVIDER_ERRORS = (StorageError, ProviderNotConfigured, rules.RuleViolation)
 
@@ -75,13 +75,13 @@ def _render_file(
     return render(request, "storage/file_detail.html", context, status=status)
 
 
-@permission_required(ACCESS, raise_exception=True)
+@needs()
 @require_GET
 def file_detail(request: HttpRequest) -> HttpResponse:
     return _render_file(request, _path_or_404(request))
 
 
-@permission_required(MANAGE, raise_exception=True)
+@needs(MANAGE)
 @require_POST
 def edit_metadata(request: HttpRequest) -> HttpResponse:
     path = _path_or_404(request)
@@ -105,7 +105,7 @@ def edit_metadata(request: HttpRequest) -> HttpResponse:
     return redirect(path_url("storage:file", path))
 
 
-@permission_required(MANAGE, raise_exception=True)
+@needs(MANAGE)
 @require_POST
 def edit_secret(request: HttpRequest) -> HttpResponse:
     path = _path_or_404(request)
@@ -136,7 +136,7 @@ def _stream(download: services.Download, *, attachment: bool) -> StreamingHttpRe
     return response
 
 
-@permission_required(ACCESS, raise_exception=True)
+@needs()
 @require_GET
 def download(request: HttpRequest) -> HttpResponse:
     """The file, streamed from the provider through the back-office in 64 KiB chunks."""
@@ -151,7 +151,7 @@ def download(request: HttpRequest) -> HttpResponse:
     return _stream(opened, attachment=True)
 
 
-@permission_required(ACCESS, raise_exception=True)
+@needs()
 @require_GET
 def preview(request: HttpRequest) -> HttpResponse:
     """An image for the browser's thumbnails, streamed from storage; only raster types a

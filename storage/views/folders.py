@@ -1,7 +1,7 @@
 """The file browser: a folder page read live from the provider, folder creation and deletes.
 
-File pages (details, metadata, secret, download, preview) live in `file_views`, uploads in
-`upload_views`. Reading needs `access_storage`; every change needs `manage_files`.
+File pages (details, metadata, secret, download, preview) live in `files`, uploads in
+`uploads`. Reading needs `access_storage`; every change needs `manage_files`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,6 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.contrib.auth.decorators import permission_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,14 +19,14 @@ from django.views.decorators.http import require_GET, require_POST
 from backoffice.models import ProviderContact
 from backoffice.provider import ProviderNotConfigured
 from storage import paths, rules, services
-from storage.browsing import PAGE_SIZES, Entry, FolderPage
-from storage.client import StorageError, StorageProtocolError
 from storage.forms import DeleteForm, FolderForm, UploadOptionsForm
 from storage.models import SyncRun, UploadTask
-from storage.navigation import ACCESS, MANAGE, browse_url, folder_param, listing_params, path_url
-from storage.tasks import mirror_bucket
+from storage.services import StorageError, StorageProtocolError
+from storage.services.browsing import PAGE_SIZES, Entry, FolderPage
 from storage.texts import error_text, problem_text
-from storage.upload_views import script_texts, status_json
+from storage.views.access import MANAGE, needs
+from storage.views.navigation import browse_url, folder_param, listing_params, path_url
+from storage.views.uploads import script_texts, status_json
 
 PROVIDER_ERRORS = (StorageError, ProviderNotConfigured, rules.RuleViolation)
 
@@ -75,20 +73,13 @@ def _pending_uploads(folder: str) -> list[UploadTask]:
     return [task for task in unfinished if task.target_folder == folder][:50]
 
 
-def _is_file(path: str) -> bool:
-    try:
-        return services.storage_client().head(path).type == "file"
-    except PROVIDER_ERRORS:
-        return False
-
-
 def _partial_url(request: HttpRequest) -> str:
     query = request.GET.copy()
     query["partial"] = "listing"
     return f"{request.path}?{query.urlencode()}"
 
 
-@permission_required(ACCESS, raise_exception=True)
+@needs()
 @require_GET
 def browser(request: HttpRequest) -> HttpResponse:
     folder, problems = folder_param(request.GET.get("path"))
@@ -98,12 +89,10 @@ def browser(request: HttpRequest) -> HttpResponse:
     page: FolderPage | None = None
     error = None
     try:
-        page = services.read_page(
-            services.storage_client(), folder, cursor=cursor, order=order, limit=limit
-        )
+        page = services.read_page(folder, cursor=cursor, order=order, limit=limit)
     except StorageProtocolError as failure:
         # Listing a file answers its content: send the user to the file's page instead.
-        if _is_file(folder):
+        if services.is_file(folder):
             return redirect(path_url("storage:file", folder))
         error = error_text(failure, folder)
     except PROVIDER_ERRORS as failure:
@@ -148,7 +137,7 @@ def browser(request: HttpRequest) -> HttpResponse:
     return render(request, "storage/browser.html", context)
 
 
-@permission_required(MANAGE, raise_exception=True)
+@needs(MANAGE)
 @require_POST
 def create_folder(request: HttpRequest) -> HttpResponse:
     form = FolderForm(request.POST)
@@ -168,7 +157,7 @@ def create_folder(request: HttpRequest) -> HttpResponse:
     return redirect(browse_url(form.cleaned_data["parent"]))
 
 
-@permission_required(MANAGE, raise_exception=True)
+@needs(MANAGE)
 @require_POST
 def delete(request: HttpRequest) -> HttpResponse:
     form = DeleteForm(request.POST)
@@ -196,11 +185,11 @@ def delete(request: HttpRequest) -> HttpResponse:
     return redirect(back)
 
 
-@permission_required(MANAGE, raise_exception=True)
+@needs(MANAGE)
 @require_POST
 def mirror_now(request: HttpRequest) -> HttpResponse:
     """Queue a walk of the current folder tree into the mirror."""
     folder, _problems = folder_param(request.POST.get("path"))
-    transaction.on_commit(lambda: mirror_bucket.delay(folder))
+    services.refresh_mirror(folder)
     messages.info(request, gettext("The mirror of %(path)s is being refreshed.") % {"path": folder})
     return redirect(browse_url(folder))

@@ -22,13 +22,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from backoffice.provider import ProviderNotConfigured
-from storage import extensions, mirror, paths, rules
+from backoffice.queue import enqueue
+from storage import paths, rules
 from storage.client import (
     RETRYABLE_ERRORS,
     FileMD5Mismatch,
@@ -38,10 +38,11 @@ from storage.client import (
     StorageError,
     file_md5,
 )
-from storage.connection import storage_client
-from storage.details import FileDetails, fetch_details
 from storage.models import UploadTask
 from storage.resumable import MAX_LENGTH, ResumableState, resumable_upload
+from storage.services import extensions, mirror
+from storage.services.connection import storage_client
+from storage.services.details import FileDetails, fetch_details
 from storage.texts import error_text
 
 logger = logging.getLogger(__name__)
@@ -213,9 +214,7 @@ def local_file_upload(
 
 def enqueue_upload(pk: int, *, countdown: float | None = None) -> None:
     """Hand the task to a worker once the current transaction has committed."""
-    from storage.tasks import upload_file
-
-    transaction.on_commit(lambda: upload_file.apply_async((pk,), countdown=countdown))
+    enqueue("storage.tasks.upload_file", pk, countdown=countdown or 0)
 
 
 def resume_upload(pk: int) -> bool:

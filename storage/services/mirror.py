@@ -18,11 +18,12 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from backoffice.provider import ProviderNotConfigured
+from backoffice.queue import enqueue
 from storage import paths, rules
 from storage.client import ListItem, NotFound, StorageClient, StorageError
-from storage.connection import storage_client
-from storage.details import FileDetails, fetch_details
 from storage.models import StoredFile, SyncRun
+from storage.services.connection import storage_client
+from storage.services.details import FileDetails, fetch_details
 from storage.texts import error_text
 
 logger = logging.getLogger(__name__)
@@ -271,3 +272,9 @@ def _refresh_details(client: StorageClient, root: str, limit: int, run: SyncRun)
             break
         done += 1
     return done
+
+
+def refresh_mirror(folder: str) -> None:
+    """Queue a walk of `folder`'s tree into the mirror, once the current transaction commits
+    (the walk may take minutes: the worker does it)."""
+    enqueue("storage.tasks.mirror_bucket", folder)

@@ -11,7 +11,7 @@ from typing import IO
 from django.core.files.uploadedfile import UploadedFile
 from django.core.files.uploadhandler import FileUploadHandler, StopUpload
 
-from storage.uploads import MAX_UPLOAD_BYTES, upload_dir
+from storage.services.uploads import MAX_UPLOAD_BYTES, upload_dir
 
 
 class LocalCopy(UploadedFile):

@@ -9,10 +9,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from storage import paths, rules
-from storage.browsing import DEFAULT_PAGE_SIZE, PAGE_SIZES
-
-ACCESS = "storage.access_storage"
-MANAGE = "storage.manage_files"
+from storage.services.browsing import DEFAULT_PAGE_SIZE, PAGE_SIZES
 
 
 def browse_url(

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth.decorators import permission_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import transaction
@@ -25,13 +24,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.provider import ProviderNotConfigured
 from storage import paths, rules, services
-from storage.client import NotFound, StorageError
 from storage.forms import UploadOptionsForm
 from storage.models import UploadTask
-from storage.navigation import ACCESS, MANAGE, path_url, safe_next
-from storage.receiving import LocalCopy, LocalCopyUploadHandler
+from storage.services.uploads import MAX_UPLOAD_BYTES
 from storage.texts import error_text, problem_text
-from storage.uploads import MAX_UPLOAD_BYTES
+from storage.views.access import MANAGE, needs
+from storage.views.navigation import path_url, safe_next
+from storage.views.receiving import LocalCopy, LocalCopyUploadHandler
 
 # The existence check calls HEAD once per name: bounded so a huge drop stays quick.
 MAX_CHECKED_NAMES = 100
@@ -69,7 +68,7 @@ def _bad_request(errors: dict[str, list[str]]) -> JsonResponse:
     return JsonResponse({"ok": False, "errors": errors}, status=400)
 
 
-@permission_required(MANAGE, raise_exception=True)
+@needs(MANAGE)
 @require_POST
 def upload_check(request: HttpRequest) -> JsonResponse:
     """Validate a batch before any byte is sent: the options, each target path, and which
@@ -81,14 +80,18 @@ def upload_check(request: HttpRequest) -> JsonResponse:
     options = form.options()
     names = request.POST.getlist("name")
     sizes = request.POST.getlist("size")
+    files = [
+        _judge_name(folder, name, int(size) if size.isdigit() else 0, options)
+        for name, size in zip(names, [*sizes, *[""] * len(names)], strict=False)
+    ]
+    checked = [entry["path"] for entry in files[:MAX_CHECKED_NAMES] if not entry["error"]]
     try:
-        client = services.storage_client()
+        targets = services.probe_targets(checked)
     except ProviderNotConfigured as failure:
         return _bad_request({"__all__": [error_text(failure)]})
-    files = []
-    for index, name in enumerate(names):
-        size = int(sizes[index]) if index < len(sizes) and sizes[index].isdigit() else 0
-        files.append(_check_one(client, folder, name, size, options, index < MAX_CHECKED_NAMES))
+    for entry in files:
+        if entry["path"] in targets:
+            _describe_target(entry, name=entry["name"], target=targets[entry["path"]])
     return JsonResponse({"ok": all(not f["error"] for f in files), "files": files})
 
 
@@ -98,7 +101,10 @@ def _too_large_text(name: str) -> str:
     ) % {"name": name, "limit": filesizeformat(MAX_UPLOAD_BYTES)}
 
 
-def _check_one(client, folder: str, name: str, size: int, options, check_exists: bool):  # type: ignore[no-untyped-def]
+def _judge_name(
+    folder: str, name: str, size: int, options: services.UploadOptions
+) -> dict[str, Any]:
+    """One dropped file as the page shows it, before asking the provider what is there."""
     entry: dict[str, Any] = {"name": name, "path": None, "exists": False, "error": "",
                              "resumable": services.goes_resumable(size, options)}
     if size > MAX_UPLOAD_BYTES:
@@ -108,21 +114,16 @@ def _check_one(client, folder: str, name: str, size: int, options, check_exists:
         entry["path"] = paths.join(folder, name)
     except rules.RuleViolation as violation:
         entry["error"] = " ".join(problem_text(p) for p in violation.problems)
-        return entry
-    if not check_exists:
-        return entry
-    try:
-        info = client.head(entry["path"])
-    except NotFound:
-        return entry
-    except (StorageError, ProviderNotConfigured) as failure:
-        entry["error"] = error_text(failure, entry["path"])
-        return entry
-    if info.type == "folder":
-        entry["error"] = gettext("A folder named %(name)s is already there.") % {"name": name}
-    else:
-        entry["exists"] = True
     return entry
+
+
+def _describe_target(entry: dict[str, Any], *, name: str, target: services.Target) -> None:
+    if target.failure is not None:
+        entry["error"] = error_text(target.failure, entry["path"])
+    elif target.kind == "folder":
+        entry["error"] = gettext("A folder named %(name)s is already there.") % {"name": name}
+    elif target.kind is not None:
+        entry["exists"] = True
 
 
 @csrf_exempt
@@ -184,7 +185,7 @@ def _receive_upload(request: HttpRequest, handler: LocalCopyUploadHandler) -> Js
                         status=201)
 
 
-@permission_required(ACCESS, raise_exception=True)
+@needs()
 @require_GET
 def upload_status(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse(status_json(get_object_or_404(UploadTask, pk=pk)))
@@ -194,14 +195,14 @@ def _wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-@permission_required(MANAGE, raise_exception=True)
+@needs(MANAGE)
 @require_POST
 def upload_resume(request: HttpRequest, pk: int) -> HttpResponse:
     """One click after a failure: queue the upload again at its saved part."""
     return _task_action(request, pk, services.resume_upload)
 
 
-@permission_required(MANAGE, raise_exception=True)
+@needs(MANAGE)
 @require_POST
 def upload_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     return _task_action(request, pk, services.cancel_upload)
@@ -217,7 +218,7 @@ def _task_action(request: HttpRequest, pk: int, action: Callable[[int], bool]) -
     return redirect(safe_next(request, reverse("storage:uploads")))
 
 
-@permission_required(ACCESS, raise_exception=True)
+@needs()
 @require_GET
 def upload_list(request: HttpRequest) -> HttpResponse:
     """Every upload, newest first, with the same live progress and Resume as the browser."""

@@ -1,6 +1,6 @@
 """File and folder use cases other than uploads: folders, delete, details, metadata, secret,
 download, usage. Each call keeps the StoredFile mirror in step and sends the signals of
-`storage.extensions` once the provider has confirmed the change."""
+`storage.services.extensions` once the provider has confirmed the change."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-import requests
 from django.core.cache import cache
 
-from storage import extensions, mirror, paths, rules
-from storage.client import CHUNK_SIZE, StorageClient, StorageConnectionError
-from storage.connection import storage_client
-from storage.details import FileDetails, fetch_details
+from storage import paths, rules
+from storage.client import OpenDownload, StorageClient
+from storage.services import extensions, mirror
+from storage.services.connection import storage_client
+from storage.services.details import FileDetails, fetch_details
 
 MetadataOption = Literal["merge", "replace", "delete"]
 METADATA_OPTIONS: tuple[MetadataOption, ...] = ("merge", "replace", "delete")
@@ -129,42 +129,36 @@ def remove_secret(path: str, *, client: StorageClient | None = None) -> FileDeta
 
 @dataclass
 class Download:
-    """An open GET answer: iterate `chunks()` to stream the body; it closes itself at the end
-    (or when the consumer stops early, e.g. a browser that cancels)."""
+    """A file being streamed out: iterate `chunks()` to pass its body on; it closes itself at
+    the end (or when the consumer stops early, e.g. a browser that cancels)."""
 
     path: str
-    size: int | None
-    content_type: str | None
-    response: requests.Response
+    body: OpenDownload
 
     @property
     def filename(self) -> str:
         return paths.name_of(self.path)
 
+    @property
+    def size(self) -> int | None:
+        return self.body.size
+
+    @property
+    def content_type(self) -> str | None:
+        return self.body.content_type
+
     def chunks(self) -> Iterator[bytes]:
-        try:
-            yield from self.response.iter_content(chunk_size=CHUNK_SIZE)
-        except requests.RequestException as exc:
-            raise StorageConnectionError(f"download of {self.path} interrupted: {exc}") from exc
-        finally:
-            self.response.close()
+        return self.body.chunks()
 
     def close(self) -> None:
-        self.response.close()
+        self.body.close()
 
 
 def open_download(path: str, *, client: StorageClient | None = None) -> Download:
     """Start a streamed GET of a file; provider errors (NotFound...) are raised here, before
     anything is sent on to the browser."""
     path = paths.canonical(path, allow_root=False)
-    response = _client(client).send("GET", path, idempotent=True, stream=True)
-    length = response.headers.get("Content-Length")
-    return Download(
-        path=path,
-        size=int(length) if length and length.isdigit() else None,
-        content_type=response.headers.get("Content-Type"),
-        response=response,
-    )
+    return Download(path=path, body=_client(client).open_download(path))
 
 
 # --- bucket ----------------------------------------------------------------------------------

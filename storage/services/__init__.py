@@ -10,11 +10,25 @@ exported too, so that other apps can tell "not there" from a real failure.
 
 from __future__ import annotations
 
-from storage.browsing import FolderPage, breadcrumbs, is_previewable, read_page
-from storage.client import NotFound, StorageError
-from storage.connection import storage_client
-from storage.details import FileDetails
-from storage.extensions import (
+from storage.client import (
+    FolderExists,
+    NotFound,
+    RetryPolicy,
+    StorageError,
+    StorageProtocolError,
+)
+from storage.services.browsing import (
+    FolderPage,
+    Target,
+    breadcrumbs,
+    is_file,
+    is_previewable,
+    probe_targets,
+    read_page,
+)
+from storage.services.connection import storage_client
+from storage.services.details import FileDetails
+from storage.services.extensions import (
     FileAction,
     file_actions_for,
     file_deleted,
@@ -25,7 +39,7 @@ from storage.extensions import (
     registered_file_actions,
     unregister_file_action,
 )
-from storage.files import (
+from storage.services.files import (
     Download,
     bucket_usage,
     change_metadata,
@@ -37,8 +51,8 @@ from storage.files import (
     remove_secret,
     set_secret,
 )
-from storage.mirror import sync_tree
-from storage.uploads import (
+from storage.services.mirror import refresh_mirror, sync_tree
+from storage.services.uploads import (
     UploadOptions,
     cancel_upload,
     create_upload,
@@ -57,9 +71,13 @@ __all__ = [
     "Download",
     "FileAction",
     "FileDetails",
+    "FolderExists",
     "FolderPage",
     "NotFound",
+    "RetryPolicy",
     "StorageError",
+    "StorageProtocolError",
+    "Target",
     "UploadOptions",
     "breadcrumbs",
     "bucket_usage",
@@ -76,11 +94,14 @@ __all__ = [
     "file_replaced",
     "file_uploaded",
     "goes_resumable",
+    "is_file",
     "is_previewable",
     "local_file_upload",
     "open_download",
+    "probe_targets",
     "read_page",
     "recover_stalled_uploads",
+    "refresh_mirror",
     "register_file_action",
     "registered_file_actions",
     "remove_folder",
