@@ -37,3 +37,10 @@ def access_guard(access_permission: str) -> Guard:
         return decorate
 
     return needs
+
+
+def check_permissions(request: HttpRequest, *permissions: str) -> None:
+    """For views that show a page to every reader but act only with `permissions` (on POST):
+    raises PermissionDenied (403) unless the user holds every one of them."""
+    if not request.user.has_perms(permissions):
+        raise PermissionDenied

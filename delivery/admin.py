@@ -4,13 +4,13 @@ purge can be sent again from there."""
 from __future__ import annotations
 
 from django.contrib import admin, messages
-from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from delivery.models import PublishedConfig, PurgeRequest, PurgeStatus, Rule, RuleSet
+from delivery import services
+from delivery.models import PublishedConfig, PurgeRequest, Rule, RuleSet
 
 
 class RuleInline(admin.TabularInline):
@@ -48,16 +48,9 @@ class PurgeRequestAdmin(ReadOnlyAdmin):
     @admin.action(description=_("Send the selected purges again"),
                   permissions=["purge"])
     def send_again(self, request: HttpRequest, queryset: QuerySet[PurgeRequest]) -> None:
-        from delivery.tasks import send_purge_task
-
-        resendable = queryset.filter(status__in=(PurgeStatus.FAILED, PurgeStatus.REFUSED))
-        ids = list(resendable.values_list("pk", flat=True))
-        # Back to `failed` with attempts cleared, so the claim in delivery.purging takes it.
-        resendable.update(status=PurgeStatus.FAILED, attempts=0, finished_at=None)
-        for pk in ids:
-            transaction.on_commit(lambda pk=pk: send_purge_task.delay(pk))
+        resent = services.resend_purges(list(queryset.values_list("pk", flat=True)))
         self.message_user(request, ngettext("%(n)d purge queued.", "%(n)d purges queued.",
-                                            len(ids)) % {"n": len(ids)}, messages.SUCCESS)
+                                            resent) % {"n": resent}, messages.SUCCESS)
 
     def has_purge_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("delivery.purge_cache")

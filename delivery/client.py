@@ -10,7 +10,7 @@ send": `_upt` is computed over the path exactly as it is written in the request 
 - `PurgeClient`: DECISIONS "Storage and media processing", purge.
 - `EdgeConfigClient`: the sandbox's `POST {control_url}/delivery/config`. The real provider has
   no such API (its console is used instead), which is why the back-office reaches it through the
-  swappable target of `delivery.publishing`.
+  swappable target of `delivery.services.publishing`.
 """
 
 from __future__ import annotations
@@ -255,3 +255,47 @@ class EdgeConfigClient:
         except ValueError:
             payload = {}
         return payload if isinstance(payload, dict) else {"answer": payload}
+
+
+# --- fetching from the edge ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EdgeAnswer:
+    """What the edge answered to a GET, redirects not followed. `too_large` is set (and `body`
+    cut) when the body was longer than the caller's limit."""
+
+    status: int
+    body: bytes
+    content_type: str
+    cache: str
+    too_large: bool
+
+
+class EdgeFetcher:
+    """GETs URLs from the edge as a visitor would, for the back-office's own previews."""
+
+    def __init__(self, session: requests.Session | None = None, *, timeout: float = 10.0) -> None:
+        self.session = session or requests.Session()
+        self.timeout = timeout
+
+    def get(
+        self, url: str, *, max_bytes: int, headers: Mapping[str, str] | None = None
+    ) -> EdgeAnswer:
+        """Read at most `max_bytes` (+1, to tell a longer body); DeliveryConnectionError when
+        the edge does not answer."""
+        try:
+            with self.session.get(
+                url, headers=dict(headers or {}), timeout=self.timeout, stream=True,
+                allow_redirects=False,
+            ) as answer:
+                body = answer.raw.read(max_bytes + 1, decode_content=True)
+                return EdgeAnswer(
+                    status=answer.status_code,
+                    body=body[:max_bytes],
+                    content_type=answer.headers.get("Content-Type", "application/octet-stream"),
+                    cache=answer.headers.get("X-Cache", ""),
+                    too_large=len(body) > max_bytes,
+                )
+        except requests.RequestException as error:
+            raise DeliveryConnectionError(f"edge: no answer: {error}") from error

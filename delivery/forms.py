@@ -15,8 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from delivery import rules
-from delivery.links import Signing
 from delivery.models import DeliverySettings, ImageVersion, Rule, RuleSet
+from delivery.services.links import Signing
 from delivery.texts import diagnostic_dict, problem_text
 from edgerules import lint
 

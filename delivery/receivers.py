@@ -9,8 +9,6 @@ commit, so a slow or failing provider never slows down or breaks the storage pag
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import logging
 from typing import Any
 
@@ -18,10 +16,10 @@ from django.utils.translation import gettext_lazy as _
 
 from backoffice.provider import ProviderNotConfigured
 from delivery.models import PurgeSource
-from delivery.purging import purge_file_urls
+from delivery.services import purge_file_urls
+from storage import services as storage
 
 logger = logging.getLogger(__name__)
-STORAGE_SERVICES = "storage.services"
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp", ".tif", ".tiff")
 
 
@@ -51,23 +49,14 @@ RECEIVERS = {"file_replaced": on_file_replaced, "file_deleted": on_file_deleted}
 
 
 def connect_storage_signals() -> list[str]:
-    """Connect the receivers to the storage signals; returns the names connected."""
-    if importlib.util.find_spec(STORAGE_SERVICES) is None:
-        logger.warning("delivery: %s is missing; automatic purge is off", STORAGE_SERVICES)
-        return []
-    services = importlib.import_module(STORAGE_SERVICES)
-    connected = []
+    """Connect the receivers to the storage signals and offer the builders in the storage file
+    browser; returns the names of the signals connected."""
+    # Plain attributes: a renamed signal fails at start-up instead of silently purging nothing.
+    signals = {"file_replaced": storage.file_replaced, "file_deleted": storage.file_deleted}
     for name, receiver in RECEIVERS.items():
-        signal = getattr(services, name, None)
-        if signal is None:
-            logger.warning("delivery: %s.%s is missing; no purge on that change",
-                           STORAGE_SERVICES, name)
-            continue
-        signal.connect(receiver, dispatch_uid=f"delivery.purge.{name}")
-        connected.append(name)
-    register = getattr(services, "register_file_action", None)
-    if register is not None:
-        # Links from the storage file browser to the builders, with the file's path filled in.
-        register(_("Delivery links"), "delivery:links", lambda path, content_type: True)
-        register(_("Image URL"), "delivery:images", is_image)
-    return connected
+        signals[name].connect(receiver, dispatch_uid=f"delivery.purge.{name}")
+    # Links from the storage file browser to the builders, with the file's path filled in.
+    storage.register_file_action(_("Delivery links"), "delivery:links",
+                                 lambda path, content_type: True)
+    storage.register_file_action(_("Image URL"), "delivery:images", is_image)
+    return list(signals)

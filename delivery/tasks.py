@@ -1,7 +1,8 @@
 """Celery tasks of the delivery app: thin, idempotent, taking primary keys.
 
 A purge may run twice (acks_late redelivery, the beat job overlapping a slow queue): the
-`pending/failed -> sending` claim in `delivery.purging` lets only one of them call the provider.
+`pending/failed -> sending` claim in `delivery.services.purging` lets only one of them call
+the provider.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import logging
 from celery import shared_task
 
 from backoffice.provider import ProviderNotConfigured
-from delivery import purging
+from delivery.services import purging
 
 logger = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """User-facing wording for the pure modules' problems (`delivery.rules`, `delivery.tester`,
-`delivery.purging`, `edgerules` diagnostics): they speak English to developers by code, the
+`delivery.services.purging`, `edgerules` diagnostics): they speak English to developers by code, the
 pages show these translated sentences. Every sentence names its field or line."""
 
 from __future__ import annotations
@@ -10,8 +10,13 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from delivery.purging import MAX_URLS_PER_MINUTE, PurgeInputError, PurgeWindowFull, UrlProblem
 from delivery.rules import Problem
+from delivery.services.purging import (
+    MAX_URLS_PER_MINUTE,
+    PurgeInputError,
+    PurgeWindowFull,
+    UrlProblem,
+)
 from delivery.tester import InputProblem
 from edgerules import Diagnostic, Status
 

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest
-
 from backoffice.access import access_guard
 
 ACCESS = "delivery.access_delivery"
@@ -24,12 +21,6 @@ CHANGE_SETTINGS = "delivery.change_deliverysettings"
 CHANGE_VERSIONS = "delivery.change_imageversion"
 
 needs = access_guard(ACCESS)
-
-
-def require(request: HttpRequest, *permissions: str) -> None:
-    """For views that read for everyone but act only with a permission (on POST)."""
-    if not request.user.has_perms(permissions):
-        raise PermissionDenied
 
 
 def abilities(user: Any) -> dict[str, bool]:

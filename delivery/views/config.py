@@ -9,10 +9,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from backoffice.access import check_permissions
 from delivery import services
 from delivery.forms import DeliverySettingsForm, ImageVersionFormSet
 from delivery.models import DeliverySettings, ImageVersion
-from delivery.views.access import CHANGE_SETTINGS, CHANGE_VERSIONS, abilities, needs, require
+from delivery.views.access import CHANGE_SETTINGS, CHANGE_VERSIONS, abilities, needs
 
 
 @needs()
@@ -20,7 +21,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     row = DeliverySettings.current()
     user = request.user
     if request.method == "POST":
-        require(request, CHANGE_SETTINGS, CHANGE_VERSIONS, "delivery.add_imageversion",
+        check_permissions(request, CHANGE_SETTINGS, CHANGE_VERSIONS, "delivery.add_imageversion",
                 "delivery.delete_imageversion")
         form = DeliverySettingsForm(request.POST, instance=row)
         versions = ImageVersionFormSet(request.POST, queryset=ImageVersion.objects.all(),

@@ -8,22 +8,18 @@ configured edge address, so it cannot be pointed anywhere else.
 
 from __future__ import annotations
 
-import requests
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from backoffice.provider import ProviderNotConfigured, provider_session
+from backoffice.provider import ProviderNotConfigured
 from delivery import services
 from delivery.forms import ImageForm, add_link_errors
-from delivery.links import Signing, preview_signing
 from delivery.models import DeliverySettings
 from delivery.rules import LinkError
+from delivery.services.links import Signing, preview_signing
 from delivery.views.access import SIGN, abilities, needs
-
-MAX_PREVIEW_BYTES = 20 * 1024 * 1024
 
 
 def build_image_url(form: ImageForm, signing: Signing | None) -> str:
@@ -89,30 +85,20 @@ def image_preview(request: HttpRequest) -> HttpResponse:
 
 
 def _fetch(url: str, *, force_https: bool) -> HttpResponse:
-    # The edge answers plain HTTP with a 301 when HTTPS is forced; behind the TLS front of a
-    # real edge that header is what says the request came over HTTPS.
-    headers = {"X-Forwarded-Proto": "https"} if force_https else {}
     try:
-        with provider_session("delivery").get(
-            url, headers=headers, timeout=settings.PROVIDER_TIMEOUT_S, stream=True,
-            allow_redirects=False,
-        ) as answer:
-            body = answer.raw.read(MAX_PREVIEW_BYTES + 1, decode_content=True)
-            status = answer.status_code
-            content_type = answer.headers.get("Content-Type", "application/octet-stream")
-            cache = answer.headers.get("X-Cache", "")
-    except requests.RequestException as error:
+        answer = services.fetch_from_edge(url, force_https=force_https)
+    except services.DeliveryConnectionError as error:
         return JsonResponse({"errors": [_("The edge did not answer: %(error)s") % {
             "error": error}]}, status=502)
-    if len(body) > MAX_PREVIEW_BYTES:
+    if answer.too_large:
         return JsonResponse({"errors": [_("The processed image is larger than 20 MB.")]},
                             status=502)
-    if status != 200:
+    if answer.status != 200:
         return JsonResponse({"errors": [_("The edge answered %(status)s: %(body)s") % {
-            "status": status, "body": body[:300].decode("utf-8", "replace")}],
-            "edge_status": status}, status=502)
-    response = HttpResponse(body, content_type=content_type)
-    response["X-Edge-Cache"] = cache
+            "status": answer.status, "body": answer.body[:300].decode("utf-8", "replace")}],
+            "edge_status": answer.status}, status=502)
+    response = HttpResponse(answer.body, content_type=answer.content_type)
+    response["X-Edge-Cache"] = answer.cache
     response["Cache-Control"] = "no-store"
     return response
 

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from backoffice.access import check_permissions
 from backoffice.provider import ProviderNotConfigured
 from delivery import services
 from delivery.forms import (
@@ -24,7 +25,7 @@ from delivery.forms import (
 )
 from delivery.models import DeliverySettings
 from delivery.rules import LinkError
-from delivery.views.access import SIGN, abilities, needs, require
+from delivery.views.access import SIGN, abilities, needs
 
 Builder = Callable[[Any], str]
 
@@ -83,7 +84,7 @@ def link_builder(request: HttpRequest) -> HttpResponse:
         if kind == posted:
             _form_class, builder, sign_only = KINDS[kind]
             if sign_only:
-                require(request, SIGN)
+                check_permissions(request, SIGN)
             form = _form(kind, request, request.POST)
             if form.is_valid():
                 try:

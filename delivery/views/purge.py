@@ -7,18 +7,19 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from backoffice.access import check_permissions
 from backoffice.provider import ProviderNotConfigured
 from delivery import services, texts
 from delivery.forms import PurgeForm
 from delivery.models import PurgeRequest, PurgeStatus
-from delivery.views.access import PURGE, abilities, needs, require
+from delivery.views.access import PURGE, abilities, needs
 
 
 @needs()
 def purge_page(request: HttpRequest) -> HttpResponse:
     form = PurgeForm(request.POST or None)
     if request.method == "POST":
-        require(request, PURGE)
+        check_permissions(request, PURGE)
         if form.is_valid():
             outcome = _purge(request, form)
             if outcome:

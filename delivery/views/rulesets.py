@@ -16,10 +16,10 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from backoffice.access import check_permissions
 from delivery import services, texts
 from delivery.forms import RuleFormSet, RuleSetForm
 from delivery.models import PublishedConfig, PublishStatus, RuleSet
-from delivery.rulesets import save_rule_set
 from delivery.tester import SampleInputError, SampleRequest
 from delivery.views.access import (
     ADD_RULESET,
@@ -27,7 +27,6 @@ from delivery.views.access import (
     DELETE_RULESET,
     abilities,
     needs,
-    require,
 )
 from edgerules import lint
 
@@ -51,13 +50,18 @@ def rule_set_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
     rule_set = get_object_or_404(RuleSet, pk=pk) if pk is not None else RuleSet()
     may_save = request.user.has_perm(CHANGE_RULESET if pk is not None else ADD_RULESET)
     if pk is None and not may_save:
-        require(request, ADD_RULESET)
+        check_permissions(request, ADD_RULESET)
     if request.method == "POST":
-        require(request, CHANGE_RULESET if pk is not None else ADD_RULESET)
+        check_permissions(request, CHANGE_RULESET if pk is not None else ADD_RULESET)
         form = RuleSetForm(request.POST, instance=rule_set)
         formset = RuleFormSet(request.POST, instance=rule_set, prefix="rules")
         if form.is_valid() and formset.is_valid():
-            saved = save_rule_set(form, formset, request.user)
+            saved = services.save_rule_set(
+                form.save(commit=False),
+                kept=[rule_form.instance for rule_form in formset.kept_forms_in_order()],
+                deleted=[rule_form.instance for rule_form in formset.deleted_forms],
+                user=request.user,
+            )
             messages.success(request, _("Rule set “%(name)s” saved.") % {"name": saved.name})
             return redirect("delivery:ruleset_edit", pk=saved.pk)
         messages.error(request, _("Nothing was saved: correct the marked fields."))

@@ -12,7 +12,7 @@ ACCESS = "sms.access_sms"
 SEND = "sms.send_sms"
 MANAGE_TEMPLATES = "sms.manage_templates"
 
-require = access_guard(ACCESS)
+needs = access_guard(ACCESS)
 
 
 def abilities(user) -> dict[str, bool]:  # type: ignore[no-untyped-def]

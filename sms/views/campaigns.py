@@ -13,13 +13,13 @@ from django.views.decorators.http import require_POST
 from sms import services, texts
 from sms.models import Campaign, CampaignSource, CampaignState, ImportProblem
 from sms.services import csv_export, search
-from sms.views.access import SEND, abilities, require
+from sms.views.access import SEND, abilities, needs
 
 PROBLEMS_SHOWN = 200
 RESULTS_SHOWN = 50
 
 
-@require()
+@needs()
 def campaign_list(request: HttpRequest) -> HttpResponse:
     campaigns = Campaign.objects.select_related("template", "created_by")
     state = request.GET.get("state", "")
@@ -34,7 +34,7 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require()
+@needs()
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = get_object_or_404(Campaign.objects.select_related("template", "created_by"), pk=pk)
     quota = services.latest_quota()
@@ -71,7 +71,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@require()
+@needs()
 def campaign_progress(request: HttpRequest, pk: int) -> JsonResponse:
     campaign = get_object_or_404(Campaign, pk=pk)
     return JsonResponse(
@@ -95,7 +95,7 @@ def _halt_text(campaign: Campaign) -> str:
     return texts.halt_text(campaign.halt_code, campaign.halt_detail)
 
 
-@require()
+@needs()
 def campaign_problems_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     campaign = get_object_or_404(Campaign, pk=pk)
     problems = ImportProblem.objects.filter(campaign=campaign).order_by("line_number", "id")
@@ -120,7 +120,7 @@ def _act(request: HttpRequest, pk: int, action, success: str) -> HttpResponse:  
     return redirect("sms:campaign", pk=pk)
 
 
-@require(SEND)
+@needs(SEND)
 @require_POST
 def campaign_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     return _act(
@@ -131,7 +131,7 @@ def campaign_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@require(SEND)
+@needs(SEND)
 @require_POST
 def campaign_discard(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = get_object_or_404(Campaign, pk=pk)
@@ -147,7 +147,7 @@ def campaign_discard(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("sms:send")
 
 
-@require(SEND)
+@needs(SEND)
 @require_POST
 def campaign_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     return _act(
@@ -155,7 +155,7 @@ def campaign_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@require(SEND)
+@needs(SEND)
 @require_POST
 def campaign_resume(request: HttpRequest, pk: int) -> HttpResponse:
     return _act(request, pk, services.resume_campaign, _("Resumed: sending goes on."))

@@ -8,10 +8,10 @@ from django.shortcuts import render
 from backoffice.views import ServiceOverviewView
 from sms import services
 from sms.models import Campaign
-from sms.views.access import abilities, require
+from sms.views.access import abilities, needs
 
 
-@require()
+@needs()
 def index(request: HttpRequest) -> HttpResponse:
     overview = ServiceOverviewView(service_key="sms", request=request)
     context = overview.get_context_data()

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from sms import services, texts
 from sms.forms import ReportFilterForm
 from sms.services import SmsError, search
-from sms.views.access import SEND, abilities, require
+from sms.views.access import SEND, abilities, needs
 
 
 def _filters(form: ReportFilterForm) -> search.Filters:
@@ -32,7 +32,7 @@ def _cursor(request: HttpRequest, name: str) -> int | None:
     return int(value) if value.isascii() and value.isdigit() else None
 
 
-@require()
+@needs()
 def report(request: HttpRequest) -> HttpResponse:
     form = ReportFilterForm(request.GET or None)
     page = None
@@ -51,7 +51,7 @@ def report(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require()
+@needs()
 def report_csv(request: HttpRequest) -> HttpResponse:
     form = ReportFilterForm(request.GET or None)
     if request.GET and not form.is_valid():
@@ -65,7 +65,7 @@ def report_csv(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require(SEND)
+@needs(SEND)
 @require_POST
 def report_sync(request: HttpRequest) -> HttpResponse:
     try:

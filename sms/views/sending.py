@@ -11,12 +11,12 @@ from sms import services, texts
 from sms.forms import ImportForm, SendForm
 from sms.models import Campaign, CampaignSource, CampaignState
 from sms.services import importing
-from sms.views.access import SEND, require
+from sms.views.access import SEND, needs
 
 MAX_RECIPIENTS = services.MAX_FORM_RECIPIENTS
 
 
-@require(SEND)
+@needs(SEND)
 def send(request: HttpRequest) -> HttpResponse:
     """GET: the form. POST `preview`: judge every number and store them as a draft.
     POST `send`: confirm that draft (once: a repeated submission sends nothing more)."""
@@ -118,7 +118,7 @@ def _bad_rows(preview) -> list[dict[str, object]]:  # type: ignore[no-untyped-de
     ]
 
 
-@require(SEND)
+@needs(SEND)
 def import_file(request: HttpRequest) -> HttpResponse:
     """Upload and validate: the file becomes a campaign waiting for confirmation."""
     form = ImportForm(request.POST or None, request.FILES or None)

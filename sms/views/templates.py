@@ -14,12 +14,12 @@ from sms import rules, services, texts
 from sms.forms import TemplateForm
 from sms.models import MessageType, ReportType, Template, TemplateStatus
 from sms.services import SmsError
-from sms.views.access import MANAGE_TEMPLATES, abilities, require
+from sms.views.access import MANAGE_TEMPLATES, abilities, needs
 
 PROVIDER_FAILURES = (SmsError, services.ProviderNotConfigured)
 
 
-@require()
+@needs()
 def template_list(request: HttpRequest) -> HttpResponse:
     templates = Template.objects.all()
     filters = {
@@ -83,7 +83,7 @@ def _submit(
     return None
 
 
-@require(MANAGE_TEMPLATES)
+@needs(MANAGE_TEMPLATES)
 def template_create(request: HttpRequest) -> HttpResponse:
     form = TemplateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -98,7 +98,7 @@ def template_create(request: HttpRequest) -> HttpResponse:
     return render(request, "sms/template_form.html", {"form": form, "template": None})
 
 
-@require(MANAGE_TEMPLATES)
+@needs(MANAGE_TEMPLATES)
 def template_edit(request: HttpRequest, pk: int) -> HttpResponse:
     template = get_object_or_404(Template, pk=pk, removed_at__isnull=True)
     initial = services.draft_of(template).__dict__
@@ -115,7 +115,7 @@ def template_edit(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "sms/template_form.html", {"form": form, "template": template})
 
 
-@require(MANAGE_TEMPLATES)
+@needs(MANAGE_TEMPLATES)
 def template_delete(request: HttpRequest, pk: int) -> HttpResponse:
     template = get_object_or_404(Template, pk=pk, removed_at__isnull=True)
     if request.method == "POST":
@@ -131,7 +131,7 @@ def template_delete(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "sms/template_delete.html", {"template": template})
 
 
-@require(MANAGE_TEMPLATES)
+@needs(MANAGE_TEMPLATES)
 @require_POST
 def template_sync(request: HttpRequest) -> HttpResponse:
     try:
@@ -148,7 +148,7 @@ def template_sync(request: HttpRequest) -> HttpResponse:
     return redirect("sms:templates")
 
 
-@require()
+@needs()
 @require_POST
 def template_check(request: HttpRequest) -> JsonResponse:
     """The live check of the template form: every problem and the final text with its cost."""

@@ -9,8 +9,8 @@ import pytest
 
 from delivery import services
 from delivery.client import DeliveryConnectionError
-from delivery.edgeconfig import SECRET_MASK
 from delivery.models import DeliverySettings, PublishedConfig, PublishStatus, Rule, RuleSet
+from delivery.services.edgeconfig import SECRET_MASK
 from tests.delivery.conftest import Edge
 
 pytestmark = pytest.mark.django_db

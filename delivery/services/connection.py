@@ -7,7 +7,7 @@ import hashlib
 from django.conf import settings
 
 from backoffice.provider import ProviderNotConfigured, provider_session, provider_settings
-from delivery.client import EdgeConfigClient, PurgeClient
+from delivery.client import EdgeConfigClient, EdgeFetcher, PurgeClient
 
 
 def _delivery_value(key: str, variable: str) -> str:
@@ -73,3 +73,7 @@ def edge_config_client() -> EdgeConfigClient:
         session=provider_session("delivery"),
         timeout=float(settings.PROVIDER_TIMEOUT_S),
     )
+
+
+def edge_fetcher() -> EdgeFetcher:
+    return EdgeFetcher(provider_session("delivery"), timeout=float(settings.PROVIDER_TIMEOUT_S))

@@ -7,8 +7,8 @@ import time
 from dataclasses import dataclass
 
 from delivery import rules
-from delivery.connection import delivery_base_url, token_secret
 from delivery.models import DeliverySettings, ImageVersion
+from delivery.services.connection import delivery_base_url, token_secret
 
 
 @dataclass(frozen=True)

@@ -3,22 +3,22 @@
 Each use case lives in a small module of its own; this module gathers them:
 
 - links: `file_url`, `signed_link`, `secret_link`, `download_link`, `cache_bypass_link`,
-  `combine_link`, `version_link`, `processed_link` (`delivery.links`);
+  `combine_link`, `version_link`, `processed_link` (`delivery.services.links`);
 - publishing: `publish`, `preview`, `blocking_errors`, `secret_changed_since_publish`
-  (`delivery.publishing`);
+  (`delivery.services.publishing`);
 - purge: `request_manual_purge`, `purge_file_urls` (the storage hook), `send_purge`,
-  `due_purges` (`delivery.purging`);
-- the tester: `run_test` (`delivery.tester`).
+  `due_purges` (`delivery.services.purging`);
+- rule sets: `save_rule_set` (`delivery.services.rulesets`);
+- previews: `fetch_from_edge` (`delivery.services.previews`);
+- the tester: `run_test` (`delivery.services.testing`, over the pure `delivery.tester`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from urllib.parse import urlsplit
-
 from backoffice.provider import ProviderNotConfigured
-from delivery.connection import current_secret_fingerprint, delivery_base_url
-from delivery.links import (
+from delivery.client import DeliveryConnectionError
+from delivery.services.connection import current_secret_fingerprint, delivery_base_url
+from delivery.services.links import (
     Signing,
     cache_bypass_link,
     combine_link,
@@ -29,7 +29,8 @@ from delivery.links import (
     signed_link,
     version_link,
 )
-from delivery.publishing import (
+from delivery.services.previews import MAX_PREVIEW_BYTES, fetch_from_edge
+from delivery.services.publishing import (
     ConfigTarget,
     PublishBlocked,
     SandboxEdgeTarget,
@@ -39,24 +40,30 @@ from delivery.publishing import (
     publish,
     secret_changed_since_publish,
 )
-from delivery.purging import (
+from delivery.services.purging import (
     MAX_URLS_PER_MINUTE,
     PurgeInputError,
     PurgeWindowFull,
     due_purges,
+    enqueue_purge,
     file_urls,
     parse_urls,
     purge_file_urls,
     purged_today,
     request_manual_purge,
+    resend_purges,
     send_purge,
 )
-from delivery.tester import SampleRequest, build_context, outcome_dict, run
-from edgerules import Outcome, RuleSpec
+from delivery.services.rulesets import save_rule_set
+from delivery.services.testing import default_host, run_test
+from delivery.tester import outcome_dict
 
 __all__ = [
-    "MAX_URLS_PER_MINUTE",
+    "ProviderNotConfigured",
     "ConfigTarget",
+    "DeliveryConnectionError",
+    "MAX_PREVIEW_BYTES",
+    "MAX_URLS_PER_MINUTE",
     "PublishBlocked",
     "PurgeInputError",
     "PurgeWindowFull",
@@ -67,8 +74,11 @@ __all__ = [
     "combine_link",
     "current_secret_fingerprint",
     "default_host",
+    "delivery_base_url",
     "download_link",
     "due_purges",
+    "enqueue_purge",
+    "fetch_from_edge",
     "file_url",
     "file_urls",
     "last_publication",
@@ -80,7 +90,9 @@ __all__ = [
     "purge_file_urls",
     "purged_today",
     "request_manual_purge",
+    "resend_purges",
     "run_test",
+    "save_rule_set",
     "secret_changed_since_publish",
     "secret_link",
     "send_purge",
@@ -88,15 +100,3 @@ __all__ = [
     "version_link",
 ]
 
-
-def default_host() -> str:
-    """The edge's host name, used by the tester when the typed request names none."""
-    try:
-        return urlsplit(delivery_base_url()).netloc
-    except ProviderNotConfigured:
-        return "cdn.example.com"
-
-
-def run_test(specs: Sequence[RuleSpec | Mapping[str, object]], request: SampleRequest) -> Outcome:
-    """Run `specs` locally against the typed request (SampleInputError on a bad input)."""
-    return run(specs, build_context(request, default_host=default_host()))

@@ -13,6 +13,7 @@ import json
 import logging
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -21,6 +22,7 @@ from django.db import transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 
+from backoffice.queue import enqueue
 from delivery import rules
 from delivery.client import (
     DeliveryConnectionError,
@@ -29,7 +31,6 @@ from delivery.client import (
     PurgeRateLimited,
     PurgeRefused,
 )
-from delivery.connection import delivery_base_url, purge_client
 from delivery.models import (
     DeliverySettings,
     ImageVersion,
@@ -37,6 +38,7 @@ from delivery.models import (
     PurgeSource,
     PurgeStatus,
 )
+from delivery.services.connection import delivery_base_url, purge_client
 
 logger = logging.getLogger(__name__)
 
@@ -160,12 +162,10 @@ def file_urls(path: str) -> list[str]:
 def purge_file_urls(path: str, source: str = PurgeSource.AUTOMATIC) -> PurgeRequest:
     """Record an automatic purge of a file's URL and all its version URLs and send it after
     the current transaction commits (hook for storage's file_replaced / file_deleted)."""
-    from delivery.tasks import send_purge_task
-
     urls = file_urls(path)
     request = PurgeRequest.objects.create(
         source=source, path=path[:1024], urls="\n".join(urls), url_count=len(urls))
-    transaction.on_commit(lambda: send_purge_task.delay(request.pk))
+    enqueue_purge(request.pk)
     return request
 
 
@@ -245,3 +245,25 @@ def purged_today() -> tuple[int, int]:
     done = PurgeRequest.objects.filter(status=PurgeStatus.SENT, attempted_at__gte=start)
     totals = done.aggregate(urls=Sum("url_count"))
     return done.count(), totals["urls"] or 0
+
+
+def enqueue_purge(pk: int) -> None:
+    """Queue the sending of a stored purge once the current transaction commits."""
+    enqueue("delivery.tasks.send_purge_task", pk)
+
+
+def resend_purges(pks: Sequence[int]) -> int:
+    """Send failed or refused purges again, from the first attempt; returns how many.
+
+    Others (pending, sending, done) are left alone: they are on their way or finished. The
+    chosen ones go back to `failed` with their attempts cleared, so that the claim in
+    `send_purge` takes them.
+    """
+    with transaction.atomic():
+        resendable = PurgeRequest.objects.filter(
+            pk__in=pks, status__in=(PurgeStatus.FAILED, PurgeStatus.REFUSED))
+        ids = list(resendable.values_list("pk", flat=True))
+        resendable.update(status=PurgeStatus.FAILED, attempts=0, finished_at=None)
+        for pk in ids:
+            enqueue_purge(pk)
+    return len(ids)

@@ -13,9 +13,7 @@ from typing import Any, Protocol
 
 from django.db import transaction
 
-from delivery import edgeconfig
 from delivery.client import DeliveryError, EdgeConfigClient
-from delivery.connection import edge_config_client, secret_fingerprint, token_secret
 from delivery.models import (
     DeliverySettings,
     ImageVersion,
@@ -23,6 +21,8 @@ from delivery.models import (
     PublishStatus,
     RuleSet,
 )
+from delivery.services import edgeconfig
+from delivery.services.connection import edge_config_client, secret_fingerprint, token_secret
 from edgerules import has_errors, lint_rule_set
 
 

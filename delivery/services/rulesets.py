@@ -1,0 +1,32 @@
+"""Saving a rule set from its editor: the set, its rules renumbered 1..n in the chosen order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+
+from delivery.models import Rule, RuleSet
+
+
+def save_rule_set(
+    rule_set: RuleSet, kept: Sequence[Rule], deleted: Sequence[Rule], user: Any
+) -> RuleSet:
+    """Save the set and its rules in one transaction.
+
+    `kept` are the rules to keep, new or changed, in the order chosen in the editor: they are
+    stored with positions 1..n. `deleted` are stored rules the editor removed. The caller has
+    validated everything; `user` (anonymous allowed) is recorded as the last editor.
+    """
+    with transaction.atomic():
+        rule_set.updated_by = user if getattr(user, "pk", None) else None
+        rule_set.save()
+        for rule in deleted:
+            if rule.pk is not None:
+                rule.delete()
+        for number, rule in enumerate(kept, start=1):
+            rule.rule_set = rule_set
+            rule.position = number
+            rule.save()
+    return rule_set
