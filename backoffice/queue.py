@@ -28,12 +28,24 @@ def registered_task(name: str) -> Task:
     return app.tasks[name]
 
 
-def enqueue(name: str, *args: Any, countdown: float = 0, expires: float | None = None) -> None:
-    """Queue task `name` with positional `args` after the current transaction commits.
+def enqueue(
+    name: str,
+    *args: Any,
+    countdown: float = 0,
+    expires: float | None = None,
+    after_commit: bool = True,
+) -> None:
+    """Queue task `name` with positional `args` once the current transaction commits.
 
     `countdown` delays it (0: at once); `expires` drops it if no worker took it by then.
+    `after_commit=False` sends it at once, for callers that already run after a commit.
     """
     task = registered_task(name)
-    transaction.on_commit(
-        lambda: task.apply_async(args, countdown=countdown or None, expires=expires)
-    )
+
+    def send() -> None:
+        task.apply_async(args, countdown=countdown or None, expires=expires)
+
+    if after_commit:
+        transaction.on_commit(send)
+    else:
+        send()

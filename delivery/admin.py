@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from backoffice.admin import ReadOnlyAdminMixin
 from delivery import services
 from delivery.models import PublishedConfig, PurgeRequest, Rule, RuleSet
 
@@ -26,19 +27,8 @@ class RuleSetAdmin(admin.ModelAdmin):
     readonly_fields = ("updated_by",)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-
 @admin.register(PurgeRequest)
-class PurgeRequestAdmin(ReadOnlyAdmin):
+class PurgeRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("created_at", "source", "path", "url_count", "status", "attempts",
                     "requested_by")
     list_filter = ("status", "source")
@@ -57,6 +47,6 @@ class PurgeRequestAdmin(ReadOnlyAdmin):
 
 
 @admin.register(PublishedConfig)
-class PublishedConfigAdmin(ReadOnlyAdmin):
+class PublishedConfigAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("published_at", "published_by", "rule_set_name", "target", "status")
     list_filter = ("status",)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.http import HttpRequest
 
+from backoffice.admin import ReadOnlyAdminMixin
 from media.models import ProcessingJob
 
 
 @admin.register(ProcessingJob)
-class ProcessingJobAdmin(admin.ModelAdmin):
+class ProcessingJobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Every field is what was asked and what the provider answered: nothing to edit."""
 
     list_display = ("pk", "kind", "state", "error_kind", "save_as", "requested_by", "created_at",
@@ -17,12 +17,3 @@ class ProcessingJobAdmin(admin.ModelAdmin):
     list_filter = ("kind", "state", "error_kind")
     search_fields = ("save_as", "request_id")
     date_hierarchy = "created_at"
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False

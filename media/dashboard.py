@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from media.models import JobState
-from media.stats import jobs_today_by_state
+from media.services.stats import jobs_today_by_state
 
 
 def figures(user) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from media import paths
-from media.views.access import RUN
+from media.models import RUN_PERMISSION
 
 # (label, URL name, applies to). "Media info" rather than "Info": the file browser already
 # has an "Info" link of its own (the storage facts of the file).
@@ -27,4 +27,4 @@ def register() -> None:
     from storage import services as storage
 
     for label, url_name, applies_to in ACTIONS:
-        storage.register_file_action(label, url_name, applies_to, permission=RUN)
+        storage.register_file_action(label, url_name, applies_to, permission=RUN_PERMISSION)

@@ -8,6 +8,10 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+# The permissions' full names, for the pages' guards and the storage file actions.
+ACCESS_PERMISSION = "media.access_media"
+RUN_PERMISSION = "media.run_media_jobs"
+
 
 class Access(models.Model):
     """Holds the permissions of the Media processing pages that belong to no single model.

@@ -3,26 +3,13 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.http import HttpRequest
 
+from backoffice.admin import ReadOnlyAdminMixin
 from storage.models import StoredFile, SyncRun, UploadTask
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """The mirror and the upload log are written by the provider's answers only."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # type: ignore[no-untyped-def]
-        return False
-
-
 @admin.register(StoredFile)
-class StoredFileAdmin(ReadOnlyAdmin):
+class StoredFileAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("path", "kind", "size", "modified_at", "content_type", "has_secret",
                     "last_seen", "deleted_at")
     list_filter = ("kind", "has_secret", ("deleted_at", admin.EmptyFieldListFilter))
@@ -31,7 +18,7 @@ class StoredFileAdmin(ReadOnlyAdmin):
 
 
 @admin.register(UploadTask)
-class UploadTaskAdmin(ReadOnlyAdmin):
+class UploadTaskAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("target_path", "state", "size", "bytes_sent", "resumable", "created_by",
                     "created_at", "finished_at")
     list_filter = ("state", "resumable")
@@ -40,7 +27,7 @@ class UploadTaskAdmin(ReadOnlyAdmin):
 
 
 @admin.register(SyncRun)
-class SyncRunAdmin(ReadOnlyAdmin):
+class SyncRunAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("root", "state", "started_at", "finished_at", "seen", "added", "changed",
                     "gone", "details_read")
     list_filter = ("state",)

@@ -10,6 +10,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from backoffice.admin import ReadOnlyAdminMixin
 from topup import services
 from topup.models import (
     BalanceSnapshot,
@@ -21,19 +22,6 @@ from topup.models import (
     ReconciliationDiscrepancy,
     ReconciliationReport,
 )
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Viewable by whoever holds view_*, changeable by nobody: these rows are records."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Product)
@@ -59,7 +47,7 @@ class OrderEventInline(admin.TabularInline):
 
 
 @admin.register(Order)
-class OrderAdmin(ReadOnlyAdmin):
+class OrderAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["custno", "mobile", "prodcode", "price", "state", "last_code", "source",
                     "created_at", "finished_at"]
     list_filter = ["state", "carrier", "source", "settled_manually", "conflict"]
@@ -106,14 +94,14 @@ class CallbackReceiptAdmin(admin.ModelAdmin):
 
 
 @admin.register(BalanceSnapshot)
-class BalanceSnapshotAdmin(ReadOnlyAdmin):
+class BalanceSnapshotAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["taken_at", "balance", "freeze", "avail_balance", "source"]
     list_filter = ["source"]
     date_hierarchy = "taken_at"
 
 
 @admin.register(BulkBatch)
-class BulkBatchAdmin(ReadOnlyAdmin):
+class BulkBatchAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["file_name", "uploaded_at", "uploaded_by", "status", "total_price"]
     list_filter = ["status"]
 
@@ -130,6 +118,6 @@ class DiscrepancyInline(admin.TabularInline):
 
 
 @admin.register(ReconciliationReport)
-class ReconciliationReportAdmin(ReadOnlyAdmin):
+class ReconciliationReportAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["day", "order_count", "success_count", "failed_count", "open_count", "spent"]
     inlines = [DiscrepancyInline]

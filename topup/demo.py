@@ -18,10 +18,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from backoffice.provider import ProviderNotConfigured
-from topup.client import TopupError
 from topup.models import Order, OrderSource, Product, SnapshotSource
 from topup.rules import parse_product_code
-from topup.services import OrderRequest, place_order, take_snapshot
+from topup.services import OrderRequest, TopupError, place_order, take_snapshot
 
 # The sandbox's catalogue (DECISIONS "Top-up"): code -> price in yuan.
 SANDBOX_PRODUCTS: dict[str, Decimal] = {

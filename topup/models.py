@@ -1,8 +1,8 @@
 """Records of the top-up service: products, orders and their timeline, callbacks, balance, token.
 
 Money moves through `Order`, so its rules are strict: the custno is generated and stored before
-any call; the state only moves by conditional updates (see `topup.statemachine`); the timeline
-(`OrderEvent`) is append-only; every inbound callback is kept raw (`CallbackReceipt`).
+any call; the state only moves by conditional updates (see `topup.services.statemachine`);
+the timeline (`OrderEvent`) is append-only; every inbound callback is kept raw (`CallbackReceipt`).
 """
 
 from __future__ import annotations
@@ -401,7 +401,7 @@ class TokenState(models.Model):
     """The one shared signing token (row 1), plus the previous one for callbacks in flight.
 
     The row is also the lock: a refresh runs under `select_for_update` on it (see
-    topup.shared_token).
+    topup.services.shared_token).
     """
 
     token = models.CharField(max_length=64, blank=True)

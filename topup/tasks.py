@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from backoffice.provider import ProviderNotConfigured
 from topup import services
-from topup.client import TopupError
 from topup.models import SnapshotSource
+from topup.services import TopupError
 
 logger = logging.getLogger(__name__)
 

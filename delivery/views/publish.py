@@ -13,8 +13,8 @@ from django.views.decorators.http import require_POST
 
 from backoffice.provider import ProviderNotConfigured
 from delivery import services
-from delivery.client import DeliveryError
 from delivery.models import PublishedConfig, PublishStatus, RuleSet
+from delivery.services import DeliveryError
 from delivery.views.access import MANAGE, abilities, needs
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from backoffice.access import access_guard
+from media.models import ACCESS_PERMISSION, RUN_PERMISSION
 
-ACCESS = "media.access_media"
+ACCESS = ACCESS_PERMISSION
 VIEW_JOBS = "media.view_processingjob"
-RUN = "media.run_media_jobs"
+RUN = RUN_PERMISSION
 
 needs = access_guard(ACCESS)
 

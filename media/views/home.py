@@ -10,7 +10,7 @@ from django.db.models import Count
 
 from backoffice.views import ServiceOverviewView
 from media.models import JobState, ProcessingJob
-from media.stats import jobs_today_by_state
+from media.services.stats import jobs_today_by_state
 from media.views.access import abilities
 
 RECENT_JOBS = 10

@@ -14,9 +14,9 @@ from django.views.decorators.http import require_GET
 
 from backoffice.errors import NotFoundForStaff
 from backoffice.provider import ProviderNotConfigured
-from media import presenting
 from media.forms import JobFilterForm
 from media.models import JobKind, JobState, ProcessingJob
+from media.views import presenting
 from media.views.access import VIEW_JOBS, abilities, needs
 from media.views.links import storage_links
 from storage import services as storage

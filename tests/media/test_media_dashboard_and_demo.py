@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from media import dashboard, demo
 from media.models import JobKind, JobState, ProcessingJob
-from media.stats import start_of_today
+from media.services.stats import start_of_today
 
 pytestmark = pytest.mark.django_db
 

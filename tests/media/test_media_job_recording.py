@@ -15,6 +15,7 @@ from django.utils import timezone
 from backoffice.models import ProviderContact
 from media import services
 from media.models import ErrorKind, JobKind, JobState, ProcessingJob
+from media.services import jobs
 from media.tasks import mark_interrupted_jobs
 from tests.media_fixtures import MediaLab
 
@@ -56,7 +57,7 @@ def test_a_use_case_refuses_to_run_inside_a_callers_transaction(lab):
 def test_a_final_job_is_never_changed_again(lab):
     job = services.read_info(MediaLab.VIDEO)
     assert job.state == JobState.SUCCEEDED
-    assert services._finish(job, JobState.FAILED, error="late") is False
+    assert jobs._finish(job, JobState.FAILED, error="late") is False
     job.refresh_from_db()
     assert (job.state, job.error) == (JobState.SUCCEEDED, "")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from media.presenting import format_rows, segments, stream_tables
+from media.views.presenting import format_rows, segments, stream_tables
 
 
 def rows_of(rows) -> dict[str, str]:  # type: ignore[no-untyped-def]

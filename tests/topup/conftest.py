@@ -31,7 +31,7 @@ def _fresh_cache(request: pytest.FixtureRequest) -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from topup.shared_token import forget_recent
+    from topup.services.shared_token import forget_recent
 
     forget_recent()
     if settings.CACHES["default"]["BACKEND"].endswith("DatabaseCache"):

@@ -280,7 +280,8 @@ def test_a_burst_of_callbacks_queues_one_processing_task(client, tokens, order, 
     from topup.tasks import process_callbacks_task
 
     queued = []
-    monkeypatch.setattr(process_callbacks_task, "delay", lambda: queued.append(1))
+    monkeypatch.setattr(process_callbacks_task, "apply_async",
+                        lambda *args, **options: queued.append(1))
     with django_capture_on_commit_callbacks(execute=True):
         for code in ("201", "201", "200"):
             send(client, body(code, order.custno))
@@ -304,7 +305,8 @@ def test_a_callback_stored_while_the_task_runs_is_not_left_behind(client, tokens
     from topup.tasks import process_callbacks_task
 
     queued = []
-    monkeypatch.setattr(process_callbacks_task, "delay", lambda: queued.append(1))
+    monkeypatch.setattr(process_callbacks_task, "apply_async",
+                        lambda *args, **options: queued.append(1))
     cache.add(callbacks.DRAIN_KEY, 1)  # a task is running: new callbacks queue nothing
     original = callbacks.process_pending_receipts
     late = []
@@ -337,3 +339,56 @@ def test_a_forged_receipt_is_never_applied_by_a_replay(client, post, tokens, ord
 
 def test_only_post_is_accepted(client, post, tokens):
     assert client.get(URL).status_code == 405
+
+
+def test_a_refusal_tells_the_caller_its_kind_but_no_parser_or_exception_text(
+        client, post, tokens, monkeypatch):
+    from topup.services import callbacks
+
+    unreadable = post(client, b"\xff\xfe not json")
+    assert unreadable.json() == {"info": "0", "error": "malformed"}
+
+    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise RuntimeError("secret internal detail")
+
+    monkeypatch.setattr(callbacks, "_fields", broken)
+    failed = post(client, body("200", "anything"))
+    assert failed.status_code == 400
+    assert failed.json() == {"info": "0", "error": "error"}
+    assert "secret internal detail" in CallbackReceipt.objects.latest("pk").error
+
+
+def test_a_receipt_whose_judging_failed_is_applied_by_a_replay_once_the_cause_is_gone(
+        client, post, tokens, order, monkeypatch):
+    from topup import services
+    from topup.services import callbacks
+
+    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise RuntimeError("codec bug")
+
+    monkeypatch.setattr(callbacks, "_verify", broken)
+    post(client, body("200", order.custno))
+    receipt = CallbackReceipt.objects.get()
+    assert receipt.sign_valid is None and receipt.outcome == ReceiptOutcome.ERROR
+    assert services.replay_receipts([receipt.pk]).skipped_invalid == 1  # the bug is still there
+    monkeypatch.undo()
+    assert services.replay_receipts([receipt.pk]).replayed == 1
+    receipt.refresh_from_db()
+    order.refresh_from_db()
+    assert receipt.sign_valid is True and receipt.outcome == ReceiptOutcome.APPLIED
+    assert order.state == OrderState.SUCCESS
+
+
+def test_a_forged_receipt_whose_judging_failed_stays_refused_after_a_replay(
+        client, post, tokens, order, monkeypatch):
+    from topup import services
+    from topup.services import callbacks
+
+    monkeypatch.setattr(callbacks, "_verify", lambda payload: 1 / 0)
+    post(client, body("200", order.custno, token="NotTheToken00000"))
+    monkeypatch.undo()
+    receipt = CallbackReceipt.objects.get()
+    assert services.replay_receipts([receipt.pk]).skipped_invalid == 1
+    receipt.refresh_from_db()
+    order.refresh_from_db()
+    assert receipt.sign_valid is False and order.state == OrderState.PENDING

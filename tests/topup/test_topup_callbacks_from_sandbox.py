@@ -11,7 +11,7 @@ import requests
 from tests.topup.conftest import CMCC_NUMBER
 from topup import services
 from topup.models import CallbackReceipt, Order, OrderSource, OrderState, ReceiptOutcome
-from topup.shared_token import read_snapshot
+from topup.services.shared_token import read_snapshot
 
 # Eager tasks: each order is sent by its task right after commit, in this thread.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]

@@ -11,7 +11,7 @@ from django.utils import timezone
 from tests.topup.conftest import CMCC_NUMBER
 from topup import services
 from topup.models import EventKind, Order, OrderSource, OrderState
-from topup.shared_token import TokenUnavailable
+from topup.services.shared_token import TokenUnavailable
 
 pytestmark = pytest.mark.django_db
 

@@ -78,7 +78,7 @@ def test_an_auditor_cannot_record_an_outcome(manual_order, auditor):
 
 
 def test_an_order_settled_meanwhile_is_not_overwritten(manual_order, operator):
-    from topup.statemachine import move
+    from topup.services.statemachine import move
 
     move(manual_order.pk, OrderState.FAILED, message="callback")
     with pytest.raises(services.OrderInputError) as refused:

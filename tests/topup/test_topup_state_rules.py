@@ -8,7 +8,7 @@ import pytest
 from tests.topup.conftest import CMCC_NUMBER
 from topup import services
 from topup.models import FINAL_STATES, Order, OrderEvent, OrderSource, OrderState
-from topup.statemachine import ALLOWED_SOURCES, can_move, move
+from topup.services.statemachine import ALLOWED_SOURCES, can_move, move
 
 S = OrderState
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from topup import services
 from topup.models import TokenState
-from topup.shared_token import CACHE_KEY, SharedTokenProvider, TokenSnapshot, read_snapshot
+from topup.services.shared_token import CACHE_KEY, SharedTokenProvider, TokenSnapshot, read_snapshot
 from topup.signing import balance_sign
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ def main() -> None:
 
     django.setup()
     from topup import services
-    from topup.shared_token import SharedTokenProvider
+    from topup.services.shared_token import SharedTokenProvider
 
     client = services.build_client()
     fetched: list[str] = []

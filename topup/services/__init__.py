@@ -3,6 +3,7 @@
 Views, API views, tasks and commands import from here; each use case lives in its own module.
 """
 
+from topup.client import TopupError
 from topup.services.balance import history, history_chart, latest_snapshot, take_snapshot
 from topup.services.bulk import BulkFileError, check_upload, confirm_batch, discard_batch
 from topup.services.callbacks import (
@@ -16,6 +17,7 @@ from topup.services.callbacks import (
     unprocessed_receipt_ids,
 )
 from topup.services.checking import DueOrders, check_order, due_orders, seek_paused_until
+from topup.services.connection import build_client
 from topup.services.manual import confirm_manual, manual_queue
 from topup.services.ordering import (
     IdempotencyConflict,
@@ -27,12 +29,12 @@ from topup.services.ordering import (
     place_order,
     submit_order,
 )
-from topup.services.provider import build_client
 from topup.services.reports import build_report
 
 __all__ = [
     "drain_receipts", "process_pending_receipts",
-    "BulkFileError", "CallbackReply", "DueOrders", "IdempotencyConflict", "OrderInputError",
+    "BulkFileError", "TopupError",
+    "CallbackReply", "DueOrders", "IdempotencyConflict", "OrderInputError",
     "OrderRequest", "build_client", "build_report", "check_mobile", "check_order",
     "check_request", "check_upload", "confirm_batch", "confirm_manual", "discard_batch",
     "due_orders", "history", "history_chart", "latest_snapshot", "manual_queue",

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from topup.chart import Series, line_chart_svg
 from topup.models import BalanceSnapshot, SnapshotSource
-from topup.services.provider import build_client
+from topup.services.connection import build_client
 
 
 def take_snapshot(source: SnapshotSource) -> BalanceSnapshot:

@@ -20,6 +20,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from backoffice.queue import enqueue
 from topup.conf import knob
 from topup.models import (
     FINAL_STATES,
@@ -30,9 +31,9 @@ from topup.models import (
     ReceiptOutcome,
 )
 from topup.rules import OrderOutcome, classify_callback_code
-from topup.shared_token import TokenSnapshot, read_snapshot, recent_snapshot, remember
+from topup.services.shared_token import TokenSnapshot, read_snapshot, recent_snapshot, remember
+from topup.services.statemachine import log, move
 from topup.signing import CALLBACK_SIGNED_FIELDS, verify_callback_sign
-from topup.statemachine import log, move
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +94,9 @@ def receive_callback(
         logger.warning("top-up callback #%s refused: bad sign (custno %r)", receipt.pk,
                        verdict.fields["custno"])
         return CallbackReply(403, {"info": "0", "error": "sign"}, receipt.pk)
-    return CallbackReply(400, {"info": "0", "error": verdict.fields["error"]}, receipt.pk)
+    # The detail (parser or codec messages, exception text) stays on the receipt for staff;
+    # the unauthenticated caller only learns which kind of refusal it was.
+    return CallbackReply(400, {"info": "0", "error": str(verdict.fields["outcome"])}, receipt.pk)
 
 
 @dataclass(frozen=True)
@@ -133,10 +136,8 @@ def schedule_processing() -> None:
     behind: this runs after the receipt's commit, and the task clears the key only when it
     finds nothing left to apply (see `drain_receipts`).
     """
-    from topup.tasks import process_callbacks_task
-
     if cache.get(DRAIN_KEY) is None and cache.add(DRAIN_KEY, 1, timeout=DRAIN_KEY_TIMEOUT_S):
-        process_callbacks_task.delay()
+        enqueue("topup.tasks.process_callbacks_task", after_commit=False)
 
 
 def drain_receipts() -> int:
@@ -186,13 +187,15 @@ def _verify(payload: dict[str, Any]) -> str | None:
 
 
 def _verify_with(payload: dict[str, Any], snapshot: TokenSnapshot | None) -> str | None:
-    """Both candidates are always compared, in constant time (topup.signing)."""
+    """Each candidate is compared in constant time (topup.signing), and both are compared
+    before either result is looked at, so timing does not tell which one matched. Without a
+    previous token (or past its grace period) only the current one is compared."""
     if snapshot is None:
         return None
     now = timezone.now()
     current = verify_callback_sign(payload, (snapshot.token,))
     previous_tokens = snapshot.callback_tokens(now)[1:]
-    previous = verify_callback_sign(payload, previous_tokens or ("",))
+    previous = verify_callback_sign(payload, previous_tokens)
     if current:
         return "current"
     if previous:
@@ -308,16 +311,32 @@ def replay_receipts(receipt_ids: list[int]) -> ReplaySummary:
     """Process stored receipts again (from the admin or the command); invalid ones are skipped.
 
     A receipt's sign is judged once, on arrival, against the tokens of that moment: a replay
-    does not re-judge it, so a forged callback can never become valid later.
+    does not re-judge a verdict, so a forged callback can never become valid later. A receipt
+    whose judging itself failed (`sign_valid` None: no verdict was reached) is judged on replay,
+    against the tokens known now, so it can be applied once the cause is gone.
     """
     replayed = skipped = 0
     for receipt in CallbackReceipt.objects.filter(pk__in=receipt_ids).order_by("received_at"):
+        if receipt.sign_valid is None and not _judge_again(receipt):
+            skipped += 1
+            continue
         if not receipt.sign_valid:
             skipped += 1
             continue
         process_receipt(receipt, replay=True)
         replayed += 1
     return ReplaySummary(replayed, skipped)
+
+
+def _judge_again(receipt: CallbackReceipt) -> bool:
+    """Judge a receipt whose first judging raised; stores the verdict, True when genuine."""
+    verdict = _judge(bytes(receipt.body))
+    if verdict.fields.get("sign_valid") is None:
+        return False  # still failing: the receipt keeps its error for the next attempt
+    CallbackReceipt.objects.filter(pk=receipt.pk, sign_valid__isnull=True).update(
+        **verdict.fields)
+    receipt.refresh_from_db()
+    return verdict.genuine
 
 
 def unprocessed_receipt_ids(limit: int = 500) -> list[int]:

@@ -22,9 +22,9 @@ from topup.client import SeekResult, TopupError
 from topup.conf import knob
 from topup.models import EventKind, Order, OrderState
 from topup.rules import OrderOutcome, Remedy, format_requesttime
+from topup.services.connection import build_client
 from topup.services.ordering import resubmit_lost_order
-from topup.services.provider import build_client
-from topup.statemachine import log, move
+from topup.services.statemachine import log, move
 
 logger = logging.getLogger(__name__)
 

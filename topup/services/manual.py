@@ -12,7 +12,7 @@ from django.utils.translation import gettext_noop
 
 from topup.models import EventKind, Order, OrderState
 from topup.services.ordering import OrderInputError
-from topup.statemachine import move
+from topup.services.statemachine import move
 
 logger = logging.getLogger(__name__)
 

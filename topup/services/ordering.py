@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from backoffice.provider import ProviderNotConfigured
+from backoffice.queue import enqueue
 from topup.client import ChargeResult
 from topup.conf import knob
 from topup.models import EventKind, Order, OrderSource, OrderState, Product
@@ -29,9 +30,9 @@ from topup.rules import (
     parse_prodstandard,
     parse_prodtime,
 )
-from topup.services.provider import build_client
-from topup.shared_token import TokenUnavailable
-from topup.statemachine import log, move
+from topup.services.connection import build_client
+from topup.services.shared_token import TokenUnavailable
+from topup.services.statemachine import log, move
 
 logger = logging.getLogger(__name__)
 
@@ -223,9 +224,7 @@ def _order_for_key(user: Any, key: str, fingerprint: str) -> Order | None:
 
 def enqueue_submission(order_id: int) -> None:
     """Queue the chargeOrder once the order row is committed (never before it exists)."""
-    from topup.tasks import submit_order_task
-
-    transaction.on_commit(lambda: submit_order_task.delay(order_id))
+    enqueue("topup.tasks.submit_order_task", order_id)
 
 
 def submit_order(order_id: int) -> str:

@@ -43,7 +43,7 @@ from topup.rules import OrderOutcome, Remedy
 from topup.services.balance import take_snapshot
 from topup.services.callbacks import process_pending_receipts
 from topup.services.checking import check_order, seek_paused_until
-from topup.services.provider import build_client
+from topup.services.connection import build_client
 
 logger = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.provider import ProviderNotConfigured
 from topup import services
-from topup.client import TopupError
 from topup.models import SnapshotSource
+from topup.services import TopupError
 from topup.views.access import SNAPSHOT, abilities, needs
 
 PERIODS = (1, 7, 30, 90)

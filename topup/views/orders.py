@@ -15,9 +15,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.provider import ProviderNotConfigured
 from topup import services
-from topup.client import TopupError
 from topup.forms import ManualConfirmForm, OrderFilterForm, SingleTopupForm
 from topup.models import CARRIER_CHOICES, Order, OrderSource, Product
+from topup.services import TopupError
 from topup.views.access import CHARGE, QUERY, abilities, needs
 
 PAGE_SIZE = 50

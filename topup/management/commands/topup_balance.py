@@ -6,8 +6,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from backoffice.provider import ProviderNotConfigured
 from topup import services
-from topup.client import TopupError
 from topup.models import SnapshotSource
+from topup.services import TopupError
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from backoffice.provider import provider_session, provider_settings
 from topup.client import TopupClient
 from topup.conf import provider_timeout
-from topup.shared_token import SharedTokenProvider
+from topup.services.shared_token import SharedTokenProvider
 
 SERVICE = "topup"
 

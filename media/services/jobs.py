@@ -6,7 +6,6 @@ a conditional update, so that a finished job never changes again. The calls are 
 (the provider's endpoints are), and none is ever repeated automatically: concat, clip and
 snapshot write a file, and whether to try again is the person's decision.
 
-Other apps use the media app through this module only.
 """
 
 from __future__ import annotations
@@ -18,14 +17,11 @@ from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from backoffice.provider import provider_session, provider_settings
 from media import paths
 from media.client import (
-    DEFAULT_TIMEOUT,
     InvalidMediaRequest,
     MediaClient,
     MediaConnectionError,
@@ -37,6 +33,7 @@ from media.client import (
     MediaUnauthorized,
 )
 from media.models import ErrorKind, JobKind, JobState, ProcessingJob
+from media.services.connection import media_client
 
 logger = logging.getLogger(__name__)
 
@@ -45,25 +42,6 @@ logger = logging.getLogger(__name__)
 STALE_AFTER = timedelta(minutes=15)
 
 Call = Callable[[MediaClient], Any]
-
-
-def media_client() -> MediaClient:
-    """A client for the configured provider (ProviderNotConfigured when the env is missing).
-
-    The media service has its own address but works on the storage bucket with the storage
-    operator's credentials, so both settings groups are needed. Processing takes longer than
-    a plain API call, hence the client's longer default timeout unless the setting is larger.
-    """
-    media = provider_settings("media")
-    storage = provider_settings("storage")
-    return MediaClient(
-        media["process_url"],
-        storage["bucket"],
-        storage["operator"],
-        storage["password"],
-        timeout=max(float(settings.PROVIDER_TIMEOUT_S), DEFAULT_TIMEOUT),
-        session=provider_session("media"),
-    )
 
 
 # --- the five use cases ----------------------------------------------------------------------
