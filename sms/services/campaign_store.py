@@ -134,27 +134,36 @@ def store_import(template: Template, path: Path, name: str, user=None) -> Campai
     encoding = importing.detect_encoding(path)
     judge = _judge_for(template)
     stats = importing.ReadStats()
-    with transaction.atomic():
-        campaign = Campaign.objects.create(
-            template=template,
-            source=CampaignSource.IMPORT,
-            source_name=name[:255],
-            encoding=encoding,
-            created_by=user,
-            state=CampaignState.DRAFT,
-        )
-        writer = _Writer(campaign)
-        for line in importing.read_lines(path, encoding, judge, stats):
-            if isinstance(line, importing.GoodLine):
-                writer.good(line)
-            else:
-                writer.bad(line)
-        totals = writer.finish()
-        with path.open("rb") as stream:
-            campaign.source_file.save(Path(name).name, File(stream), save=False)
-        _save_totals(
-            campaign, totals, lines_read=stats.lines_read, skipped_header=stats.header_skipped
-        )
+    kept_file: str | None = None
+    try:
+        with transaction.atomic():
+            campaign = Campaign.objects.create(
+                template=template,
+                source=CampaignSource.IMPORT,
+                source_name=name[:255],
+                encoding=encoding,
+                created_by=user,
+                state=CampaignState.DRAFT,
+            )
+            writer = _Writer(campaign)
+            for line in importing.read_lines(path, encoding, judge, stats):
+                if isinstance(line, importing.GoodLine):
+                    writer.good(line)
+                else:
+                    writer.bad(line)
+            totals = writer.finish()
+            with path.open("rb") as stream:
+                campaign.source_file.save(Path(name).name, File(stream), save=False)
+            kept_file = campaign.source_file.name
+            _save_totals(
+                campaign, totals, lines_read=stats.lines_read, skipped_header=stats.header_skipped
+            )
+    except BaseException:
+        # The rows are rolled back; the file storage is not transactional, so its copy goes
+        # by hand (nothing else would ever point at it).
+        if kept_file:
+            campaign.source_file.storage.delete(kept_file)
+        raise
     return campaign
 
 

@@ -209,3 +209,22 @@ def test_values_with_tabs_backslashes_and_newlines_are_stored_verbatim(
     message = Message.objects.get()
     assert message.values == ["张\t三\\", "SO\n1"]
     assert message.text == "【示例商城】张\t三\\您好，订单SO\n1已发货。"
+
+
+def test_an_import_that_fails_while_storing_leaves_no_file_behind(
+    order_template, settings, monkeypatch, tmp_path
+):
+    from sms.services import campaign_store
+
+    source = tmp_path / "list.csv"
+    source.write_text(ROWS, encoding="utf-8")
+
+    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(campaign_store, "_save_totals", broken)
+    with pytest.raises(RuntimeError):
+        campaign_store.store_import(order_template, source, "list.csv")
+    assert not Campaign.objects.exists()
+    imports = settings.MEDIA_ROOT / "sms" / "imports"
+    assert not imports.exists() or list(imports.iterdir()) == []
