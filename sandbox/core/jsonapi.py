@@ -1,4 +1,8 @@
-"""Small helpers for the sandbox's JSON endpoints: parsing bodies and naming bad fields."""
+"""Small helpers for the sandbox's JSON endpoints: parsing bodies and naming bad fields.
+
+`json_object` is the one reader of a JSON request body for every service; each service turns
+its `NotAJsonObject` into its own error code (the provider's services answer differently).
+"""
 
 from __future__ import annotations
 
@@ -21,16 +25,29 @@ class FieldError(Exception):
                             status=400)
 
 
+class NotAJsonObject(ValueError):
+    """The body is not a JSON object; the message completes "the body ..."."""
+
+
+def json_object(raw: bytes) -> dict[str, Any]:
+    """The JSON object in `raw` (UTF-8); NotAJsonObject when it is unreadable or not an object."""
+    try:
+        body = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise NotAJsonObject(f"is not valid JSON ({error})") from None
+    if not isinstance(body, dict):
+        raise NotAJsonObject("is not a JSON object")
+    return body
+
+
 def json_body(request: HttpRequest) -> dict[str, Any]:
+    """A control endpoint's body: empty means no fields."""
     if not request.body:
         return {}
     try:
-        body = json.loads(request.body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise FieldError("body", f"not valid JSON ({error})") from None
-    if not isinstance(body, dict):
-        raise FieldError("body", "must be a JSON object")
-    return body
+        return json_object(request.body)
+    except NotAJsonObject as error:
+        raise FieldError("body", str(error)) from None
 
 
 def number(body: dict[str, Any], name: str, *, required: bool = False, minimum: float | None = None,

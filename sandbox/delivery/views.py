@@ -5,7 +5,7 @@ A request goes through, in order (each step may answer on its own):
    `X-Forwarded-Proto: https`; otherwise 301 to the same URL with https:// (same Host);
 2. the published rule set (rewrite.py): `$REDIRECT` / `$EXIT` answer here;
 3. access checks on the request as the rules left its headers: IP blacklist, Referer, User-Agent
-   (access.py), then the token (tokens.py) of the URL the client requested;
+   (access.py), then the token (auth.py) of the URL the client requested;
 4. the method: GET and HEAD are served, OPTIONS answers 204 (a CORS preflight), anything else
    405;
 5. the content (content.py), a 404 turned into the rules' `$REDIRECT404` when one is set.
@@ -22,7 +22,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from edgerules import Outcome
 from sandbox.core import clock
-from sandbox.delivery import access, content, rewrite, tokens
+from sandbox.delivery import access, auth, content, rewrite
 from sandbox.delivery.config import Published, published
 from sandbox.delivery.errors import METHOD_NOT_ALLOWED, EdgeError, invalid_token
 
@@ -81,7 +81,7 @@ def _check_access(request: HttpRequest, headers: dict[str, str], settings: Publi
     upt = values.get("_upt") or request.COOKIES.get("_upt")
     raw_path = request.META.get("REQUEST_URI", "").split("?", 1)[0] or request.path
     spellings = (raw_path, unquote(raw_path), request.path)
-    if not tokens.verify(settings.token_secret, upt, values.get("_upp"), spellings, now):
+    if not auth.verify(settings.token_secret, upt, values.get("_upp"), spellings, now):
         raise invalid_token()
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from sandbox.core.jsonapi import NotAJsonObject, json_object
 from sandbox.media.errors import bad
 
 MAX_PATH_LENGTH = 1024
@@ -27,12 +28,9 @@ def body_of(request: HttpRequest) -> dict[str, Any]:
         sent = request.content_type or "nothing"
         raise bad("Content-Type", f"must be application/json, got {sent}")
     try:
-        body = json.loads(request.body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise bad("body", f"not valid JSON ({error})") from None
-    if not isinstance(body, dict):
-        raise bad("body", "must be a JSON object")
-    return body
+        return json_object(request.body)
+    except NotAJsonObject as error:
+        raise bad("body", str(error)) from None
 
 
 def only(body: dict[str, Any], allowed: tuple[str, ...], endpoint: str) -> None:

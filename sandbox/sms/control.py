@@ -13,10 +13,15 @@ from django.views.decorators.http import require_http_methods
 
 from sandbox.core.jsonapi import FieldError, choice, json_body, number
 from sandbox.sms.models import MessageStatus, OutcomeRule, Owner, SmsSettings, Template
+from sandbox.sms.owner_settings import (
+    current_owner,
+    current_settings,
+    stored_owner,
+    stored_settings,
+)
 from sandbox.sms.review import DECISIONS, NotUnderReview, decide
 from sandbox.sms.rules import national_mobile
 from sandbox.sms.serializers import template_json
-from sandbox.sms.state import current_owner, current_settings, stored_owner, stored_settings
 
 MAX_DELAY_S = 30 * 86_400
 MAX_QUOTA = 1_000_000_000

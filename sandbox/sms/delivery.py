@@ -16,8 +16,8 @@ from django.db.models import F, Value
 from django.db.models.functions import Greatest
 
 from sandbox.sms.models import OWNER_PK, Message, MessageStatus, OutcomeRule, Owner
+from sandbox.sms.owner_settings import current_settings, stored_owner
 from sandbox.sms.rules import utc_datetime
-from sandbox.sms.state import current_settings, stored_owner
 
 BATCH_SIZE = 500  # rows per transaction: keeps the write lock short and SQL parameters few
 

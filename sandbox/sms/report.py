@@ -11,8 +11,8 @@ from django.http import QueryDict
 from sandbox.sms import rules
 from sandbox.sms.errors import SmsError
 from sandbox.sms.models import Message, MessageStatus
+from sandbox.sms.owner_settings import current_owner
 from sandbox.sms.serializers import message_json
-from sandbox.sms.state import current_owner
 
 DEFAULT_PAGE = 1
 DEFAULT_PER_PAGE = 20

@@ -7,8 +7,8 @@ from django.db import transaction
 
 from sandbox.core import clock
 from sandbox.sms.models import Template, TemplateStatus
+from sandbox.sms.owner_settings import current_settings
 from sandbox.sms.rules import utc_datetime
-from sandbox.sms.state import current_settings
 
 DECISIONS = (TemplateStatus.SUCCESS, TemplateStatus.DEFEAT)
 

@@ -18,11 +18,11 @@ from django.db.models import Count, Sum
 
 from sandbox.core import clock
 from sandbox.sms import rules
-from sandbox.sms.api import required_text, template_id_of
 from sandbox.sms.errors import SmsError
+from sandbox.sms.fields import required_text, template_id_of
 from sandbox.sms.lookups import find_template
 from sandbox.sms.models import Message, MessageStatus, MessageType, Template, TemplateStatus
-from sandbox.sms.state import stored_owner
+from sandbox.sms.owner_settings import stored_owner
 
 
 @dataclass

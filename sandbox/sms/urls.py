@@ -1,11 +1,11 @@
 from django.urls import path
 
-from sandbox.sms import message_views, template_views
+from sandbox.sms import views
 
 urlpatterns = [
-    path("api/templates", template_views.templates),
-    path("api/templates/<str:template_id>", template_views.template_detail),
-    path("api/messages", message_views.messages),
+    path("api/templates", views.templates),
+    path("api/templates/<str:template_id>", views.template_detail),
+    path("api/messages", views.messages),
 ]
 
 # The provider's own error body for unknown paths and crashes: {error_code, message}.

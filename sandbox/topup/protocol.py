@@ -7,7 +7,6 @@ TopupError anywhere below a view and turned into the interface's answer shape by
 from __future__ import annotations
 
 import ipaddress
-import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from sandbox.core.jsonapi import NotAJsonObject, json_object
 from sandbox.topup import codes, config
 
 Body = dict[str, Any]
@@ -82,12 +82,9 @@ def read_body(request: HttpRequest) -> Body:
         raise TopupError(codes.PARAMETER_ABNORMAL,
                          f"Content-Type must be application/json, not {request.content_type!r}")
     try:
-        body = json.loads(request.body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise TopupError(codes.PARAMETER_ABNORMAL, f"body is not valid JSON ({error})") from None
-    if not isinstance(body, dict):
-        raise TopupError(codes.PARAMETER_ABNORMAL, "body must be a JSON object")
-    return body
+        return json_object(request.body)
+    except NotAJsonObject as error:
+        raise TopupError(codes.PARAMETER_ABNORMAL, f"body {error}") from None
 
 
 def required_text(body: Body, name: str) -> str:

@@ -1,23 +1,58 @@
-"""`/api/templates` and `/api/templates/{id}`: create, list, edit (resubmit) and delete."""
+"""The SMS API's endpoints: `/api/templates` and `/api/templates/{id}` (create, list, edit
+and resubmit, delete) and `/api/messages` (POST sends, GET is the delivery report).
+
+Each endpoint answers its methods behind the token check, with the provider's errors as JSON.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from sandbox.core import clock
-from sandbox.sms.api import body_fields, endpoint, ok, optional_text, required_text, template_id_of
-from sandbox.sms.errors import SmsError
+from sandbox.sms.auth import check_token
+from sandbox.sms.errors import SmsError, error_response
+from sandbox.sms.fields import body_fields, optional_text, required_text, template_id_of
 from sandbox.sms.lookups import find_template
 from sandbox.sms.models import MessageType, ReportType, Template, TemplateStatus
+from sandbox.sms.owner_settings import current_owner
+from sandbox.sms.report import report
 from sandbox.sms.rules import utc_datetime
+from sandbox.sms.sending import send
 from sandbox.sms.serializers import template_json
-from sandbox.sms.state import current_owner
 from sandbox.sms.template_checks import check_caps, check_kind, check_text
 
+Handler = Callable[..., HttpResponse]
 CREATE_FIELDS = ("title", "content", "temp_sign", "sign_location", "type", "report_type")
 EDITABLE_FIELDS = ("title", "content", "temp_sign", "sign_location")
 FIXED_FIELDS = ("type", "report_type")
+
+
+def endpoint(handlers: dict[str, Handler]) -> Callable[..., HttpResponse]:
+    """A view answering the given methods, each behind the token check, errors as JSON."""
+
+    def view(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        handler = handlers.get(request.method or "")
+        if handler is None:
+            return error_response("NOT_FOUND", f"no such endpoint: {request.method} "
+                                                f"{request.path}")
+        try:
+            check_token(request)
+            return handler(request, **kwargs)
+        except SmsError as error:
+            return error_response(error.code, error.message)
+
+    return view
+
+
+def ok(document: dict[str, Any], status: int = 200) -> JsonResponse:
+    return JsonResponse(document, status=status, json_dumps_params={"ensure_ascii": False})
+
+
+# --- templates ------------------------------------------------------------------------------
 
 
 def create_template(request: HttpRequest) -> HttpResponse:
@@ -85,3 +120,17 @@ def delete_template(request: HttpRequest, template_id: str) -> HttpResponse:
 
 templates = endpoint({"POST": create_template, "GET": list_templates})
 template_detail = endpoint({"PATCH": edit_template, "DELETE": delete_template})
+
+
+# --- messages -------------------------------------------------------------------------------
+
+
+def send_messages(request: HttpRequest) -> HttpResponse:
+    return ok({"message_ids": send(body_fields(request))})
+
+
+def delivery_report(request: HttpRequest) -> HttpResponse:
+    return ok(report(request.GET))
+
+
+messages = endpoint({"POST": send_messages, "GET": delivery_report})
