@@ -28,6 +28,8 @@ def md5_hex(data: str | bytes) -> str:
 def signed_date(headers: Mapping[str, str]) -> tuple[str, str]:
     """(name, value) of the date header the request is signed with; ("", "") when it has none.
 
+    `headers` is a case-insensitive mapping (Django's `request.headers`).
+
     A header that is present counts even when empty, so an empty `X-Date` is refused as
     missing rather than quietly replaced by `Date`.
     """
