@@ -2,6 +2,8 @@
 VENV ?= .venv
 PYTHON ?= python3
 PY := $(VENV)/bin/python
+# The provider's official JavaScript SDK, pinned for tests/sdk/ (npm writes this file last).
+NODE_SDK := tests/sdk/node_modules/.package-lock.json
 
 .PHONY: run test install lint messages clean
 
@@ -11,7 +13,15 @@ $(VENV)/.installed: requirements.txt
 	$(VENV)/bin/pip install --quiet -r requirements.txt
 	touch $@
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed $(NODE_SDK)
+
+# Without npm the SDK test is skipped (it fails under REQUIRE_SERVICES=1, as on CI).
+$(NODE_SDK): tests/sdk/package.json tests/sdk/package-lock.json
+	@if command -v npm >/dev/null; then \
+		cd tests/sdk && npm ci --no-audit --no-fund --loglevel=error; \
+	else \
+		echo "npm not found: tests/sdk/ will skip the JavaScript SDK (apt-get install nodejs npm)"; \
+	fi
 
 ## Run the back-office with the provider sandbox and demo data (one Ctrl-C stops all).
 run: install

@@ -25,13 +25,18 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from email.utils import formatdate
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 from urllib.parse import quote, urlsplit
 
 import requests
 
 DEFAULT_TIMEOUT = 60.0
 SNAPSHOT_FORMATS = ("jpg", "png", "webp")
+
+# The header that carries the signed date: `Date` by default, or `X-Date`, which the provider
+# takes in its place (its JavaScript SDK sends it, since a browser may not set `Date`).
+DateHeader = Literal["Date", "X-Date"]
+DATE_HEADERS: tuple[DateHeader, ...] = ("Date", "X-Date")
 
 _POINT = re.compile(r"[0-9]{2}:[0-5][0-9]:[0-5][0-9]")
 _SIZE = re.compile(r"([0-9]+)x([0-9]+)")
@@ -205,7 +210,8 @@ class AVMeta:
 
 
 class MediaClient:
-    """Signed calls to `/<service>/...` of the media processing service."""
+    """Signed calls to `/<service>/...` of the media processing service; `date_header` names
+    the header that carries the signed date (`Date` or `X-Date`)."""
 
     def __init__(
         self,
@@ -217,6 +223,7 @@ class MediaClient:
         session: requests.Session | None = None,
         *,
         clock: Callable[[], float] = time.time,
+        date_header: DateHeader = "Date",
     ) -> None:
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
@@ -227,6 +234,10 @@ class MediaClient:
             raise ValueError(f"service must be a non-empty name without '/', got {service!r}")
         if not operator or ":" in operator:
             raise ValueError("operator must be a non-empty name without ':'")
+        if date_header not in DATE_HEADERS:
+            raise ValueError(
+                f"date_header must be one of {', '.join(DATE_HEADERS)}, got {date_header!r}"
+            )
         if timeout <= 0:
             raise ValueError("timeout must be positive")
         self.base_url = f"{parts.scheme}://{parts.netloc}"
@@ -236,6 +247,7 @@ class MediaClient:
         self.timeout = timeout
         self.session = session or requests.Session()
         self._clock = clock
+        self.date_header: DateHeader = date_header
 
     def __repr__(self) -> str:  # never show the password
         return f"MediaClient({self.base_url!r}, service={self.service!r})"
@@ -322,7 +334,7 @@ class MediaClient:
         date = formatdate(self._clock(), usegmt=True)
         signature = sign("POST", uri, date, self._password, content_md5)
         headers = {
-            "Date": date,
+            self.date_header: date,
             "Content-Type": "application/json",
             "Content-MD5": content_md5,
             "Authorization": f"SVC {self.operator}:{signature}",

@@ -32,7 +32,15 @@ from requests.structures import CaseInsensitiveDict
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
 from storage import rules
-from storage.signing import SCHEMES, Scheme, encode_uri, http_date, sign_request
+from storage.signing import (
+    DATE_HEADERS,
+    SCHEMES,
+    DateHeader,
+    Scheme,
+    encode_uri,
+    http_date,
+    sign_request,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -461,7 +469,8 @@ class StorageClient:
     Paths are names inside the bucket (`photos/a.jpg`, with or without a leading `/`); they
     are checked by `rules.normalise_path` and percent-encoded here, so callers pass plain names.
     A session that trusts the environment is given its proxy and CA-bundle settings once, at
-    construction, and then stops reading it (see `_settle_environment`).
+    construction, and then stops reading it (see `_settle_environment`). `date_header` names
+    the header that carries the signed date: `Date` (default) or `X-Date`.
     """
 
     def __init__(
@@ -476,6 +485,7 @@ class StorageClient:
         *,
         retry: RetryPolicy | None = None,
         clock: Callable[[], float] = time.time,
+        date_header: DateHeader = "Date",
     ) -> None:
         self.base_url = _check_base_url(base_url)
         if not bucket or "/" in bucket:
@@ -484,12 +494,17 @@ class StorageClient:
             raise ValueError("operator must be a non-empty name without ':'")
         if scheme not in SCHEMES:
             raise ValueError(f"scheme must be one of {', '.join(SCHEMES)}, got {scheme!r}")
+        if date_header not in DATE_HEADERS:
+            raise ValueError(
+                f"date_header must be one of {', '.join(DATE_HEADERS)}, got {date_header!r}"
+            )
         if timeout <= 0:
             raise ValueError("timeout must be positive")
         self.bucket = bucket
         self.operator = operator
         self._password = password
         self.scheme: Scheme = scheme
+        self.date_header: DateHeader = date_header
         self.timeout = timeout
         self.session = session or requests.Session()
         _settle_environment(self.session, self.base_url)
@@ -807,7 +822,7 @@ class StorageClient:
         length = len(body) if body is not None else 0
         date = http_date(self._clock() + self.clock_offset)
         headers = dict(request.headers)
-        headers["Date"] = date
+        headers[self.date_header] = date
         if request.content_md5 is not None:
             headers["Content-MD5"] = request.content_md5
         if request.method in ("PUT", "POST", "PATCH"):

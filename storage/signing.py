@@ -19,6 +19,12 @@ from urllib.parse import quote
 Scheme = Literal["current", "legacy"]
 SCHEMES: tuple[Scheme, ...] = ("current", "legacy")
 
+# The header that carries the signed date. `Date` by default; the provider also takes `X-Date`
+# in its place (its JavaScript SDK sends that, since a browser may not set `Date`), and checks
+# `X-Date` when both are sent. Either way the same value is signed.
+DateHeader = Literal["Date", "X-Date"]
+DATE_HEADERS: tuple[DateHeader, ...] = ("Date", "X-Date")
+
 # The scheme word of the Authorization header (the provider word is replaced by `svc`).
 SCHEME_WORD = "SVC"
 
@@ -31,7 +37,8 @@ def md5_hex(data: bytes | str) -> str:
 
 
 def http_date(timestamp: float) -> str:
-    """RFC 1123 date in GMT, e.g. `Wed, 29 Oct 2014 02:26:58 GMT`, for the `Date` header."""
+    """RFC 1123 date in GMT, e.g. `Wed, 29 Oct 2014 02:26:58 GMT`, for the `Date` (or `X-Date`)
+    header."""
     return formatdate(timestamp, usegmt=True)
 
 

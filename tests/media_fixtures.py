@@ -409,14 +409,16 @@ class MediaClient:
              password: str | None = None, date: str | None = None,
              content_md5: str | None = None, signed_md5: str | None = None,
              content_type: str = "application/json", method: str = "POST",
-             authorization: str | None = None) -> requests.Response:
+             authorization: str | None = None,
+             dates: dict[str, str] | None = None) -> requests.Response:
+        """`dates` replaces the `Date` header (signed over `date` still) with these headers."""
         data = raw if raw is not None else json.dumps(body).encode()
         uri = quote(f"/{service or self.account.bucket}/{endpoint}", safe="/")
         date = date or self.account.date()
         content_md5 = md5_hex(data) if content_md5 is None else content_md5
         signature = current_signature(method, uri, date, password or self.account.password,
                                       content_md5 if signed_md5 is None else signed_md5)
-        headers = {"Date": date, "Content-Type": content_type,
+        headers = {**({"Date": date} if dates is None else dates), "Content-Type": content_type,
                    "Authorization": authorization if authorization is not None
                    else f"SVC {operator or self.account.operator}:{signature}"}
         if content_md5:

@@ -4,7 +4,8 @@ Only the current scheme is accepted here, as the spec says media processing uses
 `Authorization: SVC <operator>:<base64(HMAC-SHA1(key=md5hex(password),
 METHOD&PATH&DATE&Content-MD5))>`, where Content-MD5 is the md5hex of the JSON body and is
 required (it is what makes the signature cover the body). Every failure is a 401, checked in
-the order of the storage emulator: Authorization present and well formed, Date fresh, the
+the order of the storage emulator: Authorization present and well formed, Date fresh (or
+`X-Date`, which wins when both are sent, as in storage: `signed_date`), the
 service (bucket) known, the operator known, Content-MD5 present and equal to the body's, and
 last the signature itself, compared in constant time.
 """
@@ -19,7 +20,7 @@ from django.http import HttpRequest
 from sandbox.core import clock
 from sandbox.core.account import current_account
 from sandbox.media.errors import UNAUTHORIZED, MediaError
-from sandbox.storage.signature import current_signature, md5_hex, signed_path
+from sandbox.storage.signature import current_signature, md5_hex, signed_date, signed_path
 
 DATE_WINDOW_S = 30 * 60
 SCHEME = "SVC"
@@ -35,8 +36,8 @@ def authenticate(request: HttpRequest, service: str) -> None:
     if not authorization:
         raise refuse("need authorization: send Authorization: SVC <operator>:<signature>")
     operator, signature = parse_authorization(authorization)
-    date = request.headers.get("Date", "")
-    check_date(date)
+    header, date = signed_date(request.headers)
+    check_date(header, date)
     account = current_account()
     if service != account.storage_bucket:
         raise refuse(f"service not exist: {service}")
@@ -63,17 +64,20 @@ def parse_authorization(value: str) -> tuple[str, str]:
     return operator, signature
 
 
-def check_date(value: str) -> None:
-    """The Date header must be an RFC 1123 date within 30 minutes of the sandbox clock."""
+def check_date(header: str, value: str) -> None:
+    """The signed date header (`X-Date` or `Date`, "" when neither came) must be an RFC 1123
+    date within 30 minutes of the sandbox clock."""
+    if not header:
+        raise refuse("date offset error: the Date header is missing (or X-Date in its place)")
     if not value:
-        raise refuse("date offset error: the Date header is missing")
+        raise refuse(f"date offset error: the {header} header is empty")
     try:
         sent = parsedate_to_datetime(value)
     except (TypeError, ValueError):
         sent = None
     if sent is None or sent.tzinfo is None:
-        raise refuse("date offset error: Date must be an RFC 1123 GMT date")
+        raise refuse(f"date offset error: {header} must be an RFC 1123 GMT date")
     offset = sent.timestamp() - clock.now()
     if abs(offset) > DATE_WINDOW_S:
-        raise refuse(f"date offset error: Date is {offset:+.0f} s from the server clock "
+        raise refuse(f"date offset error: {header} is {offset:+.0f} s from the server clock "
                      f"(at most {DATE_WINDOW_S} s allowed)")

@@ -1,9 +1,11 @@
-"""Request authentication: `Authorization: SVC <operator>:<signature>` with a fresh `Date`.
+"""Request authentication: `Authorization: SVC <operator>:<signature>` with a fresh `Date`
+(or `X-Date`, which wins when both are sent: `signature.signed_date`).
 
 Checked in this order, each failure with its own code: a missing Authorization (40100004), a
-malformed one (40100005), a missing, unreadable or stale Date (40100002, 30 minutes either way
-on the sandbox clock), an unknown bucket (40100012), an unknown operator (40100006), and last the
-signature itself (40100005), under either scheme of DECISIONS.md.
+malformed one (40100005), a missing, unreadable or stale date (40100002, 30 minutes either way
+on the sandbox clock, whichever of the two headers carried it), an unknown bucket (40100012),
+an unknown operator (40100006), and last the signature itself (40100005), under either scheme
+of DECISIONS.md.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from sandbox.core import clock
 from sandbox.core.account import current_account
 from sandbox.storage import errors
 from sandbox.storage.errors import StorageError
-from sandbox.storage.signature import signature_matches, signed_path
+from sandbox.storage.signature import signature_matches, signed_date, signed_path
 
 DATE_WINDOW_S = 30 * 60
 SCHEME = "SVC"
@@ -28,8 +30,8 @@ def authenticate(request: HttpRequest, bucket: str) -> None:
     if not authorization:
         raise StorageError(errors.NEED_AUTHORIZATION, "need authorization")
     operator, signature = parse_authorization(authorization)
-    date = request.headers.get("Date", "")
-    check_date(date)
+    header, date = signed_date(request.headers)
+    check_date(header, date)
     account = current_account()
     if bucket != account.storage_bucket:
         raise StorageError(errors.BUCKET_NOT_EXISTS, f"bucket not exist: {bucket}")
@@ -55,20 +57,24 @@ def parse_authorization(value: str) -> tuple[str, str]:
     return operator, signature
 
 
-def check_date(value: str) -> None:
+def check_date(header: str, value: str) -> None:
+    """`value` of the `header` the request is signed with ("" when neither date header came)."""
+    if not header:
+        raise StorageError(errors.DATE_OFFSET,
+                           "date offset error: the Date header is missing (or X-Date in its place)")
     if not value:
-        raise StorageError(errors.DATE_OFFSET, "date offset error: the Date header is missing")
+        raise StorageError(errors.DATE_OFFSET, f"date offset error: the {header} header is empty")
     try:
         sent = parsedate_to_datetime(value)
     except (TypeError, ValueError):
         sent = None
     if sent is None or sent.tzinfo is None:
         raise StorageError(errors.DATE_OFFSET,
-                           "date offset error: Date must be an RFC 1123 GMT date")
+                           f"date offset error: {header} must be an RFC 1123 GMT date")
     offset = sent.timestamp() - clock.now()
     if abs(offset) > DATE_WINDOW_S:
         raise StorageError(errors.DATE_OFFSET,
-                           f"date offset error: Date is {offset:+.0f} s from the server clock "
+                           f"date offset error: {header} is {offset:+.0f} s from the server clock "
                            f"(at most {DATE_WINDOW_S} s allowed)")
 
 

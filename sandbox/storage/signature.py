@@ -4,7 +4,7 @@
 - current: base64(HMAC-SHA1(key=md5hex(password), METHOD&PATH&DATE[&Content-MD5]))
 
 PATH is the URL-encoded request path (`/` and unreserved characters kept) including the bucket
-and the query string as sent.
+and the query string as sent. DATE is the `X-Date` header when one is sent, else `Date`.
 """
 
 from __future__ import annotations
@@ -12,12 +12,31 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from collections.abc import Mapping
 from urllib.parse import quote
+
+# The provider's JavaScript SDK signs `X-Date`, because a browser may not set `Date`; when a
+# request carries both, `X-Date` is the one signed and checked (DECISIONS.md).
+DATE_HEADERS = ("X-Date", "Date")
 
 
 def md5_hex(data: str | bytes) -> str:
     raw = data.encode() if isinstance(data, str) else data
     return hashlib.md5(raw).hexdigest()
+
+
+def signed_date(headers: Mapping[str, str]) -> tuple[str, str]:
+    """(name, value) of the date header the request is signed with; ("", "") when it has none.
+
+    `headers` is a case-insensitive mapping (Django's `request.headers`).
+
+    A header that is present counts even when empty, so an empty `X-Date` is refused as
+    missing rather than quietly replaced by `Date`.
+    """
+    for name in DATE_HEADERS:
+        if name in headers:
+            return name, headers[name]
+    return "", ""
 
 
 def signed_path(path: str, query: str = "") -> str:

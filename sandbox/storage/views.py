@@ -40,7 +40,18 @@ def storage(request: HttpRequest, bucket: str, path: str | None = None) -> HttpR
     return response
 
 
+# The provider copies and moves files with a PUT carrying one of these headers (its SDKs send
+# them). The spec does not describe either, so they are refused by name: taken as a plain PUT
+# they would store an empty file where the copy was expected.
+UNSPECIFIED_PUT_HEADERS = ("x-svc-copy-source", "x-svc-move-source")
+
+
 def put(request: HttpRequest, bucket: str, path: str) -> HttpResponse:
+    for name in UNSPECIFIED_PUT_HEADERS:
+        if name in request.headers:
+            raise StorageError(errors.BAD_HEADER,
+                               f"{name} is not supported: the sandbox does not emulate copy or "
+                               f"move (not in the specification); upload the file instead")
     if not multipart.is_resumable(request.headers):
         return upload.put_file(request, bucket, path)
     length = upload.content_length(request)

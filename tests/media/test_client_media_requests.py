@@ -358,6 +358,7 @@ def test_errors_survive_pickling(mock, client):
         ({"base_url": "http://process.test/x"}, "path"),
         ({"service": ""}, "service"),
         ({"operator": "a:b"}, "operator"),
+        ({"date_header": "Expires"}, "date_header"),
         ({"timeout": -1}, "timeout"),
     ],
 )

@@ -123,3 +123,36 @@ def test_an_unknown_endpoint_is_a_404_in_the_protocols_shape(lab):
     response = lab.post("m3u8er/nothing", body())
     assert response.status_code == 404
     assert "no such endpoint" in response.json()["message"]
+
+
+# --- X-Date: the provider's JavaScript SDK signs it instead of Date (DECISIONS.md) ---
+
+
+def test_it_accepts_x_date_in_place_of_date(lab):
+    date = lab.client.account.date()
+    assert lab.post(GET_META, body(), date=date, dates={"X-Date": date}).status_code == 200
+
+
+def test_when_both_are_sent_x_date_is_the_one_signed(lab):
+    x_date, date = lab.client.account.date(), lab.client.account.date(offset_s=-60)
+    both = {"X-Date": x_date, "Date": date}
+    assert lab.post(GET_META, body(), date=x_date, dates=both).status_code == 200
+    assert_refused(lab.post(GET_META, body(), date=date, dates=both), "signature error")
+
+
+def test_it_rejects_a_malformed_x_date(lab):
+    response = lab.post(GET_META, body(), date="yesterday", dates={"X-Date": "yesterday"})
+    assert_refused(response, "X-Date must be an RFC 1123")
+
+
+@pytest.mark.parametrize("offset", [-31 * 60, 31 * 60])
+def test_it_rejects_a_stale_x_date(lab, offset):
+    stale = lab.client.account.date(offset_s=offset)
+    fresh = lab.client.account.date()
+    response = lab.post(GET_META, body(), date=stale, dates={"X-Date": stale, "Date": fresh})
+    assert_refused(response, "date offset error: X-Date is")
+
+
+def test_it_rejects_a_call_with_neither_date_header(lab):
+    response = lab.post(GET_META, body(), dates={})
+    assert_refused(response, "date offset error: the Date header is missing")

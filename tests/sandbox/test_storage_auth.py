@@ -120,3 +120,55 @@ def test_the_window_follows_the_sandbox_clock(storage, sandbox):
 
 def test_an_unknown_path_without_a_bucket_answers_in_the_error_shape(storage):
     assert_error(requests.get(storage.base + "/", timeout=30), 40400001)
+
+
+# --- X-Date: the provider's JavaScript SDK signs it instead of Date (DECISIONS.md) ---
+
+
+def dated_get(storage, dates: dict[str, str], signed: str, scheme: str = "current"):
+    """GET of the bucket root with exactly the date headers `dates`, signed over `signed`."""
+    uri = storage.uri("/")
+    authorization = storage.authorization("GET", uri, {"Date": signed}, 0, scheme, None, None)
+    return requests.get(storage.base + uri, headers={**dates, "Authorization": authorization},
+                        timeout=30)
+
+
+@pytest.mark.parametrize("scheme", ["legacy", "current"])
+def test_it_accepts_x_date_in_place_of_date(storage, scheme):
+    date = storage.date()
+    assert dated_get(storage, {"X-Date": date}, date, scheme).status_code == 200
+
+
+def test_when_both_are_sent_x_date_is_the_one_signed(storage):
+    x_date, date = storage.date(), storage.date(-60)
+    both = {"X-Date": x_date, "Date": date}
+    assert dated_get(storage, both, x_date).status_code == 200
+    assert_error(dated_get(storage, both, date), 40100005)
+
+
+def test_when_both_are_sent_a_stale_x_date_is_refused_beside_a_fresh_date(storage):
+    stale, fresh = storage.date(-31 * 60), storage.date()
+    response = dated_get(storage, {"X-Date": stale, "Date": fresh}, stale)
+    assert "X-Date is -18" in assert_error(response, 40100002)["msg"]
+
+
+def test_it_rejects_a_malformed_x_date(storage):
+    response = dated_get(storage, {"X-Date": "2025-07-09T10:00:00Z"}, "2025-07-09T10:00:00Z")
+    assert "X-Date must be an RFC 1123" in assert_error(response, 40100002)["msg"]
+
+
+@pytest.mark.parametrize("offset", [-31 * 60, 31 * 60])
+def test_it_rejects_a_stale_x_date(storage, offset):
+    date = storage.date(offset)
+    assert_error(dated_get(storage, {"X-Date": date}, date), 40100002)
+
+
+def test_it_rejects_an_empty_x_date_even_beside_a_fresh_date(storage):
+    date = storage.date()
+    response = dated_get(storage, {"X-Date": "", "Date": date}, date)
+    assert "X-Date header is empty" in assert_error(response, 40100002)["msg"]
+
+
+def test_it_rejects_a_request_with_neither_date_header(storage):
+    response = dated_get(storage, {}, storage.date())
+    assert "missing" in assert_error(response, 40100002)["msg"]

@@ -188,3 +188,14 @@ def test_parallel_uploads_into_one_new_folder_all_land(storage):
     listed = storage.get("/race", headers={"x-list-limit": "100"}).text.splitlines()
     assert len(listed) == 40
     assert time.monotonic() - started < 30
+
+
+@pytest.mark.parametrize("header", ["x-svc-copy-source", "x-svc-move-source"])
+def test_copy_and_move_are_refused_by_name_and_store_nothing(storage, header):
+    """Not in the spec: a plain PUT would have stored an empty file where a copy was meant."""
+    storage.put("/copy/source.txt", b"original")
+    source = f"/{storage.bucket}/copy/source.txt"
+    response = storage.put("/copy/target.txt", headers={header: source})
+    assert f"{header} is not supported" in assert_error(response, 40000003)["msg"]
+    assert storage.head("/copy/target.txt").status_code == 404
+    assert storage.get("/copy/source.txt").content == b"original"

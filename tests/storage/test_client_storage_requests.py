@@ -538,6 +538,7 @@ def test_metadata_changes_reject_bad_input_before_calling(mock):
         ({"bucket": "a/b"}, "bucket"),
         ({"operator": ""}, "operator"),
         ({"scheme": "basic"}, "scheme"),
+        ({"date_header": "x-date"}, "date_header"),
         ({"timeout": 0}, "timeout"),
     ],
 )

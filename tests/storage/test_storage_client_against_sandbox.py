@@ -6,7 +6,9 @@ import io
 import time
 
 import pytest
+import requests
 from PIL import Image
+from requests.structures import CaseInsensitiveDict
 
 from storage.client import (
     LIST_END,
@@ -331,3 +333,29 @@ def test_exists_tells_a_file_or_folder_from_nothing(sandbox_storage):
 def test_exists_raises_a_failure_other_than_not_found(sandbox):
     with pytest.raises(AuthenticationError):  # a HEAD answer carries no code
         client_with(sandbox, password="wrong").exists("/anything.txt")
+
+
+def recording_session(sent: list[CaseInsensitiveDict[str]]) -> requests.Session:
+    """A session that keeps the headers of every request it sends."""
+    session = requests.Session()
+    session.hooks["response"].append(lambda response, **_: sent.append(response.request.headers))
+    return session
+
+
+@pytest.mark.parametrize("scheme", ["current", "legacy"])
+def test_the_client_can_sign_with_x_date_instead_of_date(sandbox, scheme):
+    sent: list[CaseInsensitiveDict[str]] = []
+    client = client_with(sandbox, scheme=scheme, date_header="X-Date",
+                         session=recording_session(sent))
+    client.upload("/x-date/a.txt", io.BytesIO(b"dated"), metadata={"k": "v"})
+    assert client.head("/x-date/a.txt").size == 5
+    client.patch_metadata("/x-date/a.txt", {"k": "w"})
+    assert [item.name for item in client.list_page("/x-date").items] == ["a.txt"]
+    client.delete("/x-date/a.txt")
+    assert sent and all("X-Date" in headers and "Date" not in headers for headers in sent)
+
+
+def test_a_client_signing_x_date_corrects_its_clock_from_the_date_offset_answer(sandbox):
+    skewed = client_with(sandbox, date_header="X-Date", clock=lambda: time.time() - 3600)
+    skewed.upload("/clock/x.txt", io.BytesIO(b"late"))
+    assert 3500 < skewed.clock_offset < 3700 + abs(sandbox.now() - time.time())
