@@ -3,6 +3,8 @@ purge can be sent again from there."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import admin, messages
 from django.db import transaction
 from django.db.models import QuerySet
@@ -55,7 +57,7 @@ class PurgeRequestAdmin(ReadOnlyAdmin):
         # Back to `failed` with attempts cleared, so the claim in delivery.purging takes it.
         resendable.update(status=PurgeStatus.FAILED, attempts=0, finished_at=None)
         for pk in ids:
-            transaction.on_commit(lambda pk=pk: send_purge_task.delay(pk))
+            transaction.on_commit(partial(send_purge_task.delay, pk))
         self.message_user(request, ngettext("%(n)d purge queued.", "%(n)d purges queued.",
                                             len(ids)) % {"n": len(ids)}, messages.SUCCESS)
 

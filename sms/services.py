@@ -11,8 +11,8 @@ from __future__ import annotations
 import csv
 import re
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -37,6 +37,9 @@ from sms.template_ops import (
     send_blockers,
     sync_templates,
 )
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 __all__ = [
     "CampaignStateError",
@@ -133,7 +136,10 @@ def preview_recipients(
             for index in range(1, judge.variable_count + 1)
         ]
         judged = judge.judge(line_number, [fields[0], *values, *fields[judge.variable_count + 1 :]])
-        (good if isinstance(judged, importing.GoodLine) else bad).append(judged)
+        if isinstance(judged, importing.GoodLine):
+            good.append(judged)
+        else:
+            bad.append(judged)
     return RecipientsPreview(
         good=good, bad=bad, quota=latest_quota(), report_type=template.report_type
     )
@@ -167,7 +173,7 @@ def same_recipients(
 
 def send_draft(
     campaign: Campaign,
-    user=None,  # type: ignore[no-untyped-def]
+    user: User | None = None,
     budget_s: float = SYNC_SEND_BUDGET_S,
 ) -> Campaign:
     """Confirm a draft and send it now, within `budget_s`; the worker carries on the rest.
@@ -195,7 +201,7 @@ def send_draft(
 def send_recipients(
     template: Template,
     lines: list[importing.GoodLine],
-    user=None,  # type: ignore[no-untyped-def]
+    user: User | None = None,
     source: str = CampaignSource.FORM,
     budget_s: float = SYNC_SEND_BUDGET_S,
 ) -> Campaign:
@@ -213,12 +219,13 @@ def enqueue_campaign(campaign_id: int, countdown: int = 0, expires: int | None =
 
     transaction.on_commit(
         lambda: send_campaign.apply_async(
-            (campaign_id,), countdown=countdown or None, expires=expires
+            # celery takes None as "no countdown / no expiry"; celery-types wants numbers.
+            (campaign_id,), countdown=countdown or None, expires=expires,  # type: ignore[arg-type]
         )
     )
 
 
-def _confirm_draft(campaign: Campaign, user=None) -> None:  # type: ignore[no-untyped-def]
+def _confirm_draft(campaign: Campaign, user: User | None = None) -> None:
     """draft -> queued, once: raises CampaignStateError if it is no longer a draft."""
     if campaign.total_numbers == 0:
         raise CampaignStateError("the campaign has no number to send to")
@@ -229,7 +236,7 @@ def _confirm_draft(campaign: Campaign, user=None) -> None:  # type: ignore[no-un
         raise CampaignStateError("the campaign is no longer waiting for confirmation")
 
 
-def confirm_campaign(campaign: Campaign, user=None) -> None:  # type: ignore[no-untyped-def]
+def confirm_campaign(campaign: Campaign, user: User | None = None) -> None:
     """Confirm a draft for the worker to send."""
     with transaction.atomic():
         _confirm_draft(campaign, user)
@@ -286,7 +293,7 @@ def resume_campaign(campaign: Campaign) -> None:
         enqueue_campaign(campaign.pk)
 
 
-def discard_stale_drafts(now=None) -> int:  # type: ignore[no-untyped-def]
+def discard_stale_drafts(now: datetime | None = None) -> int:
     """Drop drafts of the send page and the command line left unconfirmed for a day; returns
     how many. A draft confirmed meanwhile is no longer a draft and is not touched."""
     cutoff = (now or timezone.now()) - STALE_DRAFT_AGE

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Field
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -36,7 +37,8 @@ class TemplateSync:
 
 def _fitted(name: str, value: str) -> str:
     """A provider value cut to its column, never a database error (see sms.verbatim)."""
-    limit = Template._meta.get_field(name).max_length
+    field = Template._meta.get_field(name)
+    limit = field.max_length if isinstance(field, Field) else None
     return fit(value, limit, f"template {name}") if limit else value
 
 

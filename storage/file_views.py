@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
@@ -138,7 +138,7 @@ def _stream(download: services.Download, *, attachment: bool) -> StreamingHttpRe
 
 @permission_required(ACCESS, raise_exception=True)
 @require_GET
-def download(request: HttpRequest) -> HttpResponse:
+def download(request: HttpRequest) -> HttpResponseBase:
     """The file, streamed from the provider through the back-office in 64 KiB chunks."""
     path = _path_or_404(request)
     try:
@@ -153,7 +153,7 @@ def download(request: HttpRequest) -> HttpResponse:
 
 @permission_required(ACCESS, raise_exception=True)
 @require_GET
-def preview(request: HttpRequest) -> HttpResponse:
+def preview(request: HttpRequest) -> HttpResponseBase:
     """An image for the browser's thumbnails, streamed from storage; only raster types a
     browser shows safely (never SVG, which can carry scripts), and only up to a size cap."""
     path = _path_or_404(request)

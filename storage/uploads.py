@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
@@ -43,6 +43,9 @@ from storage.details import FileDetails, fetch_details
 from storage.models import UploadTask
 from storage.resumable import MAX_LENGTH, ResumableState, resumable_upload
 from storage.texts import error_text
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 logger = logging.getLogger(__name__)
 
@@ -139,7 +142,7 @@ def create_upload(
     md5: str = "",
     content_type: str | None = None,
     options: UploadOptions | None = None,
-    user=None,  # type: ignore[no-untyped-def]
+    user: User | AnonymousUser | None = None,
     remove_source: bool = True,
     enqueue: bool = True,
 ) -> UploadTask:
@@ -156,7 +159,7 @@ def create_upload(
         content_type=guess_content_type(original_name, content_type),
         resumable=goes_resumable(size, options),
         options=options.as_json(),
-        created_by=user if getattr(user, "is_authenticated", False) else None,
+        created_by=user if user is not None and user.is_authenticated else None,
     )
     if enqueue:
         enqueue_upload(task.pk)
@@ -215,7 +218,10 @@ def enqueue_upload(pk: int, *, countdown: float | None = None) -> None:
     """Hand the task to a worker once the current transaction has committed."""
     from storage.tasks import upload_file
 
-    transaction.on_commit(lambda: upload_file.apply_async((pk,), countdown=countdown))
+    # celery takes None as "no countdown"; celery-types wants a number.
+    transaction.on_commit(
+        lambda: upload_file.apply_async((pk,), countdown=countdown)  # type: ignore[arg-type]
+    )
 
 
 def resume_upload(pk: int) -> bool:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from sms import importing, services, texts
 from sms.forms import ImportForm, SendForm
 from sms.models import Campaign, CampaignSource, CampaignState
-from sms.views.access import SEND, require
+from sms.views.access import SEND, require, staff_user
 
 MAX_RECIPIENTS = services.MAX_FORM_RECIPIENTS
 
@@ -38,7 +38,7 @@ def send(request: HttpRequest) -> HttpResponse:
             services.drop_draft(previous.pk)
         if preview is not None and preview.good and not preview.bad:
             draft = services.store_recipients(
-                form.cleaned_data["template"], preview.good, user=request.user
+                form.cleaned_data["template"], preview.good, user=staff_user(request)
             )
     return render(
         request,
@@ -84,13 +84,13 @@ def _own_draft(request: HttpRequest, raw_id: str) -> Campaign | None:
     if not (raw_id.isascii() and raw_id.isdigit()):
         return None
     return Campaign.objects.filter(
-        pk=int(raw_id), source=CampaignSource.FORM, created_by=request.user
+        pk=int(raw_id), source=CampaignSource.FORM, created_by=staff_user(request)
     ).first()
 
 
 def _confirm(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     try:
-        services.send_draft(campaign, user=request.user)
+        services.send_draft(campaign, user=staff_user(request))
     except services.CampaignStateError:
         # The same form submitted twice at once: the other submission confirmed it.
         return _already_confirmed(request, campaign)
@@ -124,7 +124,7 @@ def import_file(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             campaign = services.store_upload(
-                form.cleaned_data["template"], form.cleaned_data["file"], user=request.user
+                form.cleaned_data["template"], form.cleaned_data["file"], user=staff_user(request)
             )
         except importing.ImportFileError as error:
             form.add_error("file", str(error))

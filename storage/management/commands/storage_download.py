@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -41,7 +42,7 @@ class Command(BaseCommand):
                             help="local file or existing folder (default: current folder)")
         parser.add_argument("--force", action="store_true", help="replace an existing file")
 
-    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             remote = paths.canonical(options["path"], allow_root=False)
         except rules.RuleViolation as violation:

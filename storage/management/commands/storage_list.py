@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from datetime import UTC, datetime
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -25,7 +26,7 @@ class Command(BaseCommand):
         parser.add_argument("-r", "--recursive", action="store_true", help="walk sub-folders")
         parser.add_argument("--json", action="store_true", help="one JSON object per line")
 
-    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             root = paths.canonical(options["folder"])
             rules.require(rules.check_list_options(options["page_size"], options["order"]))
