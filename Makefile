@@ -3,7 +3,7 @@ VENV ?= .venv
 PYTHON ?= python3
 PY := $(VENV)/bin/python
 
-.PHONY: run test install lint messages clean
+.PHONY: run test install lint typecheck messages clean
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ test: install
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	$(MAKE) --no-print-directory typecheck
+
+## mypy twice: the back-office (pyproject.toml) and the sandbox (sandbox/mypy.ini).
+typecheck: install
+	SECRET_KEY=$${SECRET_KEY:-mypy-only-secret-key} $(VENV)/bin/mypy
+	$(VENV)/bin/mypy --config-file sandbox/mypy.ini
 
 ## Refresh and compile the Simplified Chinese catalogues (needs gettext).
 messages: install

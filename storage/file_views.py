@@ -132,7 +132,9 @@ def _stream(download: services.Download, *, attachment: bool) -> StreamingHttpRe
     )
     if download.size is not None:
         response["Content-Length"] = str(download.size)
-    response["Content-Disposition"] = content_disposition_header(attachment, download.filename)
+    disposition = content_disposition_header(attachment, download.filename)
+    if disposition is not None:  # None only for an inline file without a name
+        response["Content-Disposition"] = disposition
     return response
 
 

@@ -28,7 +28,9 @@ class LocalCopy(UploadedFile):
         """Remove the copy (the request was refused after the file arrived)."""
         self.local_path.unlink(missing_ok=True)
 
-    def open(self, mode: str = "rb") -> LocalCopy:  # noqa: D102 - Django's File API
+    # Django's File.open also takes mode None (reopen as before); a LocalCopy is always opened
+    # anew, by name, with a mode.
+    def open(self, mode: str = "rb") -> LocalCopy:  # type: ignore[override]  # noqa: D102
         self.file = open(self.local_path, mode)  # noqa: SIM115 - closed by File.close()
         return self
 

@@ -7,6 +7,7 @@ File pages (details, metadata, secret, download, preview) live in `file_views`, 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -108,7 +109,7 @@ def browser(request: HttpRequest) -> HttpResponse:
         error = error_text(failure, folder)
     except PROVIDER_ERRORS as failure:
         error = error_text(failure, folder)
-    context = {
+    context: dict[str, Any] = {
         "folder": folder,
         "crumbs": services.breadcrumbs(folder),
         "page": page,
@@ -156,7 +157,7 @@ def create_folder(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         for errors in form.errors.values():
             for message in errors:
-                messages.error(request, message)
+                messages.error(request, str(message))
         return redirect(browse_url(folder_param(parent)[0]))
     path = form.cleaned_data["path"]
     try:
@@ -175,7 +176,7 @@ def delete(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         for errors in form.errors.values():
             for message in errors:
-                messages.error(request, message)
+                messages.error(request, str(message))
         return redirect(reverse("storage:index"))
     path = form.cleaned_data["path"]
     back = browse_url(paths.parent_of(path))

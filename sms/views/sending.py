@@ -31,6 +31,7 @@ def send(request: HttpRequest) -> HttpResponse:
         if sending and preview is not None:
             problem = _why_not_send(form, previous, preview)
             if problem is None:
+                assert previous is not None  # without a draft there is a problem to show
                 return _confirm(request, previous)
             form.add_error(*problem)
         if previous is not None:
