@@ -106,6 +106,7 @@ def create_template(draft: rules.TemplateDraft) -> Template:
         title=draft.title,
         content=draft.content,
         temp_sign=draft.temp_sign,
+        # check_template above admitted only the client's literal values for these three.
         sign_location=draft.sign_location,  # type: ignore[arg-type]
         type=draft.type,  # type: ignore[arg-type]
         report_type=draft.report_type,  # type: ignore[arg-type]

@@ -6,10 +6,11 @@ from __future__ import annotations
 import hashlib
 import uuid
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from django.core.files.uploadedfile import UploadedFile
 from django.core.files.uploadhandler import FileUploadHandler, StopUpload
+from django.http import HttpRequest
 
 from storage.uploads import MAX_UPLOAD_BYTES, upload_dir
 
@@ -44,7 +45,7 @@ class LocalCopyUploadHandler(FileUploadHandler):
     the request is read and discarded, so the page still gets an answer.
     """
 
-    def __init__(self, request=None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, request: HttpRequest | None = None) -> None:
         super().__init__(request)
         self._target: IO[bytes] | None = None
         self._path: Path | None = None
@@ -52,7 +53,7 @@ class LocalCopyUploadHandler(FileUploadHandler):
         self._received = 0
         self.too_large: list[str] = []
 
-    def new_file(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def new_file(self, *args: Any, **kwargs: Any) -> None:
         super().new_file(*args, **kwargs)
         self._path = upload_dir() / f"{uuid.uuid4().hex}.upload"
         self._target = open(self._path, "wb")  # noqa: SIM115 - closed in file_complete

@@ -25,13 +25,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.provider import ProviderNotConfigured
 from storage import paths, rules, services
-from storage.client import NotFound, StorageError
+from storage.client import NotFound, StorageClient, StorageError
 from storage.forms import UploadOptionsForm
 from storage.models import UploadTask
 from storage.navigation import ACCESS, MANAGE, path_url, safe_next
 from storage.receiving import LocalCopy, LocalCopyUploadHandler
 from storage.texts import error_text, problem_text
-from storage.uploads import MAX_UPLOAD_BYTES
+from storage.uploads import MAX_UPLOAD_BYTES, UploadOptions
 
 # The existence check calls HEAD once per name: bounded so a huge drop stays quick.
 MAX_CHECKED_NAMES = 100
@@ -98,7 +98,10 @@ def _too_large_text(name: str) -> str:
     ) % {"name": name, "limit": filesizeformat(MAX_UPLOAD_BYTES)}
 
 
-def _check_one(client, folder: str, name: str, size: int, options, check_exists: bool):  # type: ignore[no-untyped-def]
+def _check_one(
+    client: StorageClient, folder: str, name: str, size: int, options: UploadOptions,
+    check_exists: bool,
+) -> dict[str, Any]:
     entry: dict[str, Any] = {"name": name, "path": None, "exists": False, "error": "",
                              "resumable": services.goes_resumable(size, options)}
     if size > MAX_UPLOAD_BYTES:

@@ -105,7 +105,7 @@ def _already_confirmed(request: HttpRequest, campaign: Campaign) -> HttpResponse
     return redirect("sms:campaign", pk=campaign.pk)
 
 
-def _bad_rows(preview) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+def _bad_rows(preview: services.RecipientsPreview | None) -> list[dict[str, object]]:
     if preview is None:
         return []
     return [

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from backoffice.provider import ProviderNotConfigured
 from storage import paths, rules, services
-from storage.client import StorageError
+from storage.client import ListItem, StorageClient, StorageError
 from storage.texts import error_text
 
 
@@ -37,7 +37,7 @@ class Command(BaseCommand):
         if not options["json"]:
             self.stdout.write(f"{count} entries")
 
-    def _walk(self, client, root: str, options) -> int:  # type: ignore[no-untyped-def]
+    def _walk(self, client: StorageClient, root: str, options: dict[str, Any]) -> int:
         folders = deque([root])
         count = 0
         while folders:
@@ -52,7 +52,7 @@ class Command(BaseCommand):
                     folders.append(path)
         return count
 
-    def _print(self, path: str, item, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+    def _print(self, path: str, item: ListItem, as_json: bool) -> None:
         modified = datetime.fromtimestamp(item.last_modified, tz=UTC) if item.last_modified \
             else None
         if as_json:
