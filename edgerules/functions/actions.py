@@ -60,7 +60,7 @@ def _del_req_header(frame: Frame, span: Span, values: Sequence[str]) -> str:
 def _add_rsp_header(frame: Frame, span: Span, values: Sequence[str]) -> str:
     name = _header_name(span, "ADD_RSP_HEADER", values[0])
     value = _safe(span, "ADD_RSP_HEADER", "value", values[1])
-    action = "set" if values[2] != "" else "add"
+    action: effects.HeaderAction = "set" if values[2] != "" else "add"
     frame.effects.append((effects.RESPONSE_HEADER, HeaderChange(action, name, value)))
     return ""
 
