@@ -5,6 +5,7 @@ a file-system Celery broker, so that `make run` works on a bare laptop. Producti
 suite set both variables and use PostgreSQL and Redis.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
@@ -40,6 +41,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "django_celery_beat",
+    "csp",
+    "axes",
     "backoffice",
     "sms",
     "topup",
@@ -58,6 +61,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: turns a refused login into the lockout answer.
+    "axes.middleware.AxesMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
 ]
 
@@ -107,6 +113,52 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Staff sessions end after this long without a request: every request pushes the expiry on
+# (SESSION_SAVE_EVERY_REQUEST), so the cookie age is an idle limit, not a total one.
+SESSION_IDLE_S = env.int("SESSION_IDLE_S", 8 * 3600, minimum=60)
+SESSION_COOKIE_AGE = SESSION_IDLE_S
+SESSION_SAVE_EVERY_REQUEST = True
+SESSION_COOKIE_HTTPONLY = True
+
+# Headers of every answer (SecurityMiddleware, XFrameOptionsMiddleware, django-csp).
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Scripts only from our own static files: no inline script and no inline event handler
+# anywhere. Images may come from the provider's edge (storage previews, processed images),
+# whose address the settings only know at run time, hence any http(s) origin for images.
+# Styles keep 'unsafe-inline' because Django's admin widgets write style attributes.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", "blob:", "http:", "https:"],
+        "media-src": ["'self'", "blob:", "http:", "https:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
+# Login throttling (django-axes, see backoffice/throttle.py): 5 failures per user name or 20
+# per address within 15 minutes lock that name or address for 15 minutes after the last
+# failure; an administrator unlocks by deleting the access attempts in the admin.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "backoffice.throttle.StaffLoginHandler"
+AXES_FAILURE_LIMIT = 5  # the user-name limit; the address limit is scaled onto it
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # the announced retry time holds
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "backoffice.throttle.lockout_response"
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"

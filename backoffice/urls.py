@@ -11,6 +11,12 @@ urlpatterns = [
     path("health", views.health, name="health"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Django keeps this session signed in and ends the others (their session hash no longer
+    # matches the new password).
+    path("accounts/password/", auth_views.PasswordChangeView.as_view(),
+         name="password_change"),
+    path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(),
+         name="password_change_done"),
     # The language can be chosen on the login page too, before anyone is signed in.
     path("i18n/setlang/", login_not_required(set_language), name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
@@ -18,6 +24,8 @@ urlpatterns = [
     path("sms/", include("sms.urls")),
     path("topup/", include("topup.urls")),
     path("api/topup/", include("topup.api_urls")),
+    # The API's session login (DRF's browsable API); throttled like every other login.
+    path("api/auth/", include("rest_framework.urls")),
     path("storage/", include("storage.urls")),
     path("media/", include("media.urls")),
     path("delivery/", include("delivery.urls")),
