@@ -8,7 +8,10 @@ class BackofficeConfig(AppConfig):
     verbose_name = _("Back-office")
 
     def ready(self) -> None:
+        from backoffice import audit_receivers
         from backoffice.roles import sync_roles_after_migrate
+
+        audit_receivers.connect()
 
         # Groups follow the apps' permissions: every migrate brings them up to date.
         post_migrate.connect(sync_roles_after_migrate, dispatch_uid="backoffice.sync_roles")

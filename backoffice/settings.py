@@ -59,6 +59,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "backoffice.audit.AuditContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -190,6 +191,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
+# Merchant API tokens (topup/services/apitokens.py): default and longest lifetime, and the
+# requests each token may make per minute (429 with Retry-After beyond).
+API_TOKEN_DAYS = env.int("API_TOKEN_DAYS", 90, minimum=1)
+API_TOKEN_MAX_DAYS = max(API_TOKEN_DAYS, 365)
+API_TOKEN_RATE_PER_MINUTE = env.int("API_TOKEN_RATE_PER_MINUTE", 60, minimum=1)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Merchant back-office API",
     "VERSION": "1.0.0",

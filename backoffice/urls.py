@@ -4,7 +4,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog, set_language
 
-from backoffice import views
+from backoffice import audit_views, views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
@@ -20,6 +20,8 @@ urlpatterns = [
     # The language can be chosen on the login page too, before anyone is signed in.
     path("i18n/setlang/", login_not_required(set_language), name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("audit/", audit_views.audit_log, name="audit_log"),
+    path("audit/export.csv", audit_views.audit_csv, name="audit_csv"),
     path("admin/", admin.site.urls),
     path("sms/", include("sms.urls")),
     path("topup/", include("topup.urls")),
