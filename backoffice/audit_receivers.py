@@ -30,7 +30,8 @@ def login_failed(sender: Any, credentials: dict[str, Any], request: Any = None,
     during_lockout = bool(getattr(request, "axes_locked_out", False))
     record(APP, "login_failed", username=str(credentials.get("username") or ""),
            address=_address(request), outcome=AuditOutcome.REFUSED,
-           summary="refused during a lockout" if during_lockout else "wrong credentials")
+           summary="refused during a lockout" if during_lockout
+           else "wrong second-factor code" if credentials.get("otp") else "wrong credentials")
 
 
 def locked_out(sender: Any, request: Any, username: str | None, ip_address: str | None,

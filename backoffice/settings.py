@@ -43,6 +43,9 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "csp",
     "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "backoffice",
     "sms",
     "topup",
@@ -59,6 +62,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "backoffice.otp.SecondFactorMiddleware",
     "backoffice.audit.AuditContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -156,9 +161,26 @@ AXES_FAILURE_LIMIT = 5  # the user-name limit; the address limit is scaled onto 
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # the announced retry time holds
-AXES_RESET_ON_SUCCESS = True
+# Not on the password alone: someone holding the password could otherwise guess codes
+# forever, 4 at a time. A full sign-in resets (backoffice.otp.reset_after_full_sign_in).
+AXES_RESET_ON_SUCCESS = False
 AXES_LOCKOUT_CALLABLE = "backoffice.throttle.lockout_response"
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
+
+# Two-factor sign-in (django-otp, see backoffice/otp.py). REQUIRE_2FA: comma-separated staff
+# group names, or `all`, whose members must enrol at their next sign-in.
+REQUIRE_2FA = env.list("REQUIRE_2FA", [])
+_ROLE_NAMES = ("SMS operators", "Top-up operators", "Content managers", "Auditors")  # roles.py
+if REQUIRE_2FA and REQUIRE_2FA != ["all"]:
+    _unknown = [name for name in REQUIRE_2FA if name not in _ROLE_NAMES]
+    if _unknown:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            f"REQUIRE_2FA: expected `all` or group names among {', '.join(_ROLE_NAMES)},"
+            f" got {', '.join(repr(name) for name in _unknown)}")
+OTP_TOTP_ISSUER = "Merchant back-office"
+AXES_SENSITIVE_PARAMETERS = ["password", "code"]
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"

@@ -4,13 +4,15 @@ from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog, set_language
 
-from backoffice import audit_views, views
+from backoffice import account_views, audit_views, views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("health", views.health, name="health"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/login/code/", account_views.login_code, name="login_code"),
+    path("accounts/profile/", account_views.profile, name="two_factor"),
     # Django keeps this session signed in and ends the others (their session hash no longer
     # matches the new password).
     path("accounts/password/", auth_views.PasswordChangeView.as_view(),
