@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import admin
 from django.http import HttpRequest
+
+from backoffice.models import AuditEntry
 
 
 class ReadOnlyAdminMixin:
@@ -19,3 +22,16 @@ class ReadOnlyAdminMixin:
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+# The audit log in the admin: read-only, and without the delete action (the model has no
+# change or delete permission, and refuses both anyway).
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("at", "actor_name", "address", "app", "action", "object_id", "outcome")
+    list_filter = ("app", "outcome", "at")
+    search_fields = ("actor_name", "action", "object_id", "summary")
+    date_hierarchy = "at"
+
+    def get_actions(self, request: HttpRequest):  # type: ignore[no-untyped-def]
+        return {}

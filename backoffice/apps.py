@@ -8,7 +8,13 @@ class BackofficeConfig(AppConfig):
     verbose_name = _("Back-office")
 
     def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
+        from backoffice import audit_receivers, otp
         from backoffice.roles import sync_roles_after_migrate
+
+        audit_receivers.connect()
+        user_logged_in.connect(otp.reset_after_full_sign_in, dispatch_uid="otp.reset_failures")
 
         # Groups follow the apps' permissions: every migrate brings them up to date.
         post_migrate.connect(sync_roles_after_migrate, dispatch_uid="backoffice.sync_roles")

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -25,3 +26,65 @@ class ProviderContact(models.Model):
 
     def __str__(self) -> str:
         return f"{self.service}: {'ok' if self.ok else 'failed'} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class AuditAppendOnly(Exception):
+    """Raised when code tries to change or delete an audit entry: the log is append-only."""
+
+
+class AuditQuerySet(models.QuerySet):
+    """Bulk changes would bypass `AuditEntry.save`/`delete`, so they are refused here too."""
+
+    def update(self, **kwargs):  # type: ignore[no-untyped-def]
+        raise AuditAppendOnly("audit entries cannot be changed")
+
+    def delete(self):  # type: ignore[no-untyped-def]
+        raise AuditAppendOnly("audit entries cannot be deleted")
+
+
+class AuditOutcome(models.TextChoices):
+    OK = "ok", _("succeeded")
+    FAILED = "failed", _("failed")
+    REFUSED = "refused", _("refused")
+
+
+class AuditEntry(models.Model):
+    """One sensitive action: who, when, from where, on what, and how it ended.
+
+    Append-only: written by `backoffice.audit` only, never changed or deleted through the
+    application (no change or delete permission exists, and the model refuses both).
+    """
+
+    at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("person"),
+                              null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="+")
+    # Kept as written: the user may be renamed or deleted later, and failed logins name
+    # people who do not exist.
+    actor_name = models.CharField(_("user name"), max_length=150, blank=True)
+    address = models.GenericIPAddressField(_("address"), null=True, blank=True)
+    app = models.CharField(_("app"), max_length=20, db_index=True)
+    action = models.CharField(_("action"), max_length=60, db_index=True)
+    object_type = models.CharField(_("object type"), max_length=60, blank=True)
+    object_id = models.CharField(_("object"), max_length=200, blank=True)
+    summary = models.CharField(_("summary"), max_length=500, blank=True)
+    outcome = models.CharField(_("outcome"), max_length=10, choices=AuditOutcome.choices)
+
+    objects = AuditQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+        ordering = ["-at", "-pk"]
+        default_permissions = ("view",)
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor_name or '-'} {self.app}.{self.action}"
+
+    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if self.pk is not None:
+            raise AuditAppendOnly("audit entries cannot be changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AuditAppendOnly("audit entries cannot be deleted")

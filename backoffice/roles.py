@@ -29,7 +29,10 @@ def operator_permissions(app_labels: tuple[str, ...]) -> QuerySet[Permission]:
 
 def auditor_permissions() -> QuerySet[Permission]:
     readable = Q(codename__startswith="view_") | Q(codename__startswith="access_")
-    return Permission.objects.filter(readable, content_type__app_label__in=SERVICE_KEYS)
+    # ... and the audit log, which only Auditors (and superusers) read.
+    audit_log = Q(content_type__app_label="backoffice", codename="view_auditentry")
+    return Permission.objects.filter(
+        (readable & Q(content_type__app_label__in=SERVICE_KEYS)) | audit_log)
 
 
 def setup_roles() -> dict[str, int]:

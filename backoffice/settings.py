@@ -5,6 +5,7 @@ a file-system Celery broker, so that `make run` works on a bare laptop. Producti
 suite set both variables and use PostgreSQL and Redis.
 """
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,11 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "django_celery_beat",
+    "csp",
+    "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "backoffice",
     "sms",
     "topup",
@@ -57,8 +63,14 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "backoffice.otp.SecondFactorMiddleware",
+    "backoffice.audit.AuditContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: turns a refused login into the lockout answer.
+    "axes.middleware.AxesMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
 ]
 
@@ -108,6 +120,69 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Staff sessions end after this long without a request: every request pushes the expiry on
+# (SESSION_SAVE_EVERY_REQUEST), so the cookie age is an idle limit, not a total one.
+SESSION_IDLE_S = env.int("SESSION_IDLE_S", 8 * 3600, minimum=60)
+SESSION_COOKIE_AGE = SESSION_IDLE_S
+SESSION_SAVE_EVERY_REQUEST = True
+SESSION_COOKIE_HTTPONLY = True
+
+# Headers of every answer (SecurityMiddleware, XFrameOptionsMiddleware, django-csp).
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Scripts only from our own static files: no inline script and no inline event handler
+# anywhere. Images may come from the provider's edge (storage previews, processed images),
+# whose address the settings only know at run time, hence any http(s) origin for images.
+# Styles keep 'unsafe-inline' because Django's admin widgets write style attributes.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", "blob:", "http:", "https:"],
+        "media-src": ["'self'", "blob:", "http:", "https:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
+# Login throttling (django-axes, see backoffice/throttle.py): 5 failures per user name or 20
+# per address within 15 minutes lock that name or address for 15 minutes after the last
+# failure; an administrator unlocks by deleting the access attempts in the admin.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "backoffice.throttle.StaffLoginHandler"
+AXES_FAILURE_LIMIT = 5  # the user-name limit; the address limit is scaled onto it
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # the announced retry time holds
+# Not on the password alone: someone holding the password could otherwise guess codes
+# forever, 4 at a time. A full sign-in resets (backoffice.otp.reset_after_full_sign_in).
+AXES_RESET_ON_SUCCESS = False
+AXES_LOCKOUT_CALLABLE = "backoffice.throttle.lockout_response"
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+
+# Two-factor sign-in (django-otp, see backoffice/otp.py). REQUIRE_2FA: comma-separated staff
+# group names, or `all`, whose members must enrol at their next sign-in.
+REQUIRE_2FA = env.list("REQUIRE_2FA", [])
+_ROLE_NAMES = ("SMS operators", "Top-up operators", "Content managers", "Auditors")  # roles.py
+if REQUIRE_2FA and REQUIRE_2FA != ["all"]:
+    _unknown = [name for name in REQUIRE_2FA if name not in _ROLE_NAMES]
+    if _unknown:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            f"REQUIRE_2FA: expected `all` or group names among {', '.join(_ROLE_NAMES)},"
+            f" got {', '.join(repr(name) for name in _unknown)}")
+OTP_TOTP_ISSUER = "Merchant back-office"
+AXES_SENSITIVE_PARAMETERS = ["password", "code"]
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
@@ -139,6 +214,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
+# Merchant API tokens (topup/services/apitokens.py): default and longest lifetime, and the
+# requests each token may make per minute (429 with Retry-After beyond).
+API_TOKEN_DAYS = env.int("API_TOKEN_DAYS", 90, minimum=1)
+API_TOKEN_MAX_DAYS = max(API_TOKEN_DAYS, 365)
+API_TOKEN_RATE_PER_MINUTE = env.int("API_TOKEN_RATE_PER_MINUTE", 60, minimum=1)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Merchant back-office API",
     "VERSION": "1.0.0",

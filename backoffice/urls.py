@@ -4,20 +4,32 @@ from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog, set_language
 
-from backoffice import views
+from backoffice import account_views, audit_views, views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("health", views.health, name="health"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/login/code/", account_views.login_code, name="login_code"),
+    path("accounts/profile/", account_views.profile, name="two_factor"),
+    # Django keeps this session signed in and ends the others (their session hash no longer
+    # matches the new password).
+    path("accounts/password/", auth_views.PasswordChangeView.as_view(),
+         name="password_change"),
+    path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(),
+         name="password_change_done"),
     # The language can be chosen on the login page too, before anyone is signed in.
     path("i18n/setlang/", login_not_required(set_language), name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("audit/", audit_views.audit_log, name="audit_log"),
+    path("audit/export.csv", audit_views.audit_csv, name="audit_csv"),
     path("admin/", admin.site.urls),
     path("sms/", include("sms.urls")),
     path("topup/", include("topup.urls")),
     path("api/topup/", include("topup.api_urls")),
+    # The API's session login (DRF's browsable API); throttled like every other login.
+    path("api/auth/", include("rest_framework.urls")),
     path("storage/", include("storage.urls")),
     path("media/", include("media.urls")),
     path("delivery/", include("delivery.urls")),

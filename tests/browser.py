@@ -2,6 +2,11 @@
 
 Nothing is downloaded: the browser is the system's /usr/bin/chromium. Without it the browser
 tests are skipped with the reason, or fail when REQUIRE_SERVICES=1 (as on CI).
+
+Every page sends a Content-Security-Policy without 'unsafe-inline' or 'unsafe-eval' for
+scripts, so `page.wait_for_function` takes a function (`"() => ..."`), never a bare expression
+(which Playwright evaluates with eval); and a page whose script the policy blocks fails its
+test (the `page` fixture collects the browser's CSP reports).
 """
 
 from __future__ import annotations
@@ -41,8 +46,13 @@ def browser() -> Iterator[object]:
 def page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
     context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
     context.set_default_timeout(15_000)
-    yield context.new_page()
+    violations: list[str] = []
+    new_page = context.new_page()
+    new_page.on("console", lambda message: violations.append(message.text)
+                if "Content Security Policy" in message.text else None)
+    yield new_page
     context.close()
+    assert violations == [], "the page broke its Content-Security-Policy"
 
 
 @pytest.fixture

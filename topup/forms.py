@@ -6,6 +6,8 @@ from datetime import timedelta
 from typing import Any, cast
 
 from django import forms
+from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -13,6 +15,7 @@ from django.utils.translation import pgettext_lazy
 from topup import services
 from topup.models import (
     CARRIER_CHOICES,
+    ApiScope,
     OrderSource,
     OrderState,
     ProdStandardChoice,
@@ -128,3 +131,21 @@ class ReportRunForm(forms.Form):
         if day > timezone.localdate():
             raise forms.ValidationError(_("A report can only cover a day that has begun."))
         return day
+
+
+class ApiTokenForm(forms.Form):
+    """A new merchant API token: its name, scopes and lifetime (the key is made by the
+    service and shown once)."""
+
+    name = forms.CharField(label=_("Name"), max_length=100,
+                           help_text=_("Which system uses it, e.g. ERP production."))
+    scopes = forms.MultipleChoiceField(label=_("Scopes"), choices=ApiScope.choices,
+                                       widget=forms.CheckboxSelectMultiple,
+                                       error_messages={"required": _("Choose at least one scope.")})
+    days = forms.IntegerField(label=_("Valid for (days)"), min_value=1)
+
+    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.fields["days"].initial = settings.API_TOKEN_DAYS
+        cast(forms.IntegerField, self.fields["days"]).max_value = settings.API_TOKEN_MAX_DAYS
+        self.fields["days"].validators.append(MaxValueValidator(settings.API_TOKEN_MAX_DAYS))

@@ -547,3 +547,38 @@ class ReconciliationDiscrepancy(models.Model):
     def detail_text(self) -> str:
         """Details are message ids (translated here) or the provider's own words (kept)."""
         return gettext(self.detail) if self.detail else ""
+
+
+class ApiScope(models.TextChoices):
+    ORDERS_WRITE = "orders:write", _("Place orders (orders:write)")
+    ORDERS_READ = "orders:read", _("Read orders (orders:read)")
+
+
+class ApiToken(models.Model):
+    """A merchant API token: only the SHA-256 of the key is stored (the key is shown once, at
+    creation). The token acts for the staff member who created it, within its scopes, until
+    it expires or is revoked."""
+
+    name = models.CharField(_("name"), max_length=100)
+    # The key's first characters, shown on the list so that a person can tell tokens apart;
+    # too short to be of any use to guess the rest.
+    prefix = models.CharField(_("prefix"), max_length=12, db_index=True)
+    key_hash = models.CharField(_("key hash"), max_length=64, unique=True, editable=False)
+    scopes = models.JSONField(_("scopes"), default=list)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="api_tokens", verbose_name=_("acts for"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+    revoked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                   null=True, blank=True, related_name="+",
+                                   verbose_name=_("revoked by"))
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from topup.views import balance, bulk, home, manual, orders, products, reports
+from topup.views import apitokens, balance, bulk, home, manual, orders, products, reports
 
 app_name = "topup"
 
@@ -25,4 +25,6 @@ urlpatterns = [
     path("products/", products.product_list, name="product_list"),
     path("products/new/", products.product_new, name="product_new"),
     path("products/<int:pk>/", products.product_edit, name="product_edit"),
+    path("api-tokens/", apitokens.token_list, name="api_tokens"),
+    path("api-tokens/<int:pk>/revoke/", apitokens.token_revoke, name="api_token_revoke"),
 ]

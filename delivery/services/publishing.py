@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from django.db import transaction
 
+from backoffice.audit import audited
 from delivery.client import DeliveryError, EdgeConfigClient
 from delivery.models import (
     DeliverySettings,
@@ -77,6 +78,8 @@ def preview(rule_set: RuleSet | None) -> dict[str, Any]:
     return config
 
 
+@audited("delivery", "publish", lambda *, user, rule_set, target=None: (
+    rule_set, f"publish rule set {rule_set.name if rule_set else '(none)'!r}"))
 def publish(*, user: Any, rule_set: RuleSet | None,
             target: ConfigTarget | None = None) -> PublishedConfig:
     """Send the settings, versions and `rule_set` to the edge; the attempt is recorded first.

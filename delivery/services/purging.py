@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 
+from backoffice.audit import audited
 from backoffice.queue import enqueue
 from delivery import rules
 from delivery.client import (
@@ -136,6 +137,8 @@ def _claim(pk: int, now: datetime) -> bool:
     return claimed == 1
 
 
+@audited("delivery", "purge", lambda urls, user: (None, f"purge of {len(urls)} URLs"),
+         result_target=lambda request: request)
 def request_manual_purge(urls: list[str], user: Any) -> PurgeRequest:
     """Store and send a purge from the purge page. PurgeWindowFull (nothing stored) when the
     minute's room is too small; provider problems end up on the returned row."""

@@ -7,9 +7,12 @@ from typing import Any
 
 from django.db import transaction
 
+from backoffice.audit import audited
 from delivery.models import Rule, RuleSet
 
 
+@audited("delivery", "ruleset.save", lambda rule_set, kept, deleted, user: (
+    rule_set, f"rule set {rule_set.name!r}: {len(kept)} rules kept, {len(deleted)} removed"))
 def save_rule_set(
     rule_set: RuleSet, kept: Sequence[Rule], deleted: Sequence[Rule], user: Any
 ) -> RuleSet:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 
+from backoffice.audit import audited
 from backoffice.provider import ProviderNotConfigured
 from backoffice.queue import enqueue
 from sms.client import MAX_NUMBERS_PER_SEND
@@ -179,6 +180,8 @@ def _confirm_draft(campaign: Campaign, user: User | None = None) -> None:
         raise CampaignStateError("the campaign is no longer waiting for confirmation")
 
 
+@audited("sms", "campaign.confirm", lambda campaign, user=None: (
+    campaign, f"campaign {campaign.pk}, {campaign.total_numbers} numbers"))
 def confirm_campaign(campaign: Campaign, user: User | None = None) -> None:
     """Confirm a draft for the worker to send."""
     with transaction.atomic():
@@ -211,6 +214,7 @@ def discard_campaign(campaign: Campaign) -> None:
         file_field.storage.delete(file_field.name)
 
 
+@audited("sms", "campaign.cancel", lambda campaign: (campaign, f"campaign {campaign.pk}"))
 def cancel_campaign(campaign: Campaign) -> int:
     """Stop a campaign: numbers not yet submitted are cancelled; returns how many."""
     with transaction.atomic():
@@ -226,6 +230,7 @@ def cancel_campaign(campaign: Campaign) -> int:
     return cancelled
 
 
+@audited("sms", "campaign.resume", lambda campaign: (campaign, f"campaign {campaign.pk}"))
 def resume_campaign(campaign: Campaign) -> None:
     with transaction.atomic():
         moved = Campaign.objects.filter(pk=campaign.pk, state=CampaignState.HALTED).update(

@@ -13,6 +13,7 @@ from django.db.models import Field
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from backoffice.audit import audited
 from sms import client as api
 from sms import rules
 from sms.models import MessageType, Quota, Template, TemplateStatus
@@ -97,6 +98,8 @@ def refresh_quota() -> Quota | None:
     return latest_quota()
 
 
+@audited("sms", "template.create", lambda draft: (None, f"template {draft.title!r}"),
+         result_target=lambda template: template)
 def create_template(draft: rules.TemplateDraft) -> Template:
     """Check locally, then create at the provider (status `review`) and store the answer."""
     problems = [problem for problem in rules.check_template(draft) if problem.is_error]
@@ -114,6 +117,7 @@ def create_template(draft: rules.TemplateDraft) -> Template:
     return _store(remote)
 
 
+@audited("sms", "template.edit", lambda template, draft: (template, f"template {draft.title!r}"))
 def edit_template(template: Template, draft: rules.TemplateDraft) -> Template:
     """Send the changed fields (the provider puts the template back under review)."""
     problems = [problem for problem in rules.check_template(draft) if problem.is_error]
@@ -130,6 +134,7 @@ def edit_template(template: Template, draft: rules.TemplateDraft) -> Template:
     return _store(remote)
 
 
+@audited("sms", "template.delete", lambda template: (template, f"template {template.title!r}"))
 def delete_template(template: Template) -> None:
     """Delete at the provider; the row stays (campaigns refer to it), marked removed.
 

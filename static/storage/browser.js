@@ -206,6 +206,11 @@
   /* --- sending files ------------------------------------------------------------------- */
 
   var optionsForm = document.getElementById("upload-options");
+  // The options are read by the upload code; the form itself is never sent (Enter in a field
+  // would otherwise reload the page). Here rather than an inline onsubmit, which CSP refuses.
+  if (optionsForm) {
+    optionsForm.addEventListener("submit", function (event) { event.preventDefault(); });
+  }
   var list = document.getElementById("upload-list");
   var waiting = [];
   var inFlight = 0;

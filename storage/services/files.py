@@ -10,6 +10,7 @@ from typing import Literal
 
 from django.core.cache import cache
 
+from backoffice.audit import audited
 from storage import paths, rules
 from storage.client import OpenDownload, StorageClient
 from storage.services import extensions, mirror
@@ -37,6 +38,7 @@ def create_folder(parent: str, name: str, *, client: StorageClient | None = None
     return path
 
 
+@audited("storage", "folder.remove", lambda path, **_: (path, "folder removed"))
 def remove_folder(path: str, *, client: StorageClient | None = None) -> None:
     """Remove an empty folder; DirectoryNotEmpty (with nothing changed) otherwise."""
     path = paths.canonical(path, allow_root=False)
@@ -47,6 +49,7 @@ def remove_folder(path: str, *, client: StorageClient | None = None) -> None:
 # --- files -----------------------------------------------------------------------------------
 
 
+@audited("storage", "file.delete", lambda path, **_: (path, "file deleted"))
 def delete_file(
     path: str, *, asynchronous: bool = False, client: StorageClient | None = None
 ) -> None:
@@ -65,6 +68,8 @@ def file_details(path: str, *, client: StorageClient | None = None) -> FileDetai
     return details
 
 
+@audited("storage", "file.metadata", lambda path, option, entries, **_: (
+    path, f"metadata {option}: {', '.join(sorted(entries))}"))
 def change_metadata(
     path: str,
     option: MetadataOption,
@@ -106,6 +111,8 @@ def change_metadata(
     return file_details(path, client=storage)
 
 
+# The secret itself is never written to the log.
+@audited("storage", "file.secret", lambda path, secret, **_: (path, "secret set"))
 def set_secret(path: str, secret: str, *, client: StorageClient | None = None) -> FileDetails:
     """Set or change the file secret (letters and digits, checked before anything is sent)."""
     path = paths.canonical(path, allow_root=False)
@@ -116,6 +123,7 @@ def set_secret(path: str, secret: str, *, client: StorageClient | None = None) -
     return file_details(path, client=storage)
 
 
+@audited("storage", "file.secret", lambda path, **_: (path, "secret removed"))
 def remove_secret(path: str, *, client: StorageClient | None = None) -> FileDetails:
     path = paths.canonical(path, allow_root=False)
     storage = _client(client)

@@ -33,7 +33,8 @@ def test_a_syntax_error_is_marked_then_fixed_and_the_tester_runs(
 
     rule_box.fill("$WHEN($EQ($_HOST, cdn.example.com))/images/$1")
     page.wait_for_function(
-        "document.querySelector('textarea.dl-rule').getAttribute('aria-invalid') === 'false'")
+        "() => document.querySelector('textarea.dl-rule').getAttribute('aria-invalid')"
+        " === 'false'")
     assert page.locator('[data-diagnostics="rule"]').first.is_hidden()
 
     page.fill("#dl-test-url", "http://cdn.example.com/img/cat.jpg?size=2")
@@ -68,7 +69,8 @@ def test_a_new_rule_row_is_added_and_checked(page: Any, live_server: Any,
     second.locator("textarea.dl-pattern").fill("^/(a)$")
     second.locator("textarea.dl-rule").fill("/b/$1")
     page.wait_for_function(
-        "document.querySelectorAll('[data-rule-row]')[1].querySelector('textarea.dl-pattern')"
+        "() => document.querySelectorAll('[data-rule-row]')[1]"
+        ".querySelector('textarea.dl-pattern')"
         ".getAttribute('aria-invalid') === 'false'")
     page.click("#dl-save")
     page.locator(".messages li.success").wait_for(state="visible")

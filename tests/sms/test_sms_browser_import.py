@@ -59,7 +59,7 @@ def test_a_file_imported_in_the_browser_is_sent_to_the_end(
                 break
             page.wait_for_timeout(100)
         page.wait_for_function(
-            "document.getElementById('campaign-state').textContent.trim() === 'Done'"
+            "() => document.getElementById('campaign-state').textContent.trim() === 'Done'"
         )
 
     assert 100 in seen

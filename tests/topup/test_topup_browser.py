@@ -21,7 +21,7 @@ def test_a_single_top_up_lists_only_the_numbers_carrier(page, live_server, staff
     page.goto(f"{live_server.url}/topup/orders/new/")
     page.fill("#id_mobile", CTCC_NUMBER)
     page.wait_for_function(
-        "document.getElementById('carrier-hint').textContent.includes('China Telecom')")
+        "() => document.getElementById('carrier-hint').textContent.includes('China Telecom')")
     visible = page.eval_on_selector_all(
         "#id_product option", "els => els.filter(o => o.value && !o.hidden).map(o => o.text)")
     assert visible and all(text.startswith("CTCC_") for text in visible)

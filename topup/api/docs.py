@@ -20,8 +20,12 @@ SCHEMA_SETTINGS: dict[str, Any] = {
     "TITLE": "Mobile-data top-up merchant API",
     "DESCRIPTION": (
         "Place top-up orders from the merchant's other systems and follow them to their final "
-        "state. Authenticate with `Authorization: Token <key>` (an API token created for a "
-        "staff user in the admin); placing orders needs the top-up operator's permission."
+        "state. Authenticate with `Authorization: Bearer <token>`: a merchant API token "
+        "created by staff on the API tokens page, shown once, with scopes `orders:write` "
+        "and/or `orders:read`, an expiry and a per-token rate limit (429 with Retry-After). "
+        "Keys of the former scheme (`Authorization: Token <key>`) keep working until an "
+        "administrator revokes them. Placing orders also needs the top-up operator's "
+        "permission of the staff member the token acts for."
     ),
     "VERSION": "1.0.0",
 }

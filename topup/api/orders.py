@@ -9,12 +9,14 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from topup import services
+from topup.api.authentication import HasScope, MerchantTokenAuthentication, PerTokenRateThrottle
 from topup.api.permissions import HasViewPermission
 from topup.api.serializers import OrderCreateSerializer, OrderSerializer
 from topup.models import Order
@@ -23,9 +25,17 @@ IDEMPOTENCY_HEADER = "Idempotency-Key"
 KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,100}")  # printable ASCII without spaces
 
 
+# Merchant tokens first (their 401 carries the Bearer challenge); old DRF keys keep working
+# until an administrator deletes them; staff sessions for the browsable use.
+AUTHENTICATION = [MerchantTokenAuthentication, TokenAuthentication, SessionAuthentication]
+
+
 class OrderCreateView(APIView):
-    permission_classes = [IsAuthenticated, HasViewPermission]
+    authentication_classes = AUTHENTICATION
+    permission_classes = [IsAuthenticated, HasScope, HasViewPermission]
+    throttle_classes = [PerTokenRateThrottle]
     required_permission = "topup.charge_topup"
+    required_scope = "orders:write"
 
     @extend_schema(
         summary="Place a top-up order",
@@ -74,8 +84,11 @@ class OrderCreateView(APIView):
 
 
 class OrderDetailView(APIView):
-    permission_classes = [IsAuthenticated, HasViewPermission]
+    authentication_classes = AUTHENTICATION
+    permission_classes = [IsAuthenticated, HasScope, HasViewPermission]
+    throttle_classes = [PerTokenRateThrottle]
     required_permission = "topup.view_order"
+    required_scope = "orders:read"
 
     @extend_schema(summary="Read one top-up order", responses={200: OrderSerializer})
     def get(self, request: Request, custno: str) -> Response:

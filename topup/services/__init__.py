@@ -4,6 +4,15 @@ Views, API views, tasks and commands import from here; each use case lives in it
 """
 
 from topup.client import TopupError
+from topup.services.apitokens import (
+    TokenInputError,
+    TokenRefused,
+    create_token,
+    legacy_keys,
+    refuse_scope,
+    revoke_token,
+    token_for_key,
+)
 from topup.services.balance import history, history_chart, latest_snapshot, take_snapshot
 from topup.services.bulk import BulkFileError, check_upload, confirm_batch, discard_batch
 from topup.services.callbacks import (
@@ -41,4 +50,6 @@ __all__ = [
     "place_api_order", "place_order",
     "process_receipt", "receive_callback", "replay_receipts", "request_headers",
     "seek_paused_until", "submit_order", "take_snapshot", "unprocessed_receipt_ids",
+    "TokenInputError", "TokenRefused", "create_token", "legacy_keys", "refuse_scope",
+    "revoke_token", "token_for_key",
 ]

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from backoffice.audit import audited
 from topup.conf import knob
 from topup.models import BatchStatus, BulkBatch, OrderSource, Product
 from topup.services.balance import latest_snapshot
@@ -44,6 +45,7 @@ def check_upload(file_name: str, data: bytes, user: Any) -> BulkBatch:
     )
 
 
+@audited("topup", "bulk.confirm", lambda batch_id, user: (f"batch {batch_id}", "bulk top-up", user))
 def confirm_batch(batch_id: int, user: Any) -> int:
     """Place one order per valid row; returns how many. A batch is confirmed at most once.
 

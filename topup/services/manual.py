@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from backoffice.audit import audited
 from topup.models import EventKind, Order, OrderState
 from topup.services.ordering import OrderInputError
 from topup.services.statemachine import move
@@ -29,6 +30,8 @@ def manual_queue() -> QuerySet[Order]:
         "updated_at", "id")
 
 
+@audited("topup", "order.manual_outcome", lambda order_id, outcome, reason, user: (
+    f"order {order_id}", f"confirmed as {outcome}: {reason}", user))
 def confirm_manual(order_id: int, outcome: str, reason: str, user: Any) -> str:
     """Record a person's verdict on an order in the manual queue; returns the new state.
 

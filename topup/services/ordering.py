@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from backoffice.audit import audited
 from backoffice.provider import ProviderNotConfigured
 from backoffice.queue import enqueue
 from topup.client import ChargeResult
@@ -130,6 +131,9 @@ def check_request(
     return CheckedRequest(mobile, carrier or product.carrier, product, prodtime, prodstandard)
 
 
+@audited("topup", "order.place", lambda request, *, requested_by, idempotency_key: (
+    None, f"API order: {request.product_code} to {request.mobile}", requested_by),
+    result_target=lambda placed: placed[0])
 def place_api_order(
     request: OrderRequest, *, requested_by: Any, idempotency_key: str
 ) -> tuple[Order, bool]:
@@ -142,6 +146,12 @@ def place_api_order(
                   idempotency_key=idempotency_key)
 
 
+# One record per order placed by a person; a bulk run's orders are covered by the record of
+# its confirmation (topup.services.bulk.confirm_batch).
+@audited("topup", "order.place", lambda request, *, requested_by, source, batch=None, **_: None
+         if batch is not None else (None, f"{source} order: {request.product_code} to "
+                                          f"{request.mobile}", requested_by),
+         result_target=lambda order: order)
 def place_order(
     request: OrderRequest,
     *,

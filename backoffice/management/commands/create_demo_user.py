@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandParser
 
+from backoffice.otp import forget_devices
 from backoffice.roles import ROLE_NAMES, setup_roles
 
 
@@ -26,5 +27,7 @@ class Command(BaseCommand):
         user.set_password(password)
         user.save()
         user.groups.set(Group.objects.filter(name__in=ROLE_NAMES))
+        # Password only: a newcomer signs in with what is printed (no second factor to reset).
+        forget_devices(user)
         self.stdout.write(self.style.SUCCESS(
             f"Demo staff user: {user.username}  password: {password}"))

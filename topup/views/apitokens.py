@@ -1,0 +1,60 @@
+"""The merchant API tokens page: list, create (the key shown once, on the answer to the
+creation) and revoke; the old DRF keys still accepted are listed for the administrators."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from topup import services
+from topup.forms import ApiTokenForm
+from topup.models import ApiToken
+from topup.views.access import needs
+
+VIEW = "topup.view_apitoken"
+CREATE = "topup.add_apitoken"
+REVOKE = "topup.change_apitoken"
+
+
+def _page(request: HttpRequest, form: ApiTokenForm, new_key: str = "",
+          status: int = 200) -> HttpResponse:
+    return render(request, "topup/api_tokens.html", {
+        "form": form, "tokens": ApiToken.objects.select_related("user", "revoked_by"),
+        "legacy_keys": services.legacy_keys(), "new_key": new_key,
+        "can_create": request.user.has_perm(CREATE),
+        "can_revoke": request.user.has_perm(REVOKE),
+    }, status=status)
+
+
+@needs(VIEW)
+def token_list(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        return _page(request, ApiTokenForm())
+    if not request.user.has_perm(CREATE):
+        return _page(request, ApiTokenForm(), status=403)
+    form = ApiTokenForm(request.POST)
+    if not form.is_valid():
+        return _page(request, form, status=400)
+    try:
+        _token, key = services.create_token(
+            user=request.user, name=form.cleaned_data["name"],
+            scopes=form.cleaned_data["scopes"], days=form.cleaned_data["days"])
+    except services.TokenInputError as error:
+        form.add_error(error.field, error.message)
+        return _page(request, form, status=400)
+    # Not a redirect: the key is in this answer only, never stored or shown again.
+    response = _page(request, ApiTokenForm(), new_key=key)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_POST
+@needs(REVOKE)
+def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    token = get_object_or_404(ApiToken, pk=pk)
+    services.revoke_token(token, by=request.user)
+    messages.success(request, _("Token %(name)s revoked.") % {"name": token.name})
+    return redirect("topup:api_tokens")
