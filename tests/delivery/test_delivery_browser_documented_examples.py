@@ -28,7 +28,7 @@ def test_a_documented_example_is_clean_runs_in_the_tester_and_saves(
 
     rule_box.fill(DENY_FOO_WITHOUT_REFERER.rule)
     page.wait_for_function(
-        "document.querySelector('textarea.dl-rule').getAttribute('aria-invalid') === 'false'")
+        "() => document.querySelector('textarea.dl-rule').getAttribute('aria-invalid') === 'false'")
     assert page.locator('[data-diagnostics="rule"]').first.is_hidden()
 
     page.fill("#dl-test-url", "http://cdn.example.com/foo/a.txt")
