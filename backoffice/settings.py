@@ -129,6 +129,12 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
+# Files kept between requests (an SMS import's source file): `local` keeps them in MEDIA_ROOT
+# (one machine); `bucket` in a private folder of the configured bucket, shared by every host.
+FILE_STORAGE = env.choice("FILE_STORAGE", ("local", "bucket"), "local")
+FILE_STORAGE_FOLDER = env.str("FILE_STORAGE_FOLDER", "/backoffice-private")
+if FILE_STORAGE == "bucket":
+    STORAGES["default"] = {"BACKEND": "storage.services.file_storage.BucketStorage"}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -198,6 +204,10 @@ PROVIDER = {
     "sandbox_control_url": env.url("SANDBOX_CONTROL_URL", ("http", "https")),
 }
 PROVIDER_TIMEOUT_S = env.int("PROVIDER_TIMEOUT_S", 15, minimum=1)
+if FILE_STORAGE == "bucket" and not PROVIDER["storage"]["url"]:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("FILE_STORAGE: `bucket` needs STORAGE_URL and the bucket settings")
 # Files larger than this go to storage by resumable upload, in 1 MiB parts.
 STORAGE_RESUMABLE_THRESHOLD = env.int("STORAGE_RESUMABLE_THRESHOLD", 10 * 1024 * 1024,
                                       minimum=1)
