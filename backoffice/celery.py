@@ -29,3 +29,5 @@ app = Celery("backoffice")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.beat_schedule = collect_beat_schedule()
 app.autodiscover_tasks()
+
+import backoffice.worker_heartbeat  # noqa: E402,F401 - connects the worker's heartbeat signals

@@ -8,6 +8,7 @@ from django.views.generic import TemplateView
 
 from backoffice.menus import visible_services
 from backoffice.models import ProviderContact
+from backoffice.readiness import run_checks
 from backoffice.services import SERVICES
 from backoffice.tiles import build_tiles
 
@@ -42,6 +43,20 @@ class ServiceOverviewView(TemplateView):
 @login_not_required
 @require_GET
 def health(request: HttpRequest) -> JsonResponse:
-    """Liveness for process supervisors: the app is up and its database answers."""
-    ProviderContact.objects.exists()
+    """Liveness for process supervisors: the process answers (no database, no cache, so a
+    database outage does not get every web process restarted)."""
     return JsonResponse({"ok": True})
+
+
+@login_not_required
+@require_GET
+def ready(request: HttpRequest) -> JsonResponse:
+    """Readiness for load balancers and operators: 200 when every check holds, else 503 with
+    `failed` naming each check that did not."""
+    checks = run_checks()
+    failed = [name for name, check in checks.items() if not check.ok]
+    return JsonResponse(
+        {"ready": not failed, "failed": failed,
+         "checks": {name: check.as_json() for name, check in checks.items()}},
+        status=503 if failed else 200,
+    )
