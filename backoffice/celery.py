@@ -30,4 +30,4 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.beat_schedule = collect_beat_schedule()
 app.autodiscover_tasks()
 
-import backoffice.worker_heartbeat  # noqa: E402,F401 - connects the worker's heartbeat signals
+import backoffice.worker_signals  # noqa: E402,F401 - heartbeat and task metrics of workers

@@ -15,6 +15,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 from requests.adapters import HTTPAdapter
 
+from backoffice import metrics
 from backoffice.models import ProviderContact
 
 logger = logging.getLogger(__name__)
@@ -53,11 +54,18 @@ class ContactRecordingAdapter(HTTPAdapter):
         super().__init__(**kwargs)  # type: ignore[arg-type]
 
     def send(self, request, **kwargs):  # type: ignore[no-untyped-def]
+        endpoint = metrics.endpoint_of(self.service, request.method or "",
+                                       request.path_url or "", request.headers)
+        started = time.monotonic()
         try:
             response = super().send(request, **kwargs)
         except requests.RequestException as error:
+            metrics.observe_provider_call(self.service, endpoint, None,
+                                          time.monotonic() - started)
             self._record(False, f"{type(error).__name__}: {error}")
             raise
+        metrics.observe_provider_call(self.service, endpoint, response.status_code,
+                                      time.monotonic() - started)
         ok = response.status_code < 500
         self._record(ok, "" if ok else f"HTTP {response.status_code}")
         return response

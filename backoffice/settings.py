@@ -213,6 +213,15 @@ if FILE_STORAGE == "bucket" and not PROVIDER["storage"]["url"]:
 STORAGE_RESUMABLE_THRESHOLD = env.int("STORAGE_RESUMABLE_THRESHOLD", 10 * 1024 * 1024,
                                       minimum=1)
 
+# /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it does not exist.
+METRICS_TOKEN = env.str("METRICS_TOKEN")
+# prometheus-client's own variable: where the processes of one host keep their metrics.
+_metrics_dir = env.str("PROMETHEUS_MULTIPROC_DIR")
+if _metrics_dir and not Path(_metrics_dir).is_dir():
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"PROMETHEUS_MULTIPROC_DIR: {_metrics_dir!r} is not a directory")
+
 LOG_LEVEL = env.choice("LOG_LEVEL", ("DEBUG", "INFO", "WARNING", "ERROR"), "INFO")
 LOGGING = {
     "version": 1,

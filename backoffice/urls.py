@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("health", views.health, name="health"),
     path("ready", views.ready, name="ready"),
+    path("metrics", views.metrics_view, name="metrics"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # The language can be chosen on the login page too, before anyone is signed in.

@@ -34,6 +34,7 @@ from storage.services.browsing import (
     read_page,
 )
 from storage.services.connection import storage_client
+from storage.services.counts import uploads_by_state
 from storage.services.details import FileDetails
 from storage.services.extensions import (
     FileAction,
@@ -75,6 +76,7 @@ from storage.services.uploads import (
 )
 
 __all__ = [
+    "uploads_by_state",
     "Download",
     "FileAction",
     "FileDetails",

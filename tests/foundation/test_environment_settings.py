@@ -32,6 +32,7 @@ def start_with(**overrides: str) -> subprocess.CompletedProcess[str]:
     ("TOPUP_POLL_BATCH", "0"),
     ("FILE_STORAGE", "nfs"),
     ("FILE_STORAGE", "bucket"),  # without a configured bucket
+    ("PROMETHEUS_MULTIPROC_DIR", "/nonexistent/metrics"),
 ])
 def test_it_refuses_to_start_naming_the_variable(variable, value):
     result = start_with(**{variable: value})
