@@ -5,6 +5,7 @@ a file-system Celery broker, so that `make run` works on a bare laptop. Producti
 suite set both variables and use PostgreSQL and Redis.
 """
 
+import ipaddress
 from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
@@ -49,6 +50,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "backoffice.request_ids.RequestIdMiddleware",
+    "backoffice.proxy.RealClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -223,14 +226,57 @@ if _metrics_dir and not Path(_metrics_dir).is_dir():
     raise ImproperlyConfigured(f"PROMETHEUS_MULTIPROC_DIR: {_metrics_dir!r} is not a directory")
 
 LOG_LEVEL = env.choice("LOG_LEVEL", ("DEBUG", "INFO", "WARNING", "ERROR"), "INFO")
+LOG_FORMAT = env.choice("LOG_FORMAT", ("plain", "json"), "plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "backoffice.request_ids.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "backoffice.logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,
+                             "filters": ["request_id"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
+# Workers log through the configuration above (JSON included), not Celery's own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
-if not DEBUG:
+# Behind nginx: the client's address comes from X-Real-IP when the peer is one of these.
+TRUSTED_PROXY_IPS = env.list("TRUSTED_PROXY_IPS", [])
+for _address in TRUSTED_PROXY_IPS:
+    try:
+        ipaddress.ip_address(_address)
+    except ValueError:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXY_IPS: {_address!r} is not an IP address") from None
+
+# Provider callbacks only from these addresses or networks (unset: from anywhere; the sign
+# is checked either way). A refused address is stored as a receipt and answered 403.
+TOPUP_CALLBACK_ALLOWED_IPS = env.list("TOPUP_CALLBACK_ALLOWED_IPS", [])
+for _network in TOPUP_CALLBACK_ALLOWED_IPS:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            f"TOPUP_CALLBACK_ALLOWED_IPS: {_network!r} is not an IP address or network"
+        ) from None
+
+# Production profile: HTTPS=true behind a TLS-terminating proxy that sets X-Forwarded-Proto.
+HTTPS = env.bool("HTTPS", default=False)
+if HTTPS:
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = env.int("HSTS_SECONDS", 31_536_000, minimum=0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    # Probes and scrapers talk to gunicorn directly, over plain HTTP on the host.
+    SECURE_REDIRECT_EXEMPT = [r"^health$", r"^ready$", r"^metrics$"]
+elif not DEBUG:
     SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=False)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
