@@ -133,7 +133,8 @@ pid {folder / 'nginx.pid'};
 error_log {folder / 'error.log'} info;
 events {{ worker_connections 256; }}
 http {{
-    access_log {folder / 'access.log'};
+    log_format upstream '$request_method $uri $status $upstream_addr';
+    access_log {folder / 'access.log'} upstream;
     client_body_temp_path {temp / 'body'};
     proxy_temp_path {temp / 'proxy'};
     fastcgi_temp_path {temp / 'fastcgi'};
@@ -160,7 +161,11 @@ def cluster(tmp_path: Path, provider, redis_url, postgres, django_user_model) ->
     from backoffice.roles import setup_roles
 
     setup_roles()
-    user.groups.add(Group.objects.get(name="Content managers"))
+    user.groups.add(Group.objects.get(name="Content managers"),
+                    Group.objects.get(name="Top-up operators"))
+    from topup.demo import load_products
+
+    load_products()
     db = connection.settings_dict
     info = provider.info
     base_env = {
@@ -173,6 +178,7 @@ def cluster(tmp_path: Path, provider, redis_url, postgres, django_user_model) ->
         "ALLOWED_HOSTS": "127.0.0.1,127.0.0.2,127.0.0.3,localhost",
         "TRUSTED_PROXY_IPS": "127.0.0.1",
         "LOG_FORMAT": "json", "METRICS_TOKEN": "scrape", "GUNICORN_WORKERS": "2",
+        "TOPUP_CALLBACK_ALLOWED_IPS": "127.0.0.1", "TOPUP_FIRST_CHECK_S": "600",
         "FILE_STORAGE": "bucket", "STORAGE_RESUMABLE_THRESHOLD": str(PART),
         "SMS_API_URL": info["sms_api_url"], "SMS_TOKEN": info["sms"]["token"],
         "TRAFFIC_URL": info["traffic_url"], "TOPUP_APPKEY": info["topup"]["appkey"],
@@ -228,6 +234,36 @@ def send_part(session: requests.Session, cluster: Cluster, upload: dict, part_id
                         headers={"Content-Type": "application/octet-stream"})
 
 
+def settle_a_topup_order_through_the_other_node(cluster: Cluster, provider) -> None:  # type: ignore[no-untyped-def]
+    """Orders are placed until one's callback reaches the node that did not take the order
+    (nginx alternates, but other requests come in between); each must settle."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from topup.models import Order
+
+    token = Token.objects.create(user=get_user_model().objects.get(username="operator"))
+    provider.control("POST", "/topup/settings", {
+        "callback_url": cluster.url("/api/topup/callback/"), "progress_delay_s": 1})
+    access_log = cluster.tmp / "nginx" / "access.log"
+    for attempt in range(6):
+        placed = requests.post(
+            cluster.url("/api/topup/orders/"), json={"mobile": "13800138000",
+                                                     "product": "CMCC_10"},
+            headers={"Authorization": f"Token {token.key}",
+                     "Idempotency-Key": f"multi-host-{attempt}"}, timeout=30)
+        assert placed.status_code == 201, placed.text
+        custno = placed.json()["custno"]
+        order_node = placed.headers["X-Upstream"]
+        wait_until(lambda c=custno: Order.objects.get(custno=c).state == "success", 60,
+                   f"order {custno} to settle")
+        callbacks = [line.split()[-1] for line in access_log.read_text().splitlines()
+                     if line.startswith("POST /api/topup/callback/ 200")]
+        if callbacks and callbacks[-1] != order_node:
+            return
+    raise AssertionError("no callback reached the other node in six orders")
+
+
 def ready(cluster: Cluster) -> requests.Response:
     return requests.get(cluster.url("/ready"), timeout=10)
 
@@ -240,6 +276,9 @@ def test_two_hosts_behind_nginx(cluster: Cluster, provider) -> None:  # type: ig
 
     # --- both workers and the active beat beat: ready -----------------------------------
     wait_until(lambda: ready(cluster).status_code == 200, 90, "/ready 200")
+
+    # --- a top-up order placed through the API, settled by a callback on the other node ---
+    settle_a_topup_order_through_the_other_node(cluster, provider)
 
     # --- a 5 MiB browser upload: parts through both nodes, then host A dies ---------------
     session = logged_in(cluster)
