@@ -5,6 +5,13 @@ Host A listens on 127.0.0.2 and host B on 127.0.0.3; each runs gunicorn and a Ce
 with its own VAR_DIR; each also runs a beat (one active, one standing by). They share one
 PostgreSQL (the test database), one Redis and one sandbox. Everything goes through nginx on
 127.0.0.1, which names the node that answered in `X-Upstream`.
+
+One test, in order: /ready 200; an SMS import uploaded through one node, confirmed through the
+other and sent by the other host's worker, every number exactly once at the sandbox; a top-up
+order placed through the API and settled by a callback that lands on the other node; a 5 MiB
+browser upload whose parts land on both nodes and which completes after host A's web and
+worker are killed and its VAR_DIR deleted; /ready 503 naming the worker while both workers are
+down, 200 after; /metrics through nginx (401 without the token); the standby beat taking over.
 """
 
 from __future__ import annotations
@@ -161,8 +168,8 @@ def cluster(tmp_path: Path, provider, redis_url, postgres, django_user_model) ->
     from backoffice.roles import setup_roles
 
     setup_roles()
-    user.groups.add(Group.objects.get(name="Content managers"),
-                    Group.objects.get(name="Top-up operators"))
+    user.groups.add(*Group.objects.filter(
+        name__in=("Content managers", "Top-up operators", "SMS operators")))
     from topup.demo import load_products
 
     load_products()
@@ -234,6 +241,52 @@ def send_part(session: requests.Session, cluster: Cluster, upload: dict, part_id
                         headers={"Content-Type": "application/octet-stream"})
 
 
+NODE_OF = {address: host for host, address in HOSTS.items()}
+
+
+def node(answer: requests.Response) -> str:
+    """The host (a or b) whose web node answered, from nginx's X-Upstream (the last tried)."""
+    return NODE_OF[answer.headers["X-Upstream"].split(",")[-1].strip().split(":")[0]]
+
+
+def import_sms_through_one_node_and_send_through_the_other(cluster: Cluster, provider) -> None:  # type: ignore[no-untyped-def]
+    from sms import rules
+    from sms import services as sms
+    from sms.models import Campaign
+    from storage.services import storage_client
+    from tests.sms.conftest import DRAFTS, provider_report, review
+
+    template = review(provider, sms.create_template(rules.TemplateDraft(**DRAFTS["order"])))
+    numbers = [f"1380013{n:04d}" for n in range(40)]
+    rows = "".join(f"{number},客户{n},SO{n}\r\n" for n, number in enumerate(numbers))
+    session = logged_in(cluster)
+    imported = session.post(cluster.url("/sms/import/"), timeout=60, allow_redirects=False,
+                            data={"template": template.pk},
+                            files={"file": ("list.csv", rows.encode(), "text/csv")})
+    assert imported.status_code == 302, imported.text[:2000]
+    upload_host = node(imported)
+    campaign = Campaign.objects.get()
+    assert campaign.state == "draft" and campaign.source_file.name
+    # Kept in the bucket's private folder, not on the receiving host's disk.
+    assert storage_client().exists(f"/backoffice-private/{campaign.source_file.name}")
+    other = "b" if upload_host == "a" else "a"
+    # Only the other host's worker runs; nginx alternates, so after a request answered by the
+    # uploading node the confirmation goes to the other one.
+    cluster.kill(f"worker-{upload_host}", signal.SIGTERM)
+    wait_until(lambda: node(requests.get(cluster.url("/health"), timeout=5)) == upload_host,
+               10, "nginx to come round to the uploading node")
+    confirmed = session.post(cluster.url(f"/sms/campaigns/{campaign.pk}/confirm/"), timeout=30,
+                             allow_redirects=False,
+                             headers={"Referer": cluster.url(f"/sms/campaigns/{campaign.pk}/")})
+    assert confirmed.status_code == 302, confirmed.text[:2000]
+    assert node(confirmed) == other
+    wait_until(lambda: Campaign.objects.get().state == "done", 120, "the campaign to be sent")
+    assert "sms.tasks" in cluster.log(f"worker-{other}")
+    sent = sorted(record["mobile"] for record in provider_report(provider))
+    assert sent == sorted(numbers)  # every number exactly once
+    cluster.worker(upload_host)
+
+
 def settle_a_topup_order_through_the_other_node(cluster: Cluster, provider) -> None:  # type: ignore[no-untyped-def]
     """Orders are placed until one's callback reaches the node that did not take the order
     (nginx alternates, but other requests come in between); each must settle."""
@@ -276,6 +329,10 @@ def test_two_hosts_behind_nginx(cluster: Cluster, provider) -> None:  # type: ig
 
     # --- both workers and the active beat beat: ready -----------------------------------
     wait_until(lambda: ready(cluster).status_code == 200, 90, "/ready 200")
+
+    # --- an SMS import: uploaded through one node, confirmed through the other, sent by the
+    #     other host's worker, every number once at the sandbox ------------------------------
+    import_sms_through_one_node_and_send_through_the_other(cluster, provider)
 
     # --- a top-up order placed through the API, settled by a callback on the other node ---
     settle_a_topup_order_through_the_other_node(cluster, provider)
