@@ -11,6 +11,7 @@ depth are read when scraped, so every host reports the same shared figures.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import time
@@ -79,22 +80,27 @@ def task_finished(task_id: str, name: str, outcome: str) -> None:
         TASK_SECONDS.labels(name).observe(time.monotonic() - started)
 
 
+# (metric, help, label, "<app>.<function of its services>")
+STORED_GAUGES = (
+    ("backoffice_topup_orders", "Top-up orders by state", "state", "topup.orders_by_state"),
+    ("backoffice_topup_callbacks", "Top-up callbacks received, by verdict", "verdict",
+     "topup.callbacks_by_verdict"),
+    ("backoffice_sms_messages", "Campaign messages by status", "status",
+     "sms.messages_by_status"),
+    ("backoffice_storage_uploads", "Upload tasks by state", "state", "storage.uploads_by_state"),
+)
+
+
 class StoredStateCollector(Collector):
     """Gauges read from the shared database and broker at each scrape."""
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        from sms import services as sms
-        from storage import services as storage
-        from topup import services as topup
-
-        yield _gauge("backoffice_topup_orders", "Top-up orders by state", "state",
-                     topup.orders_by_state())
-        yield _gauge("backoffice_topup_callbacks", "Top-up callbacks received, by verdict",
-                     "verdict", topup.callbacks_by_verdict())
-        yield _gauge("backoffice_sms_messages", "Campaign messages by status", "status",
-                     sms.messages_by_status())
-        yield _gauge("backoffice_storage_uploads", "Upload tasks by state", "state",
-                     storage.uploads_by_state())
+        for name, documentation, label, count in STORED_GAUGES:
+            app_label, function = count.split(".", 1)
+            # Looked up by name, as the dashboard's tiles are: the project package does not
+            # import the apps (their services would bring their clients along).
+            counts = getattr(importlib.import_module(f"{app_label}.services"), function)()
+            yield _gauge(name, documentation, label, counts)
         depth = GaugeMetricFamily("backoffice_queue_depth", "Messages waiting in the broker",
                                   labels=["queue"])
         depth.add_metric(["celery"], queue_depth())
