@@ -88,3 +88,39 @@ class AuditEntry(models.Model):
 
     def delete(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         raise AuditAppendOnly("audit entries cannot be deleted")
+class ProcessHeartbeat(models.Model):
+    """The latest sign of life of one worker or beat process, for `/ready`.
+
+    Kept in the shared database so that every web node sees the heartbeats of processes on
+    every host; `name` is the host and process id.
+    """
+
+    kind = models.CharField(_("kind"), max_length=10)  # "worker" or "beat"
+    name = models.CharField(_("process"), max_length=200)
+    seen_at = models.DateTimeField(_("last seen"))
+
+    class Meta:
+        verbose_name = _("process heartbeat")
+        verbose_name_plural = _("process heartbeats")
+        constraints = [models.UniqueConstraint(fields=["kind", "name"], name="one_heartbeat")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.name} at {self.seen_at:%Y-%m-%d %H:%M:%S}"
+
+
+class SchedulerLease(models.Model):
+    """Who may run beat's schedule until `expires_at`: one active beat, others standing by.
+
+    Taken and renewed with one conditional UPDATE (atomic in PostgreSQL and SQLite alike).
+    """
+
+    name = models.CharField(max_length=50, primary_key=True)
+    holder = models.CharField(max_length=200, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("scheduler lease")
+        verbose_name_plural = _("scheduler leases")
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.holder or '-'}"

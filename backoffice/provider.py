@@ -17,6 +17,7 @@ from django.utils import timezone
 from requests import PreparedRequest, Response
 from requests.adapters import HTTPAdapter
 
+from backoffice import metrics
 from backoffice.models import ProviderContact
 
 logger = logging.getLogger(__name__)
@@ -55,11 +56,18 @@ class ContactRecordingAdapter(HTTPAdapter):
         super().__init__(**kwargs)
 
     def send(self, request: PreparedRequest, *args: Any, **kwargs: Any) -> Response:
+        endpoint = metrics.endpoint_of(self.service, request.method or "",
+                                       request.path_url or "", request.headers)
+        started = time.monotonic()
         try:
             response = super().send(request, *args, **kwargs)
         except requests.RequestException as error:
+            metrics.observe_provider_call(self.service, endpoint, None,
+                                          time.monotonic() - started)
             self._record(False, f"{type(error).__name__}: {error}")
             raise
+        metrics.observe_provider_call(self.service, endpoint, response.status_code,
+                                      time.monotonic() - started)
         ok = response.status_code < 500
         self._record(ok, "" if ok else f"HTTP {response.status_code}")
         return response

@@ -5,6 +5,7 @@ a file-system Celery broker, so that `make run` works on a bare laptop. Producti
 suite set both variables and use PostgreSQL and Redis.
 """
 
+import ipaddress
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "backoffice.request_ids.RequestIdMiddleware",
+    "backoffice.proxy.RealClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -205,6 +208,12 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
+# Files kept between requests (an SMS import's source file): `local` keeps them in MEDIA_ROOT
+# (one machine); `bucket` in a private folder of the configured bucket, shared by every host.
+FILE_STORAGE = env.choice("FILE_STORAGE", ("local", "bucket"), "local")
+FILE_STORAGE_FOLDER = env.str("FILE_STORAGE_FOLDER", "/backoffice-private")
+if FILE_STORAGE == "bucket":
+    STORAGES["default"] = {"BACKEND": "storage.services.file_storage.BucketStorage"}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -248,7 +257,8 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# django-celery-beat's database scheduler under a lease: one active beat across hosts.
+CELERY_BEAT_SCHEDULER = "backoffice.beat:LeasedDatabaseScheduler"
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 
 # The provider. Every secret comes from the environment; `make run` fills these from the
@@ -279,19 +289,75 @@ PROVIDER: dict[str, Any] = {  # each service's settings, and the sandbox's contr
     "sandbox_control_url": env.url("SANDBOX_CONTROL_URL", ("http", "https")),
 }
 PROVIDER_TIMEOUT_S = env.int("PROVIDER_TIMEOUT_S", 15, minimum=1)
+if FILE_STORAGE == "bucket" and not PROVIDER["storage"]["url"]:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("FILE_STORAGE: `bucket` needs STORAGE_URL and the bucket settings")
 # Files larger than this go to storage by resumable upload, in 1 MiB parts.
 STORAGE_RESUMABLE_THRESHOLD = env.int("STORAGE_RESUMABLE_THRESHOLD", 10 * 1024 * 1024,
                                       minimum=1)
 
+# /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it does not exist.
+METRICS_TOKEN = env.str("METRICS_TOKEN")
+# prometheus-client's own variable: where the processes of one host keep their metrics.
+_metrics_dir = env.str("PROMETHEUS_MULTIPROC_DIR")
+if _metrics_dir and not Path(_metrics_dir).is_dir():
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"PROMETHEUS_MULTIPROC_DIR: {_metrics_dir!r} is not a directory")
+
 LOG_LEVEL = env.choice("LOG_LEVEL", ("DEBUG", "INFO", "WARNING", "ERROR"), "INFO")
+LOG_FORMAT = env.choice("LOG_FORMAT", ("plain", "json"), "plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "backoffice.request_ids.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "backoffice.logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,
+                             "filters": ["request_id"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
+# Workers log through the configuration above (JSON included), not Celery's own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
-if not DEBUG:
+# Behind nginx: the client's address comes from X-Real-IP when the peer is one of these.
+TRUSTED_PROXY_IPS = env.list("TRUSTED_PROXY_IPS", [])
+for _address in TRUSTED_PROXY_IPS:
+    try:
+        ipaddress.ip_address(_address)
+    except ValueError:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXY_IPS: {_address!r} is not an IP address") from None
+
+# Provider callbacks only from these addresses or networks (unset: from anywhere; the sign
+# is checked either way). A refused address is stored as a receipt and answered 403.
+TOPUP_CALLBACK_ALLOWED_IPS = env.list("TOPUP_CALLBACK_ALLOWED_IPS", [])
+for _network in TOPUP_CALLBACK_ALLOWED_IPS:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            f"TOPUP_CALLBACK_ALLOWED_IPS: {_network!r} is not an IP address or network"
+        ) from None
+
+# Production profile: HTTPS=true behind a TLS-terminating proxy that sets X-Forwarded-Proto.
+HTTPS = env.bool("HTTPS", default=False)
+if HTTPS:
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = env.int("HSTS_SECONDS", 31_536_000, minimum=0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    # Probes and scrapers talk to gunicorn directly, over plain HTTP on the host.
+    SECURE_REDIRECT_EXEMPT = [r"^health$", r"^ready$", r"^metrics$"]
+elif not DEBUG:
     SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=False)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

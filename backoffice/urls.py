@@ -9,6 +9,8 @@ from backoffice import account_views, audit_views, views
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("health", views.health, name="health"),
+    path("ready", views.ready, name="ready"),
+    path("metrics", views.metrics_view, name="metrics"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/login/code/", account_views.login_code, name="login_code"),

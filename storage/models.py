@@ -102,6 +102,9 @@ class UploadTask(models.Model):
     md5 = models.CharField(_("MD5"), max_length=32, blank=True)
     content_type = models.CharField(_("content type"), max_length=255, blank=True)
     resumable = models.BooleanField(_("sent in parts"), default=False)
+    # Sent by the browser part by part through whichever web node takes each request, with
+    # no copy anywhere on our side (`source` is empty); no worker runs these.
+    direct = models.BooleanField(_("sent from the browser"), default=False)
     options = models.JSONField(_("options"), default=dict, blank=True)
     uuid = models.CharField(_("provider task"), max_length=36, blank=True)
     next_part = models.IntegerField(_("next part"), default=0)

@@ -32,8 +32,8 @@ from storage.client import (
 from storage.parts import PART_SIZE, Part, PartReader, SourceChanged, part_count
 
 __all__ = [
-    "MAX_LENGTH", "MAX_PARTS", "PART_SIZE", "ResumableState", "SourceChanged", "part_count",
-    "resumable_upload",
+    "ALL_PARTS_SENT", "MAX_LENGTH", "MAX_PARTS", "PART_SIZE", "ResumableState", "SourceChanged",
+    "complete_task", "initiate_task", "part_count", "resumable_upload", "send_part",
 ]
 
 MAX_PARTS = 10_000
@@ -146,19 +146,10 @@ class _Upload:
             self._move_to(state.next_part_id)  # bytes_sent follows from the saved part id
 
     def initiate(self, multi_type: str, meta_headers: Mapping[str, str]) -> None:
-        headers = {
-            "x-svc-multi-stage": "initiate",
-            "x-svc-multi-length": str(self.length),
-            "x-svc-multi-type": multi_type,
-            **meta_headers,
-        }
-        # Not idempotent: a repeat would open a second task.
-        response = self.client.send("PUT", self.path, headers=headers, body=b"", idempotent=False)
-        uuid = response.headers.get("x-svc-multi-uuid", "")
-        if len(uuid) != UUID_LENGTH:
-            raise StorageProtocolError(f"initiate answered an invalid task uuid {uuid!r}")
+        uuid, next_id = initiate_task(self.client, self.path, self.length, multi_type,
+                                      meta_headers)
         self.state.uuid = uuid
-        self._move_to(_next_part_header(response.headers.get("x-svc-next-part-id"), default=0))
+        self._move_to(next_id)
         self.notify(self.state)
 
     def send_parts(self) -> None:
@@ -180,15 +171,7 @@ class _Upload:
             self.notify(self.state)
 
     def complete(self, whole_md5: str) -> int:
-        headers = {
-            "x-svc-multi-stage": "complete",
-            "x-svc-multi-uuid": self._uuid(),
-            "x-svc-multi-md5": whole_md5,
-        }
-        # Not repeated: after a lost answer a repeat gets MultipartCompleted, which tells the
-        # caller the file is in place without saying whether it was new.
-        response = self.client.send("PUT", self.path, headers=headers, body=b"", idempotent=False)
-        return response.status_code
+        return complete_task(self.client, self.path, self._uuid(), whole_md5)
 
     def forget_task(self) -> None:
         """The provider dropped the task: start again from part 0 with a new one."""
@@ -204,29 +187,9 @@ class _Upload:
                 "was the file changed since the upload started?"
             )
         part: Part = self.reader.take(part_id)
-        headers = {
-            "x-svc-multi-stage": "upload",
-            "x-svc-multi-uuid": self._uuid(),
-            "x-svc-part-id": str(part_id),
-        }
-        # Repeating a part is safe: the provider takes parts strictly in order and answers a
-        # duplicate with 40011061 and the id it wants, which `send_parts` follows.
-        response = self.client.send(
-            "PUT",
-            self.path,
-            headers=headers,
-            body=NotifyingBody(part.data, on_sent=lambda: self.reader.read_ahead(part_id + 1)),
-            content_md5=part.md5,
-            idempotent=True,
-        )
-        is_last = part_id == self.parts - 1
-        default = ALL_PARTS_SENT if is_last else part_id + 1
-        next_id = _next_part_header(response.headers.get("x-svc-next-part-id"), default=default)
-        if next_id != default:
-            raise StorageProtocolError(
-                f"after part {part_id} of {self.parts} the provider expects part {next_id}"
-            )
-        return next_id
+        body = NotifyingBody(part.data, on_sent=lambda: self.reader.read_ahead(part_id + 1))
+        return send_part(self.client, self.path, self._uuid(), part_id, self.parts, body,
+                         part.md5)
 
     def _move_to(self, part_id: int) -> None:
         self.state.next_part_id = part_id
@@ -239,6 +202,68 @@ class _Upload:
         if self.state.uuid is None:  # guarded by the flow; kept for a clear error if broken
             raise RuntimeError("no resumable task is open")
         return self.state.uuid
+
+
+# --- the three stages, one request each (also used part by part by the browser upload) -------
+
+
+def initiate_task(
+    client: StorageClient, path: str, length: int, multi_type: str,
+    meta_headers: Mapping[str, str],
+) -> tuple[str, int]:
+    """Open a task for a file of `length` bytes; returns (uuid, the first part id expected)."""
+    _check_length(length)
+    headers = {
+        "x-svc-multi-stage": "initiate",
+        "x-svc-multi-length": str(length),
+        "x-svc-multi-type": multi_type,
+        **meta_headers,
+    }
+    # Not idempotent: a repeat would open a second task.
+    response = client.send("PUT", path, headers=headers, body=b"", idempotent=False)
+    uuid = response.headers.get("x-svc-multi-uuid", "")
+    if len(uuid) != UUID_LENGTH:
+        raise StorageProtocolError(f"initiate answered an invalid task uuid {uuid!r}")
+    return uuid, _next_part_header(response.headers.get("x-svc-next-part-id"), default=0)
+
+
+def send_part(
+    client: StorageClient, path: str, uuid: str, part_id: int, parts: int,
+    body: bytes | NotifyingBody, md5: str,
+) -> int:
+    """Send part `part_id` of `parts`; returns the next part id (ALL_PARTS_SENT after the last).
+
+    Repeating a part is safe: the provider takes parts strictly in order and answers a
+    duplicate with 40011061 (PartIdError) naming the id it wants.
+    """
+    headers = {
+        "x-svc-multi-stage": "upload",
+        "x-svc-multi-uuid": uuid,
+        "x-svc-part-id": str(part_id),
+    }
+    response = client.send(
+        "PUT", path, headers=headers, body=body, content_md5=md5, idempotent=True
+    )
+    is_last = part_id == parts - 1
+    default = ALL_PARTS_SENT if is_last else part_id + 1
+    next_id = _next_part_header(response.headers.get("x-svc-next-part-id"), default=default)
+    if next_id != default:
+        raise StorageProtocolError(
+            f"after part {part_id} of {parts} the provider expects part {next_id}"
+        )
+    return next_id
+
+
+def complete_task(client: StorageClient, path: str, uuid: str, whole_md5: str | None) -> int:
+    """Close the task; returns 201 (new file) or 204 (overwrite). Without `whole_md5` the
+    provider assembles the parts it checked one by one, unchecked as a whole."""
+    headers = {"x-svc-multi-stage": "complete", "x-svc-multi-uuid": uuid}
+    if whole_md5:
+        headers["x-svc-multi-md5"] = whole_md5
+    # Not repeated: after a lost answer a repeat gets MultipartCompleted, which tells the
+    # caller the file is in place without saying whether it was new.
+    response = client.send("PUT", path, headers=headers, body=b"", idempotent=False)
+    return response.status_code
 
 
 def _next_part_header(value: str | None, *, default: int) -> int:

@@ -18,6 +18,7 @@ urlpatterns = [
     path("uploads/check/", uploads.upload_check, name="upload_check"),
     path("uploads/new/", uploads.upload_create, name="upload_create"),
     path("uploads/<int:pk>/", uploads.upload_status, name="upload_status"),
+    path("uploads/<int:pk>/parts/<int:part_id>/", uploads.upload_part, name="upload_part"),
     path("uploads/<int:pk>/resume/", uploads.upload_resume, name="upload_resume"),
     path("uploads/<int:pk>/cancel/", uploads.upload_cancel, name="upload_cancel"),
 ]

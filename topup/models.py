@@ -322,6 +322,7 @@ class ReceiptOutcome(models.TextChoices):
     UNKNOWN_CUSTNO = "unknown_custno", _("no such order here: flagged")
     INVALID_SIGN = "invalid_sign", _("bad sign: refused")
     MALFORMED = "malformed", _("unreadable body: refused")
+    REFUSED_ADDRESS = "refused_address", _("sender address not allowed: refused")
     ERROR = "error", _("processing failed")
 
 

@@ -14,6 +14,7 @@ from sms.client import MAX_NUMBERS_PER_SEND, SmsApiError, SmsError, SmsTransport
 from sms.services.campaign_store import store_import, store_recipients, store_upload
 from sms.services.campaigns import RunOutcome, run_campaign
 from sms.services.connection import latest_quota, sms_client
+from sms.services.counts import messages_by_status
 from sms.services.lifecycle import (
     MAX_FORM_RECIPIENTS,
     CampaignStateError,
@@ -46,6 +47,7 @@ from sms.services.template_ops import (
 )
 
 __all__ = [
+    "messages_by_status",
     "MAX_FORM_RECIPIENTS",
     "MAX_NUMBERS_PER_SEND",
     "CampaignStateError",

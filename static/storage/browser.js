@@ -1,6 +1,7 @@
-/* The storage file browser: drag-and-drop uploads with two progress bars per file
- * (browser -> back-office, measured by XMLHttpRequest; back-office -> storage, polled from the
- * upload's JSON status), Resume/Discard after a failure, and delete confirmations.
+/* The storage file browser: drag-and-drop uploads sent in 1 MiB parts, each forwarded to the
+ * provider by whichever web node receives it (so nothing waits on one node's disk), with two
+ * progress bars per file (the part on the wire, measured by XMLHttpRequest, and the whole file
+ * as the provider confirmed it), Resume/Discard after a failure, and delete confirmations.
  * Plain JavaScript, no libraries. Texts come translated from the page (#storage-config). */
 (function () {
   "use strict";
@@ -10,6 +11,10 @@
   var T = config.texts || {};
   var POLL_MS = 1000;
   var PARALLEL_SENDS = 2;
+  var RETRY_MS = 2000;
+  // A part whose request failed (a web node went away, the provider was busy) is sent again
+  // this many times, each time at the part the server says it expects, before asking the user.
+  var MAX_PART_RETRIES = 30;
   var ACTIVE = { queued: true, uploading: true };
 
   function text(key, fallback) { return T[key] || fallback; }
@@ -80,8 +85,8 @@
     name.appendChild(document.createTextNode(" "));
     name.appendChild(element("span", "muted", formatBytes(file.size)));
     li.appendChild(name);
-    li.appendChild(UploadItem.bar("browser", text("toBackoffice", "to the back-office")));
-    li.appendChild(UploadItem.bar("storage", text("toStorage", "to storage")));
+    li.appendChild(UploadItem.bar("part", text("thisPart", "this part")));
+    li.appendChild(UploadItem.bar("overall", text("overall", "whole file")));
     var state = element("div", "upload-state");
     var label = element("span", "state", text("sending", "sending"));
     label.setAttribute("data-state-label", "");
@@ -137,16 +142,24 @@
     this.status = status;
     this.node.dataset.uploadId = status.id;
     this.node.dataset.statusUrl = status.status_url;
-    this.setLeg("browser", 1);
-    var sent = formatBytes(status.bytes_sent) + " / " + formatBytes(status.size);
-    this.setLeg("storage", status.size ? status.bytes_sent / status.size : 1,
-      status.percent + "% · " + sent);
-    this.setState(status.state, status.state_label, status.error);
+    this.setOverall(status.bytes_sent, status.size);
+    var waiting = status.direct && status.state === "uploading" && !this.sender;
+    this.setState(status.state, status.state_label,
+      waiting ? text("dropAgain", "Drop the same file again to continue.") : status.error);
     var resume = this.node.querySelector("[data-resume]");
     var cancel = this.node.querySelector("[data-cancel]");
     if (resume) { resume.hidden = !status.can_resume; }
-    if (cancel) { cancel.hidden = !(status.state === "failed" || status.state === "queued"); }
-    if (status.state === "done") { Listing.refreshSoon(); }
+    if (cancel) {
+      cancel.hidden = !(status.state === "failed" || status.state === "queued" ||
+        (status.direct && status.state === "uploading"));
+    }
+    if (status.state === "done") { this.setLeg("part", 1); Listing.refreshSoon(); }
+  };
+
+  UploadItem.prototype.setOverall = function (sent, size) {
+    var percent = size ? Math.floor(sent * 100 / size) : 100;
+    this.setLeg("overall", size ? sent / size : 1,
+      percent + "% · " + formatBytes(sent) + " / " + formatBytes(size));
   };
 
   UploadItem.prototype.poll = function () {
@@ -166,7 +179,10 @@
   UploadItem.prototype.resume = function () {
     var self = this;
     var url = this.status ? this.status.resume_url : this.node.dataset.resumeUrl;
-    postJson(url).then(function (status) { self.apply(status); self.poll(); });
+    postJson(url).then(function (status) {
+      self.apply(status);
+      if (status.direct && self.sender) { self.sender(status.next_part); } else { self.poll(); }
+    });
   };
 
   UploadItem.prototype.cancel = function () {
@@ -239,45 +255,113 @@
     }
   }
 
+  function errorsText(answer, status) {
+    var messages = [];
+    if (answer && answer.errors) {
+      Object.keys(answer.errors).forEach(function (field) {
+        messages = messages.concat(answer.errors[field]);
+      });
+    }
+    if (answer && answer.error) { messages.push(answer.error); }
+    return text("refused", "Refused:") + " " + (messages.join(" ") || status);
+  }
+
+  /* Open the upload (or take up an unfinished one of the same file), then send its parts. */
   function send(file, item) {
     var data = new FormData(optionsForm);
-    data.append("file", file, file.name);
-    var xhr = new XMLHttpRequest();
-    xhr.open("POST", config.uploadUrl);
-    xhr.setRequestHeader("X-CSRFToken", csrfToken());
-    xhr.setRequestHeader("Accept", "application/json");
-    xhr.upload.addEventListener("progress", function (event) {
-      if (event.lengthComputable) {
-        item.setLeg("browser", event.loaded / event.total,
-          Math.floor(event.loaded * 100 / event.total) + "% · " + formatBytes(event.loaded));
-      }
-    });
+    data.append("name", file.name);
+    data.append("size", String(file.size));
+    data.append("content_type", file.type || "");
     function finished() { inFlight -= 1; sendNext(); }
     function again() { item.setState("sending", text("sending", "sending")); waiting.push({ file: file, item: item }); sendNext(); }
-    xhr.addEventListener("load", function () {
-      var answer = null;
-      try { answer = JSON.parse(xhr.responseText); } catch (ignored) { answer = null; }
-      if (xhr.status === 201 && answer && answer.uploads && answer.uploads.length) {
-        item.setLeg("browser", 1);
-        item.setState("queued", text("received", "received, queued for storage"));
-        item.apply(answer.uploads[0]);
-        item.poll();
-      } else {
-        var messages = [];
-        if (answer && answer.errors) {
-          Object.keys(answer.errors).forEach(function (field) {
-            messages = messages.concat(answer.errors[field]);
-          });
-        }
-        item.refused(text("refused", "Refused:") + " " + (messages.join(" ") || xhr.status), again);
+    fetch(config.uploadUrl, {
+      method: "POST", body: data, credentials: "same-origin",
+      headers: { "X-CSRFToken": csrfToken(), "Accept": "application/json" }
+    })
+      .then(function (response) {
+        return response.json().then(function (answer) { return { code: response.status, answer: answer }; });
+      })
+      .then(function (reply) {
+        if (reply.code !== 201) { item.refused(errorsText(reply.answer, reply.code), again); finished(); return; }
+        item.apply(reply.answer.upload);
+        sendParts(file, item, reply.answer.upload, finished);
+      })
+      .catch(function () {
+        item.refused(text("networkError", "The connection to the back-office was lost."), again);
+        finished();
+      });
+  }
+
+  function sendParts(file, item, status, finished) {
+    var partSize = status.part_size;
+    var retries = 0;
+    var released = false;
+    /* The slot of the parallel sends is given back once; after a failure the item keeps its
+     * sender, so that Resume goes on with the file this page still holds. */
+    function stop(keepSender) {
+      if (!keepSender) { item.sender = null; }
+      if (!released) { released = true; finished(); }
+    }
+    function later(partId) {
+      retries += 1;
+      if (retries > MAX_PART_RETRIES) {
+        item.refused(text("networkError", "The connection to the back-office was lost."),
+          function () { retries = 0; resync(partId); });
+        stop(true);
+        return;
       }
-      finished();
-    });
-    xhr.addEventListener("error", function () {
-      item.refused(text("networkError", "The connection to the back-office was lost."), again);
-      finished();
-    });
-    xhr.send(data);
+      window.setTimeout(function () { resync(partId); }, RETRY_MS);
+    }
+    /* After a lost answer ask where the upload stands: the part may have arrived. */
+    function resync(partId) {
+      fetch(status.status_url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+        .then(function (response) { return response.json(); })
+        .then(function (current) {
+          item.apply(current);
+          if (current.state === "uploading") { sendPart(current.next_part); } else { stop(); }
+        })
+        .catch(function () { later(partId); });
+    }
+    function sendPart(partId) {
+      item.sender = sendPart;
+      if (partId < 0) { resync(partId); return; }
+      var start = status.resumable ? partId * partSize : 0;
+      var end = status.resumable ? Math.min(start + partSize, file.size) : file.size;
+      var confirmed = start;
+      var xhr = new XMLHttpRequest();
+      xhr.open("POST", status.part_url + partId + "/");
+      xhr.setRequestHeader("X-CSRFToken", csrfToken());
+      xhr.setRequestHeader("Accept", "application/json");
+      xhr.setRequestHeader("Content-Type", "application/octet-stream");
+      xhr.upload.addEventListener("progress", function (event) {
+        if (!event.lengthComputable) { return; }
+        item.setLeg("part", event.total ? event.loaded / event.total : 1,
+          (status.resumable ? "#" + partId + " · " : "") + formatBytes(event.loaded));
+        item.setOverall(confirmed + event.loaded, file.size);
+      });
+      xhr.addEventListener("load", function () {
+        var answer = null;
+        try { answer = JSON.parse(xhr.responseText); } catch (ignored) { answer = null; }
+        if (!answer) { later(partId); return; }  // a proxy's error page: a node went away
+        if (answer.upload) { item.apply(answer.upload); }
+        if (xhr.status === 200) {
+          retries = 0;
+          if (answer.upload.state === "done") { stop(); return; }
+          sendPart(answer.next_part);
+        } else if (xhr.status === 409 && answer.expected_part !== null && answer.expected_part !== undefined) {
+          sendPart(answer.expected_part);  // another request or tab moved the upload on
+        } else if (xhr.status === 503) {
+          later(partId);
+        } else {
+          if (xhr.status !== 502) { item.refused(errorsText(answer, xhr.status)); }
+          stop(xhr.status === 502);  // the provider refused: Resume sends the same part again
+        }
+      });
+      xhr.addEventListener("error", function () { later(partId); });
+      xhr.send(file.slice(start, end));
+    }
+    if (status.state !== "uploading") { stop(); return; }
+    sendPart(status.next_part);
   }
 
   function startBatch(files) {
@@ -310,6 +394,7 @@
           }
           item.node.querySelector(".upload-name .muted").textContent +=
             " · " + (info.resumable ? text("inParts", "in 1 MiB parts") : text("onePut", "in one request"));
+          item.setState("sending", text("sending", "sending"));
           waiting.push({ file: files[index], item: item });
         });
         sendNext();

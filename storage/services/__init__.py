@@ -2,10 +2,11 @@
 
 Pages, tasks, commands and other apps call these names; the work lives in small modules:
 `files` (folders, delete, details, metadata, secret, download, usage), `uploads` (upload tasks:
-create, run, resume, recover), `browsing` (a page of a folder), `mirror` (the StoredFile mirror
-and its sync) and `extensions` (signals and file actions for other apps; see its docstring for
-the contracts). `StorageError` (any refusal or failure of the provider) and its `NotFound` are
-exported too, so that other apps can tell "not there" from a real failure.
+create, run, resume, recover), `browser_uploads` (a browser's upload, part by part through any
+web node), `browsing` (a page of a folder), `mirror` (the StoredFile mirror and its sync) and
+`extensions` (signals and file actions for other apps; see its docstring for the contracts).
+`StorageError` (any refusal or failure of the provider) and its `NotFound` are exported too, so
+that other apps can tell "not there" from a real failure.
 """
 
 from __future__ import annotations
@@ -19,6 +20,12 @@ from storage.client import (
     StorageError,
     StorageProtocolError,
 )
+from storage.services.browser_uploads import (
+    PartRefused,
+    part_length,
+    receive_part,
+    start_browser_upload,
+)
 from storage.services.browsing import (
     FolderPage,
     Target,
@@ -29,6 +36,7 @@ from storage.services.browsing import (
     read_page,
 )
 from storage.services.connection import storage_client
+from storage.services.counts import uploads_by_state
 from storage.services.details import FileDetails
 from storage.services.extensions import (
     FileAction,
@@ -70,6 +78,7 @@ from storage.services.uploads import (
 )
 
 __all__ = [
+    "uploads_by_state",
     "Download",
     "FileAction",
     "FileDetails",
@@ -77,6 +86,7 @@ __all__ = [
     "FolderPage",
     "ListItem",
     "NotFound",
+    "PartRefused",
     "RetryPolicy",
     "StorageClient",
     "StorageError",
@@ -102,8 +112,10 @@ __all__ = [
     "is_previewable",
     "local_file_upload",
     "open_download",
+    "part_length",
     "probe_targets",
     "read_page",
+    "receive_part",
     "recover_stalled_uploads",
     "refresh_mirror",
     "register_file_action",
@@ -115,6 +127,7 @@ __all__ = [
     "resume_upload",
     "run_upload",
     "set_secret",
+    "start_browser_upload",
     "storage_client",
     "sync_tree",
     "unregister_file_action",

@@ -1,5 +1,7 @@
 """Uploads from a local file to the bucket, safe against crashes, lost connections and restarts.
 
+(Uploads from a browser never touch a local disk: see `browser_uploads`.)
+
 The intent (an UploadTask row and a local copy of the file) is saved before the provider is
 called. A worker claims the task with a lease, sends the file (one PUT below the resumable
 threshold, 1 MiB parts above it) and saves the provider's task uuid and next part after every
@@ -221,10 +223,15 @@ def enqueue_upload(pk: int, *, countdown: float | None = None) -> None:
 
 
 def resume_upload(pk: int) -> bool:
-    """Queue a failed upload again; it continues at its saved part. False if not failed."""
-    resumed = UploadTask.objects.filter(pk=pk, state=UploadTask.State.FAILED).update(
-        state=UploadTask.State.QUEUED, attempts=0, updated_at=timezone.now()
-    )
+    """Queue a failed upload again; it continues at its saved part. False if not failed.
+
+    A browser upload is not queued: it is opened again for the browser's next part."""
+    failed = UploadTask.objects.filter(pk=pk, state=UploadTask.State.FAILED)
+    if failed.filter(direct=True).update(
+        state=UploadTask.State.UPLOADING, error="", updated_at=timezone.now()
+    ):
+        return True
+    resumed = failed.update(state=UploadTask.State.QUEUED, attempts=0, updated_at=timezone.now())
     if resumed:
         enqueue_upload(pk)
     return bool(resumed)
@@ -232,11 +239,14 @@ def resume_upload(pk: int) -> bool:
 
 def cancel_upload(pk: int) -> bool:
     """Give up a queued or failed upload and delete its local copy. A running one cannot be
-    cancelled: its PUT may already be written at the provider."""
+    cancelled: its PUT may already be written at the provider. A browser upload can be while
+    it is open: its parts are forwarded under a row lock, which this waits for."""
     task = UploadTask.objects.filter(pk=pk).first()
-    cancelled = UploadTask.objects.filter(
-        pk=pk, state__in=(UploadTask.State.QUEUED, UploadTask.State.FAILED)
-    ).update(state=UploadTask.State.CANCELLED, finished_at=timezone.now(), lease_token="")
+    cancellable = Q(state__in=(UploadTask.State.QUEUED, UploadTask.State.FAILED)) | Q(
+        direct=True, state=UploadTask.State.UPLOADING
+    )
+    cancelled = UploadTask.objects.filter(cancellable, pk=pk).update(
+        state=UploadTask.State.CANCELLED, finished_at=timezone.now(), lease_token="")
     if cancelled and task is not None:
         _remove_local_copy(task)
     return bool(cancelled)
@@ -265,7 +275,7 @@ def _claim(pk: int) -> str | None:
         Q(lease_until__lt=now) | Q(lease_until__isnull=True), state=UploadTask.State.UPLOADING
     )
     claimed = (
-        UploadTask.objects.filter(claimable, pk=pk)
+        UploadTask.objects.filter(claimable, pk=pk, direct=False)
         .filter(attempts__lt=MAX_CLAIMS)
         .update(
             state=UploadTask.State.UPLOADING,
@@ -557,7 +567,8 @@ def recover_stalled_uploads() -> list[int]:
     now = timezone.now()
     stalled = UploadTask.objects.filter(
         Q(state=UploadTask.State.UPLOADING, lease_until__lt=now)
-        | Q(state=UploadTask.State.QUEUED, updated_at__lt=now - QUEUED_STALE_AFTER)
+        | Q(state=UploadTask.State.QUEUED, updated_at__lt=now - QUEUED_STALE_AFTER),
+        direct=False,  # browser uploads are carried by the browser, never by a worker
     ).values_list("pk", flat=True)
     ids = list(stalled)
     for pk in ids:

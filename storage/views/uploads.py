@@ -1,8 +1,8 @@
 """Upload endpoints of the file browser (JSON for its script) and the uploads page.
 
-The browser sends one file per request; the file lands in MEDIA_ROOT/uploads while it
-arrives (LocalCopyUploadHandler), then an UploadTask queues the transfer to the provider, whose
-progress the page polls from `upload_status`.
+The browser opens an upload (`upload_create`), then sends the file in 1 MiB parts (or whole, up
+to the resumable threshold) to `upload_part`, which forwards each part to the provider at once:
+nothing is kept on the web node, so consecutive parts may go through different nodes.
 """
 
 from __future__ import annotations
@@ -10,27 +10,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext, pgettext
-from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.provider import ProviderNotConfigured
 from storage import paths, rules, services
 from storage.forms import UploadOptionsForm
 from storage.models import UploadTask
+from storage.resumable import PART_SIZE
 from storage.services.uploads import MAX_UPLOAD_BYTES
 from storage.texts import error_text, problem_text
 from storage.views.access import MANAGE, needs
 from storage.views.navigation import path_url, safe_next
-from storage.views.receiving import LocalCopy, LocalCopyUploadHandler
 
 # The existence check calls HEAD once per name: bounded so a huge drop stays quick.
 MAX_CHECKED_NAMES = 100
@@ -50,6 +47,11 @@ def status_json(task: UploadTask) -> dict[str, Any]:
         "percent": task.percent,
         "resumable": task.resumable,
         "next_part": task.next_part,
+        "direct": task.direct,
+        "part_size": PART_SIZE,
+        "part_url": reverse("storage:upload_part", args=[task.pk, 0])[: -len("0/")]
+        if task.direct
+        else "",
         "error": task.error,
         "result": task.result,
         "can_resume": task.state == UploadTask.State.FAILED,
@@ -126,63 +128,78 @@ def _describe_target(entry: dict[str, Any], *, name: str, target: services.Targe
         entry["exists"] = True
 
 
-@csrf_exempt
+@needs(MANAGE)
 @require_POST
-def upload_create(request: HttpRequest) -> HttpResponse:
-    """Receive files into local copies, then queue their transfer to the provider.
+def upload_create(request: HttpRequest) -> JsonResponse:
+    """Open (or take up again) the upload of one file the browser is about to send in parts.
 
-    CSRF is checked by the inner view: Django reads the request body to find a form token,
-    and the upload handler must be set before the body is read. The permission is checked
-    first, so a refused user's file is never stored.
+    Only the file's name, size and type arrive here, with the options; its bytes follow in
+    `upload_part` requests, which any web node may receive.
     """
-    if not request.user.has_perm(MANAGE):
-        raise PermissionDenied
-    handler = LocalCopyUploadHandler(request)
-    request.upload_handlers = [handler]
-    return _receive_upload(request, handler)
-
-
-@csrf_protect
-def _receive_upload(request: HttpRequest, handler: LocalCopyUploadHandler) -> JsonResponse:
-    copies: list[LocalCopy] = [
-        upload for upload in request.FILES.getlist("file") if isinstance(upload, LocalCopy)
-    ]
     form = UploadOptionsForm(request.POST)
-    errors: dict[str, list[str]] = {}
-    if handler.too_large:
-        errors["file"] = [_too_large_text(name) for name in handler.too_large]
-    elif not copies:
-        errors["file"] = [gettext("Choose a file to upload.")]
-    if not form.is_valid():
-        errors.update(form.error_dict())
-    targets: list[str] = []
-    if not errors:
-        for copy in copies:
-            try:
-                targets.append(paths.join(form.cleaned_data["folder"], copy.name or ""))
-            except rules.RuleViolation as violation:
-                errors.setdefault("file", []).extend(problem_text(p) for p in violation.problems)
+    errors: dict[str, list[str]] = {} if form.is_valid() else form.error_dict()
+    name = request.POST.get("name", "").strip()
+    size_text = request.POST.get("size", "").strip()
+    if not name:
+        errors["name"] = [gettext("Choose a file to upload.")]
+    if not size_text.isdigit():
+        errors["size"] = [gettext("The file size must be a whole number of bytes.")]
     if errors:
-        for copy in copies:
-            copy.discard()
         return _bad_request(errors)
-    tasks = []
-    with transaction.atomic():
-        for copy, target in zip(copies, targets, strict=True):
-            tasks.append(
-                services.create_upload(
-                    source=copy.local_path,
-                    target_path=target,
-                    original_name=copy.name or paths.name_of(target),
-                    size=copy.size or 0,
-                    md5=copy.md5,
-                    content_type=copy.content_type,
-                    options=form.options(),
-                    user=request.user,
-                )
-            )
-    return JsonResponse({"ok": True, "uploads": [status_json(task) for task in tasks]},
-                        status=201)
+    size = int(size_text)
+    options = form.options()
+    problem = _size_problem(name, size, options)
+    if problem:
+        return _bad_request({"size": [problem]})
+    try:
+        target = paths.join(form.cleaned_data["folder"], name)
+    except rules.RuleViolation as violation:
+        return _bad_request({"name": [problem_text(p) for p in violation.problems]})
+    task = services.start_browser_upload(
+        target_path=target, original_name=name, size=size,
+        content_type=request.POST.get("content_type"), options=options, user=request.user,
+    )
+    return JsonResponse({"ok": True, "upload": status_json(task)}, status=201)
+
+
+def _size_problem(name: str, size: int, options: services.UploadOptions) -> str:
+    if size > MAX_UPLOAD_BYTES:
+        return _too_large_text(name)
+    one_request_limit = services.resumable_threshold()
+    if not services.goes_resumable(size, options) and size > one_request_limit:
+        # Preprocessed images go in one request, which a web node holds in memory.
+        return gettext(
+            "%(name)s is larger than %(limit)s, the most a preprocessed image may be."
+        ) % {"name": name, "limit": filesizeformat(one_request_limit)}
+    return ""
+
+
+@needs(MANAGE)
+@require_POST
+def upload_part(request: HttpRequest, pk: int, part_id: int) -> JsonResponse:
+    """Forward one part of a browser upload to the provider; answers the next part id.
+
+    The body is the part's raw bytes. A part out of order, sent twice, of the wrong size or
+    for a closed upload is refused with the part the provider expects, and nothing changes.
+    """
+    task = get_object_or_404(UploadTask, pk=pk, direct=True)
+    limit = services.part_length(task, part_id)
+    data = request.read(limit + 1)  # never more than one part in memory
+    try:
+        task = services.receive_part(task.pk, part_id, data)
+    except services.PartRefused as refusal:
+        return JsonResponse(
+            {"ok": False, "field": "part", "kind": refusal.kind, "error": refusal.message,
+             "expected_part": refusal.expected, "upload": status_json(refusal.task)},
+            status=REFUSAL_STATUS.get(refusal.kind, 409),
+        )
+    return JsonResponse({"ok": True, "next_part": task.next_part, "upload": status_json(task)})
+
+
+# Bad input is 400/409; the provider out of reach 503 (send the same part again later); a
+# refusal by the provider 502 (the upload is failed, Resume opens it again).
+REFUSAL_STATUS = {"wrong_size": 400, "out_of_order": 409, "not_open": 409, "restarted": 409,
+                  "unavailable": 503, "failed": 502}
 
 
 @needs()
@@ -245,10 +262,10 @@ def upload_list(request: HttpRequest) -> HttpResponse:
 def script_texts() -> dict[str, str]:
     """Translated words for browser.js (the page's script has no catalogue of its own)."""
     return {
-        "toBackoffice": gettext("to the back-office"),
-        "toStorage": gettext("to storage"),
+        "thisPart": gettext("this part"),
+        "overall": gettext("whole file"),
+        "dropAgain": gettext("Drop the same file again to continue."),
         "sending": gettext("sending"),
-        "received": gettext("received, queued for storage"),
         "done": gettext("done"),
         "failed": gettext("failed"),
         "resume": pgettext("storage", "Resume"),

@@ -30,6 +30,9 @@ def start_with(**overrides: str) -> subprocess.CompletedProcess[str]:
     ("STORAGE_RESUMABLE_THRESHOLD", "10MB"),
     ("TOPUP_CALLBACK_GRACE_S", "ten minutes"),
     ("TOPUP_POLL_BATCH", "0"),
+    ("FILE_STORAGE", "nfs"),
+    ("FILE_STORAGE", "bucket"),  # without a configured bucket
+    ("PROMETHEUS_MULTIPROC_DIR", "/nonexistent/metrics"),
 ])
 def test_it_refuses_to_start_naming_the_variable(variable, value):
     result = start_with(**{variable: value})

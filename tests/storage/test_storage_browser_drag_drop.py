@@ -1,6 +1,7 @@
-"""The real file browser in chromium: a file dropped on the page goes to the back-office with a
-progress bar, then to storage in parts (progress polled), and shows up in the folder; a failed
-upload is resumed with one click."""
+"""The real file browser in chromium: a dropped file goes to storage in 1 MiB parts, each
+forwarded by the web request that carries it, with a bar for the part and one for the whole
+file, and shows up in the folder; a failed upload is resumed with one click; a reloaded page
+takes an unfinished upload up again at the provider's next part when the file is dropped again."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def drop_files(page, *files: tuple[str, bytes]) -> None:  # type: ignore[no-unty
 
 
 @pytest.fixture
-def browser_setup(provider, media_root, settings, sandbox_storage, celery_worker, staff_login,
+def browser_setup(provider, media_root, settings, sandbox_storage, staff_login,
                   page, live_server):  # type: ignore[no-untyped-def]
     settings.STORAGE_RESUMABLE_THRESHOLD = PART_SIZE
     sandbox_storage.create_folder("/inbox")
@@ -45,7 +46,7 @@ def browser_setup(provider, media_root, settings, sandbox_storage, celery_worker
 
 def test_dropped_files_are_uploaded_with_progress_and_appear_in_the_folder(browser_setup,
                                                                            sandbox_storage,
-                                                                           sandbox):
+                                                                           sandbox, media_root):
     page = browser_setup
     assert page.locator("#listing").inner_text().count("This folder is empty.") == 1
     data = pseudo_random_bytes(PART_SIZE * 3 + 4567)
@@ -57,17 +58,18 @@ def test_dropped_files_are_uploaded_with_progress_and_appear_in_the_folder(brows
     item = page.locator(".upload-item", has_text="/inbox/dropped.bin")
     item.wait_for()
     assert "in 1 MiB parts" in item.inner_text()
-    storage_bar = item.locator('[data-leg="storage"] progress')
+    overall_bar = item.locator('[data-leg="overall"] progress')
     page.wait_for_function("(bar) => bar.value > 0 && bar.value < 100",
-                           arg=storage_bar.element_handle(), timeout=60_000)
+                           arg=overall_bar.element_handle(), timeout=60_000)
     page.wait_for_function(
         """() => document.querySelectorAll('.upload-item[data-state="done"]').length === 2""",
         timeout=60_000)
     assert "in one request" in page.locator(".upload-item", has_text="note.txt").inner_text()
-    browser_bar = item.locator('[data-leg="browser"] progress')
-    assert browser_bar.get_attribute("value") == "100"
-    assert storage_bar.get_attribute("value") == "100"
-    assert "100% · 3.0 MiB / 3.0 MiB" in item.locator('[data-leg="storage"]').inner_text()
+    part_bar = item.locator('[data-leg="part"] progress')
+    assert part_bar.get_attribute("value") == "100"
+    assert overall_bar.get_attribute("value") == "100"
+    assert "100% · 3.0 MiB / 3.0 MiB" in item.locator('[data-leg="overall"]').inner_text()
+    assert not any(media_root.rglob("*"))  # nothing was staged on the web node
 
     page.wait_for_selector('#listing tr[data-name="dropped.bin"]')
     page.wait_for_selector('#listing tr[data-name="note.txt"]')
@@ -93,6 +95,38 @@ def test_a_failed_upload_is_resumed_with_one_click(browser_setup, provider, sand
     assert UploadTask.objects.get().state == "done"
     assert sandbox_storage.head("/inbox/refused.bin").md5 == md5_of(data)
     page.wait_for_selector('#listing tr[data-name="refused.bin"]')
+
+
+def test_a_reloaded_page_resumes_at_the_providers_next_part(browser_setup, sandbox_storage,
+                                                            live_server):
+    page = browser_setup
+    data = pseudo_random_bytes(PART_SIZE * 3 + 10)
+    # The third part never gets through and the page is reloaded: the file in the old page
+    # is gone, two parts are at the provider.
+    page.route("**/parts/2/", lambda route: route.abort())
+    drop_files(page, ("reload.bin", data))
+    page.wait_for_function("() => document.querySelector('.upload-item[data-upload-id]')")
+    task = _wait_for_part(2)
+    page.unroute("**/parts/2/")
+    page.goto(f"{live_server.url}/storage/?path=/inbox")
+    pending = page.locator(".upload-item", has_text="/inbox/reload.bin")
+    assert "Drop the same file again to continue." in pending.inner_text()
+    drop_files(page, ("reload.bin", data))
+    page.wait_for_selector('.upload-item[data-state="done"]', timeout=60_000)
+    assert UploadTask.objects.count() == 1 and UploadTask.objects.get().pk == task.pk
+    assert sandbox_storage.head("/inbox/reload.bin").md5 == md5_of(data)
+
+
+def _wait_for_part(part_id: int) -> UploadTask:
+    import time
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        task = UploadTask.objects.first()
+        if task is not None and task.next_part == part_id:
+            return task
+        time.sleep(0.2)
+    raise AssertionError(f"the upload never reached part {part_id}")
 
 
 def test_bad_options_are_shown_beside_their_field_and_nothing_is_sent(browser_setup):

@@ -1,5 +1,6 @@
-"""The upload endpoints of the file browser: the pre-flight check, receiving a file into a local
-copy and queueing it, progress JSON, Resume and Discard, and the uploads page."""
+"""The upload endpoints of the file browser: the pre-flight check, opening a browser upload
+(nothing kept locally), progress JSON, Resume and Discard, and the uploads page. The parts
+themselves: test_storage_browser_part_uploads.py."""
 
 from __future__ import annotations
 
@@ -7,13 +8,12 @@ import io
 import json
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
 from storage.models import UploadTask
 from storage.resumable import PART_SIZE
-from tests.storage.conftest import md5_of, queue_upload
+from tests.storage.conftest import queue_upload
 
 pytestmark = pytest.mark.django_db
 
@@ -26,23 +26,22 @@ def local_copies(media_root) -> list:  # type: ignore[no-untyped-def]
     return sorted(folder.iterdir()) if folder.exists() else []
 
 
-def test_a_received_file_is_kept_locally_and_queued_after_commit(
+def test_opening_an_upload_keeps_nothing_locally_and_queues_nothing(
     manager_client, provider, media_root, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=False) as queued:
         response = manager_client.post(CREATE, {
-            "folder": "/inbox", "file": SimpleUploadedFile("report.pdf", b"%PDF-1.4 body",
-                                                           content_type="application/pdf")})
+            "folder": "/inbox", "name": "report.pdf", "size": "13",
+            "content_type": "application/pdf"})
     assert response.status_code == 201, response.content
-    status = response.json()["uploads"][0]
+    status = response.json()["upload"]
     task = UploadTask.objects.get(pk=status["id"])
-    assert (task.target_path, task.size, task.md5) == ("/inbox/report.pdf", 13,
-                                                       md5_of(b"%PDF-1.4 body"))
+    assert (task.target_path, task.size, task.source, task.direct) == (
+        "/inbox/report.pdf", 13, "", True)
     assert task.content_type == "application/pdf" and task.created_by.username == "content-manager"
-    assert local_copies(media_root) == [media_root / "uploads" / task.source.rsplit("/", 1)[1]]
-    assert (media_root / "uploads" / task.source.rsplit("/", 1)[1]).read_bytes() == b"%PDF-1.4 body"
-    assert len(queued) == 1
-    assert status["state"] == "queued" and status["status_url"].endswith(f"/{task.pk}/")
+    assert local_copies(media_root) == [] and queued == []
+    assert status["state"] == "uploading" and status["next_part"] == 0
+    assert status["part_url"].endswith(f"/uploads/{task.pk}/parts/")
 
 
 def test_preprocessing_options_are_validated_and_stored_with_the_upload(manager_client, provider,
@@ -52,8 +51,7 @@ def test_preprocessing_options_are_validated_and_stored_with_the_upload(manager_
         "rotate": "90", "crop": "10x10a0a0", "exif_switch": "on", "watermark_text": "版权 2026",
         "watermark_font": "simhei", "watermark_size": "20", "watermark_align": "bottom,right",
         "watermark_margin": "5,5", "watermark_opacity": "40", "watermark_color": "#ffffff",
-        "watermark_border": "#00000080", "ttl_days": "90",
-        "file": SimpleUploadedFile("a.png", b"not really a png")})
+        "watermark_border": "#00000080", "ttl_days": "90", "name": "a.png", "size": "16"})
     assert response.status_code == 201, response.content
     task = UploadTask.objects.get()
     assert task.options["ttl_days"] == 90
@@ -102,34 +100,44 @@ def test_bad_options_are_refused_naming_the_field_and_nothing_is_kept(
     manager_client, provider, media_root, fields, field, message
 ):
     response = manager_client.post(CREATE, {"folder": "/x", **fields,
-                                            "file": SimpleUploadedFile("a.png", b"data")})
+                                            "name": "a.png", "size": "4"})
     assert response.status_code == 400
     errors = response.json()["errors"]
     assert any(message in text for text in errors[field]), errors
     assert not UploadTask.objects.exists()
-    assert local_copies(media_root) == []
 
 
-def test_a_request_without_a_file_is_refused(manager_client, provider, media_root):
-    response = manager_client.post(CREATE, {"folder": "/x"})
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        ({"size": "4"}, "name", "Choose a file to upload."),
+        ({"name": "a.txt"}, "size", "The file size must be a whole number of bytes."),
+        ({"name": "a.txt", "size": "-3"}, "size", "The file size must be a whole number"),
+        ({"name": "..", "size": "3"}, "name", "“.” or “..”"),
+    ],
+)
+def test_an_upload_without_a_good_name_or_size_is_refused_naming_the_field(
+    manager_client, provider, fields, field, message
+):
+    response = manager_client.post(CREATE, {"folder": "/x", **fields})
     assert response.status_code == 400
-    assert response.json()["errors"]["file"] == ["Choose a file to upload."]
+    assert any(message in text for text in response.json()["errors"][field])
+    assert not UploadTask.objects.exists()
 
 
 def test_an_upload_without_the_csrf_token_is_refused_and_nothing_is_kept(manager, provider,
                                                                          media_root):
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(manager)
-    response = strict.post(CREATE, {"folder": "/x", "file": SimpleUploadedFile("a.txt", b"a")})
+    response = strict.post(CREATE, {"folder": "/x", "name": "a.txt", "size": "1"})
     assert response.status_code == 403
     assert not UploadTask.objects.exists()
 
 
 def test_an_auditor_cannot_upload_and_nothing_is_kept(auditor_client, provider, media_root):
-    response = auditor_client.post(CREATE, {"folder": "/x",
-                                            "file": SimpleUploadedFile("a.txt", b"a")})
+    response = auditor_client.post(CREATE, {"folder": "/x", "name": "a.txt", "size": "1"})
     assert response.status_code == 403
-    assert local_copies(media_root) == []
+    assert not UploadTask.objects.exists()
     assert auditor_client.post(CHECK, {"folder": "/x", "name": "a.txt"}).status_code == 403
 
 
@@ -212,13 +220,12 @@ def test_the_uploads_page_filters_by_state(manager_client, provider, media_root)
 def test_a_file_above_the_providers_limit_is_refused_and_not_kept(manager_client, provider,
                                                                   media_root, monkeypatch):
     # The real limit is 10,000 parts of 1 MiB; a small one stands in for it here.
-    monkeypatch.setattr("storage.views.receiving.MAX_UPLOAD_BYTES", 100_000)
     monkeypatch.setattr("storage.views.uploads.MAX_UPLOAD_BYTES", 100_000)
-    response = manager_client.post(CREATE, {
-        "folder": "/x", "file": SimpleUploadedFile("huge.bin", b"x" * 300_000)})
+    response = manager_client.post(CREATE, {"folder": "/x", "name": "huge.bin",
+                                            "size": "300000"})
     assert response.status_code == 400
-    assert response.json()["errors"]["file"] == [
+    assert response.json()["errors"]["size"] == [
         "huge.bin is larger than 97.7\xa0KB, the most the provider takes in one file."]
-    assert local_copies(media_root) == [] and not UploadTask.objects.exists()
+    assert not UploadTask.objects.exists()
     check = manager_client.post(CHECK, {"folder": "/x", "name": "huge.bin", "size": "300000"})
     assert "larger than" in check.json()["files"][0]["error"]

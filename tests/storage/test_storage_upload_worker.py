@@ -1,11 +1,10 @@
-"""A real Celery worker takes the queued upload after the request commits and sends it."""
+"""A real Celery worker takes a queued upload (the upload command's, the demo's) and sends it."""
 
 from __future__ import annotations
 
 import time
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from storage import services
@@ -25,14 +24,14 @@ def wait_for(predicate, timeout_s: float = 60.0) -> None:  # type: ignore[no-unt
     raise AssertionError("condition not met in time")
 
 
-def test_the_worker_uploads_a_received_file_in_parts(manager_client, provider, media_root,
-                                                     settings, celery_worker):
+def test_the_worker_uploads_a_queued_file_in_parts(manager_client, provider, media_root,
+                                                   settings, celery_worker):
+    from tests.storage.conftest import queue_upload
+
     settings.STORAGE_RESUMABLE_THRESHOLD = PART_SIZE
     data = pseudo_random_bytes(PART_SIZE * 2 + 99)
-    response = manager_client.post(reverse("storage:upload_create"), {
-        "folder": "/worker", "file": SimpleUploadedFile("w.bin", data)})
-    assert response.status_code == 201
-    pk = response.json()["uploads"][0]["id"]
+    pk = queue_upload(data, "/worker/w.bin").pk
+    services.enqueue_upload(pk)
     wait_for(lambda: UploadTask.objects.get(pk=pk).state in ("done", "failed"))
     task = UploadTask.objects.get(pk=pk)
     assert task.state == "done", task.error

@@ -8,12 +8,14 @@ receipt is kept, including forged and unreadable ones, and a genuine one can be 
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
@@ -85,6 +87,15 @@ def receive_callback(
     slow or failing order update never turns into a refused callback.
     """
     verdict = _judge(body)
+    if not address_allowed(remote_addr):
+        # Kept like any other receipt (what it said stays readable for staff), never applied.
+        fields = {**verdict.fields, "outcome": ReceiptOutcome.REFUSED_ADDRESS, "processed": True,
+                  "error": f"{remote_addr} is not in TOPUP_CALLBACK_ALLOWED_IPS"}
+        receipt = CallbackReceipt.objects.create(
+            body=body, headers=headers, remote_addr=remote_addr, **fields)
+        logger.warning("top-up callback #%s refused: address %s not allowed", receipt.pk,
+                       remote_addr)
+        return CallbackReply(403, {"info": "0", "error": "address"}, receipt.pk)
     receipt = CallbackReceipt.objects.create(
         body=body, headers=headers, remote_addr=remote_addr, **verdict.fields)
     if verdict.genuine:
@@ -97,6 +108,18 @@ def receive_callback(
     # The detail (parser or codec messages, exception text) stays on the receipt for staff;
     # the unauthenticated caller only learns which kind of refusal it was.
     return CallbackReply(400, {"info": "0", "error": str(verdict.fields["outcome"])}, receipt.pk)
+
+
+def address_allowed(remote_addr: str | None) -> bool:
+    """Whether TOPUP_CALLBACK_ALLOWED_IPS (addresses and networks; empty: any) lets it in."""
+    allowed = getattr(settings, "TOPUP_CALLBACK_ALLOWED_IPS", None) or []
+    if not allowed:
+        return True
+    try:
+        address = ipaddress.ip_address(remote_addr or "")
+    except ValueError:
+        return False
+    return any(address in ipaddress.ip_network(entry, strict=False) for entry in allowed)
 
 
 @dataclass(frozen=True)
