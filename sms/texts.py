@@ -53,6 +53,12 @@ PROBLEM_TEXTS: Mapping[str, Promise] = {
         "The content must not use the characters 【 】 < > (found: %(characters)s)."
     ),
     rules.ONLY_VARIABLES: _("The content must contain fixed text, not only variables."),
+    rules.NOT_A_VARIABLE: _(
+        "%(placeholder)s is not a variable: variables are written {$var1} to {$var%(limit)s}."
+    ),
+    rules.TOO_MANY_VARIABLES: _(
+        "%(placeholder)s: a template has at most %(limit)s variables, {$var1} to {$var%(limit)s}."
+    ),
     rules.UNSUBSCRIBE_MISSING: _(
         "A marketing template must end with 退订回T, 退订回TD or 退订回N; it can be created, "
         "but every message sent with it will fail."

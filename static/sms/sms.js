@@ -22,11 +22,29 @@
     var url = form.dataset.checkUrl;
     var timer = null;
     var sequence = 0;
+    // Fields the person has changed. The others show no live problem: an empty new form is
+    // not wrong yet, and after a submit the server's errors are already shown (once).
+    var touched = {};
+    function payload() {
+      var body = new FormData(form);
+      // Disabled fields (type and channel when editing) are not submitted, but the check
+      // needs their values, or it would call them missing.
+      form.querySelectorAll("[name][disabled]").forEach(function (input) {
+        if (!body.has(input.name)) { body.append(input.name, input.value); }
+      });
+      return body;
+    }
+    function showAcceptance() {
+      var type = form.querySelector("[name=type]");
+      var acceptance = form.querySelector('.field[data-field="accept_failing"]');
+      if (type && acceptance) { acceptance.hidden = type.value !== "marketing"; }
+    }
     function check() {
       var mine = ++sequence;
+      showAcceptance();
       fetch(url, {
         method: "POST",
-        body: new FormData(form),
+        body: payload(),
         headers: { "X-CSRFToken": csrfToken(form) },
         credentials: "same-origin"
       }).then(function (response) {
@@ -43,7 +61,7 @@
           }
         });
         form.querySelectorAll(".live-problems").forEach(function (box) {
-          paragraphs(box, byField[box.dataset.for] || []);
+          paragraphs(box, touched[box.dataset.for] ? (byField[box.dataset.for] || []) : []);
         });
         paragraphs(document.getElementById("preview-problems"), other);
         var text = document.getElementById("preview-text");
@@ -61,8 +79,18 @@
       clearTimeout(timer);
       timer = setTimeout(check, 250);
     }
-    form.addEventListener("input", schedule);
-    form.addEventListener("change", schedule);
+    function edited(event) {
+      var name = event.target.name;
+      if (name && !touched[name]) {
+        touched[name] = true;
+        // From now on the live check speaks for this field: drop the server's old errors.
+        var old = form.querySelector('.field[data-field="' + name + '"] .errorlist');
+        if (old) { old.remove(); }
+      }
+      schedule();
+    }
+    form.addEventListener("input", edited);
+    form.addEventListener("change", edited);
     document.querySelectorAll(".sample").forEach(function (input) {
       input.addEventListener("input", schedule);
     });
