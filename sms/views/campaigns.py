@@ -21,7 +21,11 @@ RESULTS_SHOWN = 50
 
 @needs()
 def campaign_list(request: HttpRequest) -> HttpResponse:
-    campaigns = Campaign.objects.select_related("template", "created_by")
+    # A send page preview is stored as a draft only so that "Send" confirms exactly what was
+    # previewed: it is not a campaign anyone waits on, and it is dropped after a day.
+    campaigns = Campaign.objects.select_related("template", "created_by").exclude(
+        state=CampaignState.DRAFT, source=CampaignSource.FORM
+    )
     state = request.GET.get("state", "")
     if state in CampaignState.values:
         campaigns = campaigns.filter(state=state)
