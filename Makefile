@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 # The provider's official JavaScript SDK, pinned for tests/sdk/ (npm writes this file last).
 NODE_SDK := tests/sdk/node_modules/.package-lock.json
 
-.PHONY: run test install lint messages clean
+.PHONY: run test install lint typecheck messages clean
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,12 @@ test: install
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	$(MAKE) --no-print-directory typecheck
+
+## mypy twice: the back-office (pyproject.toml) and the sandbox (sandbox/mypy.ini).
+typecheck: install
+	SECRET_KEY=$${SECRET_KEY:-mypy-only-secret-key} $(VENV)/bin/mypy
+	$(VENV)/bin/mypy --config-file sandbox/mypy.ini
 
 ## Refresh and compile the Simplified Chinese catalogues (needs gettext).
 messages: install

@@ -12,9 +12,9 @@ from functools import wraps
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponseBase
 
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponseBase]
 Guard = Callable[..., Callable[[View], View]]
 
 
@@ -27,7 +27,7 @@ def access_guard(access_permission: str) -> Guard:
 
         def decorate(view: View) -> View:
             @wraps(view)
-            def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
                 if not request.user.has_perms(required):
                     raise PermissionDenied
                 return view(request, *args, **kwargs)

@@ -7,8 +7,9 @@ understand, and say which variable is wrong.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, overload
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -27,11 +28,15 @@ class StrictEnv:
         value = self._env.str(name, default=None)
         return None if value is None or value.strip() == "" else value.strip()
 
-    def str(self, name: str, default: str | None = None) -> str | None:
+    @overload
+    def str(self, name: builtins.str, default: builtins.str) -> builtins.str: ...
+    @overload
+    def str(self, name: builtins.str, default: None = None) -> builtins.str | None: ...
+    def str(self, name: builtins.str, default: builtins.str | None = None) -> builtins.str | None:
         value = self.raw(name)
         return default if value is None else value
 
-    def bool(self, name: str, default: bool) -> bool:
+    def bool(self, name: builtins.str, default: bool) -> bool:
         value = self.raw(name)
         if value is None:
             return default
@@ -44,7 +49,7 @@ class StrictEnv:
             f"{name}: expected a boolean (true/false, 1/0, yes/no, on/off), got {value!r}"
         )
 
-    def int(self, name: str, default: int, minimum: int | None = None) -> int:
+    def int(self, name: builtins.str, default: int, minimum: int | None = None) -> int:
         value = self.raw(name)
         if value is None:
             return default
@@ -56,7 +61,9 @@ class StrictEnv:
             raise ImproperlyConfigured(f"{name}: must be at least {minimum}, got {number}")
         return number
 
-    def choice(self, name: str, choices: Iterable[str], default: str) -> str:
+    def choice(
+        self, name: builtins.str, choices: Iterable[builtins.str], default: builtins.str
+    ) -> builtins.str:
         value = self.raw(name)
         allowed = list(choices)
         if value is None:
@@ -67,13 +74,16 @@ class StrictEnv:
             )
         return value
 
-    def list(self, name: str, default: list[str]) -> list[str]:
+    def list(self, name: builtins.str, default: list[builtins.str]) -> list[builtins.str]:
         value = self.raw(name)
         if value is None:
             return default
         return [item.strip() for item in value.split(",") if item.strip()]
 
-    def url(self, name: str, schemes: Iterable[str], default: str | None = None) -> str | None:
+    def url(
+        self, name: builtins.str, schemes: Iterable[builtins.str],
+        default: builtins.str | None = None,
+    ) -> builtins.str | None:
         value = self.raw(name)
         if value is None:
             return default
@@ -86,7 +96,7 @@ class StrictEnv:
             )
         return value
 
-    def database(self, name: str, default: str) -> dict[str, Any]:
+    def database(self, name: builtins.str, default: builtins.str) -> dict[builtins.str, Any]:
         value = self.url(name, ("postgres", "postgresql", "pgsql", "sqlite"), default)
         assert value is not None
         try:

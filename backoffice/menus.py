@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.http import HttpRequest
 from django.urls import reverse
 
 from backoffice.services import SERVICES, Service
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
-def visible_services(user) -> list[Service]:  # type: ignore[no-untyped-def]
+
+def visible_services(user: User | AnonymousUser) -> list[Service]:
     if not user.is_authenticated:
         return []
     return [service for service in SERVICES if user.has_perm(service.access_permission)]

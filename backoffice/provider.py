@@ -9,10 +9,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 import requests
 from django.db import DatabaseError
 from django.utils import timezone
+from requests import PreparedRequest, Response
 from requests.adapters import HTTPAdapter
 
 from backoffice.models import ProviderContact
@@ -45,16 +47,16 @@ class ContactRecordingAdapter(HTTPAdapter):
     """
 
     def __init__(
-        self, service: str, *, clock: Callable[[], float] = time.monotonic, **kwargs: object
+        self, service: str, *, clock: Callable[[], float] = time.monotonic, **kwargs: Any
     ) -> None:
         self.service = service
         self._clock = clock
         self._last_recorded: tuple[bool, str, float] | None = None
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+        super().__init__(**kwargs)
 
-    def send(self, request, **kwargs):  # type: ignore[no-untyped-def]
+    def send(self, request: PreparedRequest, *args: Any, **kwargs: Any) -> Response:
         try:
-            response = super().send(request, **kwargs)
+            response = super().send(request, *args, **kwargs)
         except requests.RequestException as error:
             self._record(False, f"{type(error).__name__}: {error}")
             raise

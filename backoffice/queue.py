@@ -43,7 +43,11 @@ def enqueue(
     task = registered_task(name)
 
     def send() -> None:
-        task.apply_async(args, countdown=countdown or None, expires=expires)
+        # Celery reads a countdown of 0 as "at once"; an expiry only when one is asked for.
+        if expires is None:
+            task.apply_async(args, countdown=countdown)
+        else:
+            task.apply_async(args, countdown=countdown, expires=expires)
 
     if after_commit:
         transaction.on_commit(send)

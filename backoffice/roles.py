@@ -8,8 +8,9 @@ next time `setup_roles` (or any migrate) runs.
 
 from __future__ import annotations
 
+from django.apps import AppConfig
 from django.contrib.auth.models import Group, Permission
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from backoffice.services import SERVICE_KEYS
 
@@ -22,11 +23,11 @@ AUDITORS = "Auditors"
 ROLE_NAMES = (*OPERATOR_APPS, AUDITORS)
 
 
-def operator_permissions(app_labels: tuple[str, ...]):
+def operator_permissions(app_labels: tuple[str, ...]) -> QuerySet[Permission]:
     return Permission.objects.filter(content_type__app_label__in=app_labels)
 
 
-def auditor_permissions():
+def auditor_permissions() -> QuerySet[Permission]:
     readable = Q(codename__startswith="view_") | Q(codename__startswith="access_")
     return Permission.objects.filter(readable, content_type__app_label__in=SERVICE_KEYS)
 
@@ -44,7 +45,7 @@ def setup_roles() -> dict[str, int]:
     return counts
 
 
-def sync_roles_after_migrate(sender, **kwargs) -> None:  # type: ignore[no-untyped-def]
+def sync_roles_after_migrate(sender: AppConfig, **kwargs: object) -> None:
     # post_migrate fires once per app; the last one (ours is late in INSTALLED_APPS) is enough,
     # but running it for each service app too keeps groups right when only one app migrates.
     if sender.label in ("backoffice", *SERVICE_KEYS):

@@ -6,6 +6,7 @@ suite set both variables and use PostgreSQL and Redis.
 """
 
 from pathlib import Path
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
@@ -172,7 +173,7 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 
 # The provider. Every secret comes from the environment; `make run` fills these from the
 # sandbox's info file.
-PROVIDER = {
+PROVIDER: dict[str, Any] = {  # each service's settings, and the sandbox's control URL
     "sms": {
         "api_url": env.url("SMS_API_URL", ("http", "https")),
         "token": env.str("SMS_TOKEN"),

@@ -11,9 +11,13 @@ import importlib
 import importlib.util
 import logging
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from backoffice.models import ProviderContact
 from backoffice.services import Service
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 logger = logging.getLogger(__name__)
 
@@ -26,7 +30,7 @@ class Tile:
     figures_error: bool = False
 
 
-def app_figures(service: Service, user) -> tuple[list[tuple[str, str]], bool]:  # type: ignore[no-untyped-def]
+def app_figures(service: Service, user: User | AnonymousUser) -> tuple[list[tuple[str, str]], bool]:
     module_name = f"{service.app_label}.dashboard"
     if importlib.util.find_spec(module_name) is None:
         return [], False
@@ -38,7 +42,7 @@ def app_figures(service: Service, user) -> tuple[list[tuple[str, str]], bool]:  
         return [], True
 
 
-def build_tiles(services: list[Service], user) -> list[Tile]:  # type: ignore[no-untyped-def]
+def build_tiles(services: list[Service], user: User | AnonymousUser) -> list[Tile]:
     contacts = {c.service: c for c in ProviderContact.objects.filter(
         service__in=[s.key for s in services])}
     tiles = []

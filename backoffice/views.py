@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import PermissionDenied
@@ -23,7 +25,7 @@ class ServiceOverviewView(TemplateView):
     template_name = "backoffice/service_overview.html"
     service_key = ""
 
-    def get_context_data(self, **kwargs):  # type: ignore[no-untyped-def]
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         service = next(s for s in SERVICES if s.key == self.service_key)
         if not self.request.user.has_perm(service.access_permission):
             raise PermissionDenied

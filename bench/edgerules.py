@@ -76,7 +76,7 @@ RULES: tuple[RuleSpec, ...] = (
     ),
     RuleSpec(r"/avatars/$MD5($1).png?", r"^/u/([^/]+)/avatar$", debug=False),
     RuleSpec(
-        r"$WHEN($EQ($_SCHEME, HTTP), $EQ($_HOST, secure.example.com))"
+        r"$WHEN($EQ($_SCHEME, http), $EQ($_HOST, secure.example.com))"
         r"$REDIRECT(https://$_HOST$_URI, 301)",
         r"^/",
         debug=False,

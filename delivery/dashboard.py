@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from delivery import services
 from delivery.models import PublishStatus, RuleSet
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
-def figures(user) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+
+def figures(user: User | AnonymousUser) -> list[tuple[str, str]]:
     """Rule sets, the last publish and its outcome, today's purges.
 
     Contract of the hook: (label, value) pairs, already translated; only called for users who

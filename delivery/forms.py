@@ -6,7 +6,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -85,7 +85,8 @@ class SigningForm(forms.Form):
         return True
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # returns cleaned_data, typed as possibly None
+        data = self.cleaned_data
         if not self.signing_enabled():
             return data
         if not data.get("expires_in"):
@@ -169,8 +170,11 @@ class CacheBypassForm(OptionalSigningForm):
 class CombineForm(OptionalSigningForm):
     directory = forms.CharField(label=_("Folder"), max_length=1024, initial="/",
                                 help_text=_("e.g. /static/js"))
-    files = forms.CharField(label=_("Files"), widget=forms.Textarea(attrs={"rows": 4}),
-                            help_text=_("One file name of that folder a line, in order."))
+    # A declared field: the form's metaclass moves it into base_fields, so it does not
+    # replace BaseForm.files (the uploads), which is all the stubs can see.
+    files = forms.CharField(  # type: ignore[assignment]
+        label=_("Files"), widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_("One file name of that folder a line, in order."))
     field_order = ["directory", "files", "sign", "expires_in", "expires_at", "upp"]
 
     def file_list(self) -> list[str]:
@@ -193,7 +197,7 @@ class ImageForm(OptionalSigningForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         names = list(ImageVersion.objects.values_list("name", "params"))
-        self.fields["version"].choices = [("", "—")] + [
+        cast(forms.ChoiceField, self.fields["version"]).choices = [("", "—")] + [
             (name, f"{name} ({params})") for name, params in names]
         for key in rules.IMAGE_KEYS:
             self.fields[f"key_{key.name}"] = image_key_field(key)
@@ -305,7 +309,8 @@ class DeliverySettingsForm(forms.ModelForm):
         return value
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # returns cleaned_data, typed as possibly None
+        data = self.cleaned_data
         for name in ("cors_allow_origin", "cors_allow_methods", "cors_allow_headers",
                      "cors_expose_headers"):
             value = data.get(name, "")
@@ -379,8 +384,8 @@ class RuleForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["pattern"].strip = False
-        self.fields["rule"].strip = False
+        cast(forms.CharField, self.fields["pattern"]).strip = False
+        cast(forms.CharField, self.fields["rule"]).strip = False
         self.fields["position"].required = False
         if not self.instance.pk:
             self.initial.setdefault("debug", True)
@@ -390,7 +395,8 @@ class RuleForm(forms.ModelForm):
         return any(name != "position" for name in self.changed_data)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # returns cleaned_data, typed as possibly None
+        data = self.cleaned_data
         rule, pattern = data.get("rule"), data.get("pattern", "")
         if rule is None:
             return data
@@ -408,13 +414,15 @@ class BaseRuleFormSet(BaseInlineFormSet):
         Call after `is_valid()`."""
         kept = [(index, form) for index, form in enumerate(self.forms)
                 if (form.instance.pk or form.has_changed())
-                and not self._should_delete_form(form)]
+                # Django's own (private) test, which django-stubs does not declare.
+                and not self._should_delete_form(form)]  # type: ignore[attr-defined]
         kept.sort(key=lambda pair: (pair[1].cleaned_data.get("position") or 10**9, pair[0]))
         return [form for _index, form in kept]
 
 
-RuleFormSet = forms.inlineformset_factory(
-    RuleSet, Rule, form=RuleForm, formset=BaseRuleFormSet, extra=1, can_delete=True)
+# The factory builds a subclass of `formset`; its stub forgets which one.
+RuleFormSet = cast(type[BaseRuleFormSet], forms.inlineformset_factory(
+    RuleSet, Rule, form=RuleForm, formset=BaseRuleFormSet, extra=1, can_delete=True))
 
 
 class PurgeForm(forms.Form):

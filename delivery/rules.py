@@ -11,9 +11,10 @@ name is always taken literally (and a `!` in a name cannot be mistaken for the s
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
 from delivery.client import MAX_UPP, directory_count, upt_token
@@ -37,7 +38,8 @@ class Problem:
     field: str
     code: str
     message: str
-    params: Mapping[str, object] = field(default_factory=dict)
+    # `dataclasses.` because the `field` attribute above shadows the function in this body.
+    params: Mapping[str, object] = dataclasses.field(default_factory=dict)
 
 
 class LinkError(ValueError):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from backoffice.provider import ProviderNotConfigured
 from delivery.services import purging
@@ -18,7 +18,7 @@ logger = logging.getLogger(__name__)
 
 
 @shared_task(bind=True, acks_late=True, max_retries=30)
-def send_purge_task(self, purge_id: int) -> str | None:  # type: ignore[no-untyped-def]
+def send_purge_task(self: Task, purge_id: int) -> str | None:
     """Send one stored purge; waits (retry with countdown) while the minute's limit is used."""
     try:
         request = purging.send_purge(purge_id)

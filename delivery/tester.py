@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from edgerules import Outcome, RequestContext, RuleSpec, RuleStep, compile_rule_set
+from edgerules.source import Span, excerpt
 
 METHODS = ("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH")
 PREVIEW_HEADER = "X-svc-Rewrite-Preview"
@@ -135,6 +136,9 @@ def run(specs: Sequence[RuleSpec | Mapping[str, object]], ctx: RequestContext) -
 
 
 def step_dict(step: RuleStep) -> dict[str, Any]:
+    """One rule's trace. `checks` are the conditions of `$WHEN`/`$ALL`/`$ANY` it evaluated
+    (`held` false names the one that stopped it), `variables` each variable of the rule with
+    its value, `absent` when the request lacks it, `evaluated` false when never reached."""
     return {
         "index": step.index,
         "number": step.index + 1,
@@ -144,10 +148,34 @@ def step_dict(step: RuleStep) -> dict[str, Any]:
         "matched": step.matched,
         "groups": list(step.groups),
         "value": step.value,
-        "error": step.error.as_dict() if step.error else None,
+        "error": _error(step),
         "response": _response(step.response),
         "stopped_at": list(step.stopped_at) if step.stopped_at else None,
+        "checks": [
+            {"function": check.function, "position": check.position, "text": check.text,
+             "value": check.value, "held": check.held, "line": check.line,
+             "column": check.column}
+            for check in step.checks],
+        "variables": [
+            {"name": reading.text, "value": reading.value, "absent": reading.absent,
+             "evaluated": reading.evaluated, "line": reading.line, "column": reading.column}
+            for reading in step.readings],
     }
+
+
+def _error(step: RuleStep) -> dict[str, Any] | None:
+    """The error as data, with `subject`: the text it points at in the rule or pattern (the
+    variable of a failed interpolation, the call of a syntax error)."""
+    if step.error is None:
+        return None
+    data = step.error.as_dict()
+    source = step.pattern if step.error.field == "pattern" else step.rule
+    try:
+        data["subject"] = excerpt(source, Span(step.error.line, step.error.column,
+                                               step.error.end_line, step.error.end_column))
+    except IndexError:  # a position outside the text (never for edgerules' own spans)
+        data["subject"] = ""
+    return data
 
 
 def _response(response: Any) -> dict[str, Any] | None:
@@ -178,6 +206,12 @@ def outcome_dict(outcome: Outcome) -> dict[str, Any]:
     }
 
 
+def _variable_value(variable: dict[str, Any]) -> str:
+    if not variable["evaluated"]:
+        return "(not evaluated)"
+    return "(absent)" if variable["absent"] else repr(variable["value"])
+
+
 def vars_of(change: Any) -> dict[str, Any]:
     return {"action": change.action, "name": change.name, "value": change.value}
 
@@ -203,6 +237,13 @@ def format_trace(outcome: Outcome) -> str:
         if step["response"]:
             line += f"  response {step['response']}"
         lines.append(line)
+        for check in step["checks"]:
+            if not check["held"]:
+                lines.append(f"  false: condition {check['position']} of ${check['function']} "
+                             f"at {check['line']}:{check['column']}, {check['text']} = "
+                             f"{check['value']!r}")
+        for variable in step["variables"]:
+            lines.append(f"  {variable['name']} = {_variable_value(variable)}")
     lines.append(f"final URL: {data['url']}"
                  + (f" (rewritten by rule {data['rewrite_rule']})" if data["rewritten"] else ""))
     for label, key in (("request header", "request_headers"),

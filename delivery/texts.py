@@ -19,6 +19,7 @@ from delivery.services.purging import (
 )
 from delivery.tester import InputProblem
 from edgerules import Diagnostic, Status
+from edgerules.names import FUNCTIONS
 
 PROBLEMS: Mapping[str, Promise] = {
     "required": _("%(field)s: required."),
@@ -110,6 +111,43 @@ DIAGNOSTICS: Mapping[str, Promise] = {
     "bad-header": _("Bad header name"),
 }
 
+# What each function does, for the editor's function reference; its usage line (optional
+# parameters in brackets) comes from edgerules' own table, so the two cannot disagree.
+FUNCTION_MEANINGS: Mapping[str, Promise] = {
+    "WHEN": _("The rule goes on only if every condition is true; otherwise it stops and "
+              "leaves no effect."),
+    "NOT": _("True when E is false (empty)."),
+    "ALL": _("True when every argument is true."),
+    "ANY": _("True when any argument is true."),
+    "OR": _("The first argument that is true (not empty)."),
+    "SELECT": _("E2 if E1 is true, else E3."),
+    "ENCODE_BASE64": _("E encoded in Base64."),
+    "DECODE_BASE64": _("E decoded from Base64."),
+    "MD5": _("The MD5 of E, in lowercase hexadecimal."),
+    "SUB": _("The part of E1 from position “from” to position “to” (counted from 1; negative "
+             "positions count from the end)."),
+    "GT": _("True when the number E1 is greater than E2."),
+    "GE": _("True when the number E1 is greater than or equal to E2."),
+    "EQ": _("True when E1 and E2 are the same text."),
+    "UPPER": _("E in upper case."),
+    "LOWER": _("E in lower case."),
+    "MATCH": _("True when the regular expression E2 matches E1; a non-empty E3 ignores case."),
+    "PCALL": _("E, or the empty string when evaluating E fails."),
+    "ADD_REQ_HEADER": _("Adds request header E1 with value E2."),
+    "DEL_REQ_HEADER": _("Deletes request header E1."),
+    "ADD_RSP_HEADER": _("Adds response header E1 with value E2; a non-empty E3 replaces an "
+                        "existing one."),
+    "DEL_RSP_HEADER": _("Deletes response header E1."),
+    "DEL_ARG": _("Deletes query parameter E1."),
+    "REDIRECT": _("Redirects to E1 with status E2 (301 or 302)."),
+    "EXIT": _("Ends the request with status E1 and body E2."),
+    "RANDI": _("A random whole number from E1 to E2; from 0 to E1 when E2 is empty or left "
+               "out."),
+    "REDIRECT404": _("When the file is not found, redirects with 302 to E1."),
+    "LIMIT_RATE_AFTER": _("Limits the rate after the first n units (k, m or g) of the answer."),
+    "LIMIT_RATE": _("Limits the answer to n units (k, m or g) per second."),
+}
+
 STEP_STATUS: Mapping[str, Promise] = {
     Status.APPLIED: _("applied"),
     Status.STOPPED: _("stopped by $WHEN"),
@@ -149,6 +187,22 @@ def window_full_text(error: PurgeWindowFull) -> str:
         "seconds."
     ) % {"limit": MAX_URLS_PER_MINUTE, "used": error.used, "asked": error.asked,
          "wait": error.retry_in}
+
+
+def function_reference() -> list[dict[str, str]]:
+    """Every function of the rewrite language for the editor: usage (optional parameters in
+    brackets, from edgerules' table), meaning, and which parameters may be left out."""
+    reference = []
+    for name, signature in FUNCTIONS.items():
+        optional = [parameter.name for parameter in signature.parameters if parameter.optional]
+        reference.append({
+            "name": name,
+            "usage": signature.usage(),
+            "meaning": str(FUNCTION_MEANINGS[name]),
+            "optional": gettext("%(names)s may be left out (empty string).") % {
+                "names": ", ".join(optional)} if optional else "",
+        })
+    return reference
 
 
 def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, object]:

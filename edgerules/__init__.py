@@ -15,8 +15,14 @@ Language decisions where the spec is silent (details in the module named):
 
 - Values are strings; the empty string is false, any other string true; boolean functions
   return ``"true"`` or ``""`` (:mod:`edgerules.frame`).
-- Minimum arity = parameters shown in the spec's table; fewer is a syntax error, more a warning
-  (:mod:`edgerules.names`, :mod:`edgerules.parser`).
+- One table of parameters (:data:`edgerules.names.FUNCTIONS`) says which may be left out: only
+  ``$MATCH`` E3, ``$ADD_RSP_HEADER`` E3, ``$RANDI`` E2 and ``$EXIT`` E2 (DECISIONS.md: the
+  provider's documented examples are normative); a left-out argument is the empty string.
+  Fewer than the required parameters is a syntax error naming the missing one, more a warning
+  (:mod:`edgerules.names`, :mod:`edgerules.parser`, :mod:`edgerules.compiler`).
+- ``$_SCHEME`` is lowercase, ``$_METHOD`` uppercase. An absent variable is the empty string
+  inside a function's arguments and fails the rewrite in the rule's own text
+  (:mod:`edgerules.variables`).
 - Trailing ``?`` = do not append the original query; ``??`` = a literal ``?`` followed by that
   marker; ``\\?`` or ``'?'`` = a literal ``?`` with the query still appended; ``$$`` must end
   the rule (:mod:`edgerules.parser`).
@@ -24,6 +30,9 @@ Language decisions where the spec is silent (details in the module named):
   ``\\\\`` and ``\\'``; anything else is a ``bad-escape`` error (:mod:`edgerules.lexer`).
 - A stopped or failed rule leaves no effect; later rules still run; patterns always match the
   original URI; the last completed rewrite wins (:mod:`edgerules.ruleset`).
+- The traced run (``RuleSet.run(trace=True)``, the tester's) records each condition of
+  ``$WHEN``/``$ALL``/``$ANY`` and each variable's value (:mod:`edgerules.probe`); the edge's
+  run records nothing.
 """
 
 from __future__ import annotations

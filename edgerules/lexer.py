@@ -22,7 +22,7 @@ from enum import Enum, auto
 
 from edgerules import diagnostics as codes
 from edgerules.diagnostics import Diagnostic
-from edgerules.names import FUNCTION_ARITY
+from edgerules.names import FUNCTIONS
 from edgerules.source import SourceMap
 
 WHITESPACE = frozenset(" \t\r\n\f\v")
@@ -226,7 +226,7 @@ class Lexer:
             self._emit(Kind.LPAREN, "(", paren, paren + 1)
             self._pos = paren + 1
             return
-        if name in FUNCTION_ARITY:
+        if name in FUNCTIONS:
             self._error(
                 codes.EXPECTED_PAREN,
                 f"function ${name} must be followed by '('",

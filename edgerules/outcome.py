@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from edgerules.diagnostics import Diagnostic
 from edgerules.effects import Exit, HeaderChange, Redirect, Response
 from edgerules.evaluator import Status
+from edgerules.probe import ConditionCheck, VariableReading
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,7 +17,10 @@ class RuleStep:
     ``matched`` is ``None`` when the pattern was not tried (debug rule without the preview
     header, or a rule after a break / redirect / exit). ``value`` is what the rule evaluated
     to, ``error`` the syntax or evaluation error with its position, ``stopped_at`` the
-    line/column of the ``$WHEN`` that stopped it.
+    line/column of the ``$WHEN`` that stopped it. ``checks`` lists every condition of a
+    ``$WHEN``/``$ALL``/``$ANY`` the rule evaluated, in order, with its text and value (so the
+    false one is named); ``readings`` each variable of the rule once, with its value (``None``
+    when absent) or as not evaluated.
     """
 
     index: int
@@ -29,6 +33,8 @@ class RuleStep:
     error: Diagnostic | None = None
     response: Response | None = None
     stopped_at: tuple[int, int] | None = None
+    checks: tuple[ConditionCheck, ...] = ()
+    readings: tuple[VariableReading, ...] = ()
 
 
 @dataclass(slots=True)

@@ -17,8 +17,10 @@ and "a rule ending in ``$$`` means break":
 
 Other decisions: whitespace between ``$NAME`` and ``(`` is allowed (whitespace is ignored in
 plain text); an unescaped ``(``, ``)`` or ``,`` that is not part of a call is an error;
-``$F()`` has no argument while ``$F(,)`` has two empty ones; more arguments than a function
-uses is only a warning (they are evaluated and ignored, as the spec says).
+``$F()`` has no argument while ``$F(,)`` has two empty ones; fewer arguments than a function's
+required parameters (:data:`edgerules.names.FUNCTIONS`) is an error naming the first missing
+one; more arguments than a function uses is only a warning (they are evaluated and ignored, as
+the spec says).
 """
 
 from __future__ import annotations
@@ -27,10 +29,10 @@ from edgerules import diagnostics as codes
 from edgerules.diagnostics import Diagnostic, RuleSyntaxError
 from edgerules.lexer import Kind, Token, tokenize
 from edgerules.names import (
-    FUNCTION_ARITY,
+    FUNCTIONS,
     RANDOM_MAX_LENGTH,
     RANDOM_MIN_LENGTH,
-    VARIADIC,
+    Signature,
     UnknownVariable,
     classify_variable,
     suggest_function,
@@ -240,24 +242,26 @@ class _Parser:
         return parts
 
     def check_call(self, name: str, count: int, span: Span) -> None:
-        if name not in FUNCTION_ARITY:
+        signature = FUNCTIONS.get(name)
+        if signature is None:
             hint = suggest_function(name)
             tail = f" (did you mean ${hint}?)" if hint else ""
             self.error(codes.UNKNOWN_FUNCTION, f"unknown function ${name}{tail}", span)
             return
-        needed = FUNCTION_ARITY[name]
-        if count < needed:
-            plural = "s" if needed != 1 else ""
+        if count < signature.required:
+            missing = signature.parameters[count]
             self.error(
                 codes.ARITY,
-                f"${name} needs at least {needed} argument{plural}, got {count}",
+                f"${name} is missing {missing.name} ({missing.role}): {_needs(signature)}, "
+                f"got {count}; usage {signature.usage()}",
                 span,
             )
-        elif count > needed and name not in VARIADIC:
+        elif signature.accepted is not None and count > signature.accepted:
+            used = signature.accepted
             self.warn(
                 codes.EXTRA_ARGUMENTS,
-                f"${name} uses {needed} argument{'s' if needed != 1 else ''}; the other "
-                f"{count - needed} will be evaluated and ignored",
+                f"${name} uses {used} argument{'s' if used != 1 else ''}; the other "
+                f"{count - used} will be evaluated and ignored",
                 span,
             )
 
@@ -268,6 +272,19 @@ class _Parser:
         else:
             span = self.map.span(start, end)
         return Concat(tuple(parts), span)
+
+
+def _needs(signature: Signature) -> str:
+    """``needs 2 arguments`` / ``needs 1 or 2 arguments`` / ``needs at least 1 argument``."""
+    low, high = signature.required, signature.accepted
+    if high is None:
+        count = f"at least {low}"
+    elif high == low:
+        count = str(low)
+    else:
+        count = f"{low} to {high}" if high - low > 1 else f"{low} or {high}"
+    plural = "" if (high or low) == 1 else "s"
+    return f"it needs {count} argument{plural}"
 
 
 def parse_with_diagnostics(source: str) -> tuple[Rule, list[Diagnostic]]:

@@ -41,9 +41,11 @@ def compile_pattern(pattern: str) -> CompiledPattern:
 
 def pattern_diagnostic(pattern: str, error: regex.error) -> Diagnostic:
     """The compile error located in the pattern text (``field="pattern"``)."""
-    position = error.pos if isinstance(error.pos, int) else 0
+    # types-regex does not declare regex.error's .pos and .msg, which regex always sets.
+    position = error.pos if isinstance(error.pos, int) else 0  # type: ignore[attr-defined]
     position = min(max(position, 0), len(pattern))
     span = SourceMap(pattern).span(position, min(position + 1, len(pattern)))
     return span.diagnostic(
-        codes.BAD_PATTERN, f"pattern does not compile: {error.msg}", field="pattern"
+        codes.BAD_PATTERN, f"pattern does not compile: {error.msg}",  # type: ignore[attr-defined]
+        field="pattern",
     )

@@ -24,7 +24,8 @@ starting with ``?`` keeps the original path, as a relative reference ``?q`` does
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import cast
+from dataclasses import replace
+from typing import Any, cast
 
 import regex
 
@@ -44,6 +45,7 @@ from edgerules.evaluator import CompiledRule, Status
 from edgerules.frame import Evaluator, Frame
 from edgerules.outcome import Outcome, RuleStep
 from edgerules.patterns import CompiledPattern, Search, compile_pattern
+from edgerules.probe import TracingFrame, readings_of
 from edgerules.querystring import join, without
 from edgerules.rulespec import RuleSpec
 
@@ -148,7 +150,12 @@ class RuleSet:
                 if trace:
                     steps.append(entry.step_not_matched)
                 continue
-            if state.evaluate(entry, Frame(ctx, match), match):
+            if trace:
+                frame: Frame = TracingFrame(ctx, match)
+                stop = state.evaluate(entry, entry.rule.traced_body(), frame, match)
+            else:
+                stop = state.evaluate(entry, entry.body, Frame(ctx, match), match)
+            if stop:
                 last = position + 1
                 break
         if trace:
@@ -168,37 +175,51 @@ class _Run:
         self.rewrite: tuple[_Entry, str] | None = None
         self.response: Response | None = None
 
-    def evaluate(self, entry: _Entry, frame: Frame, match: regex.Match[str]) -> bool:
+    def evaluate(
+        self, entry: _Entry, body: Evaluator, frame: Frame, match: regex.Match[str]
+    ) -> bool:
         """Evaluate a matched rule; true when no further rule may run."""
         try:
-            value = entry.body(frame)
+            value = body(frame)
         except RuleStopped as stop:
             if self.trace:
                 where = (stop.line, stop.column)
-                self.steps.append(
-                    entry.step(Status.STOPPED, True, groups=match.groups(), stopped_at=where)
-                )
+                self.note(entry, frame, match, Status.STOPPED, stopped_at=where)
             return False
         except EvalError as error:
             if self.trace:
-                self.steps.append(
-                    entry.step(Status.FAILED, True, groups=match.groups(), error=error.diagnostic)
-                )
+                self.note(entry, frame, match, Status.FAILED, error=error.diagnostic)
             return False
         except EndRuleSet as end:
             self.effects.extend(frame.effects)
             self.response = end.response
             if self.trace:
-                self.steps.append(
-                    entry.step(Status.ENDED, True, groups=match.groups(), response=end.response)
-                )
+                self.note(entry, frame, match, Status.ENDED, response=end.response)
             return True
         self.effects.extend(frame.effects)
         if value:
             self.rewrite = (entry, value)
         if self.trace:
-            self.steps.append(entry.step(Status.APPLIED, True, groups=match.groups(), value=value))
+            self.note(entry, frame, match, Status.APPLIED, value=value)
         return entry.breaks
+
+    def note(
+        self,
+        entry: _Entry,
+        frame: Frame,
+        match: regex.Match[str],
+        status: Status,
+        **details: Any,
+    ) -> None:
+        """Add the trace step of a matched rule, with what its probes recorded."""
+        step = entry.step(status, True, groups=match.groups(), **details)
+        if isinstance(frame, TracingFrame):
+            step = replace(
+                step,
+                checks=tuple(frame.checks),
+                readings=readings_of(frame, entry.rule.variables),
+            )
+        self.steps.append(step)
 
     def outcome(self, ctx: RequestContext) -> Outcome:
         steps = tuple(self.steps)

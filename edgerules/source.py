@@ -50,7 +50,18 @@ class SourceMap:
         index = bisect_right(self._starts, offset) - 1
         return index + 1, offset - self._starts[index] + 1
 
+    def offset(self, line: int, column: int) -> int:
+        """The character offset of a 1-based (line, column): the inverse of :meth:`position`."""
+        return self._starts[line - 1] + column - 1
+
     def span(self, start: int, end: int) -> Span:
         line, column = self.position(start)
         end_line, end_column = self.position(max(end, start))
         return Span(line, column, end_line, end_column)
+
+
+def excerpt(text: str, span: Span) -> str:
+    """The characters of ``text`` that ``span`` covers (spans come from a map of ``text``)."""
+    source = SourceMap(text)
+    start = source.offset(span.line, span.column)
+    return text[start : source.offset(span.end_line, span.end_column)]

@@ -1,17 +1,26 @@
 """Variables (``$_NAME``) and pattern groups (``$N``) compiled to evaluators.
 
-A variable that the request does not have (no such query parameter, header, cookie, form
-field, or sub-domain) is a *failed interpolation*: the evaluator raises
-:class:`~edgerules.diagnostics.EvalError` and the rule does not apply (unless inside
-``$PCALL``). A parameter that is present but empty (``?a=`` or ``?a``) is the empty string, not
-a failure. A pattern group that exists but did not take part in the match is the empty string
-(as in PCRE substitution); a group number the pattern does not have is a failure.
+A variable the request does not have (no such query parameter, header, cookie, form field, or
+sub-domain) is *absent*. Where it is written decides what that means (DECISIONS.md, "Content
+delivery", the documented examples):
+
+- inside a function's arguments it is the empty string, so ``$NOT($_HEADER_referer)`` is true
+  for a request without a Referer;
+- written directly into the rule's own text (the rewritten URL) it is a *failed
+  interpolation*: the evaluator raises :class:`~edgerules.diagnostics.EvalError` and the rule
+  does not apply (unless inside ``$PCALL``), as content-delivery.md says.
+
+A parameter that is present but empty (``?a=`` or ``?a``) is the empty string, never absent. A
+pattern group that exists but did not take part in the match is the empty string (as in PCRE
+substitution); a group number the pattern does not have is absent. ``$_SCHEME`` is lowercase
+(``http``, ``https``), as the docs' example compares it; ``$_METHOD`` is uppercase.
 """
 
 from __future__ import annotations
 
 import string
 from collections.abc import Callable
+from typing import cast
 
 from edgerules import diagnostics as codes
 from edgerules.context import RequestContext
@@ -19,13 +28,12 @@ from edgerules.diagnostics import EvalError
 from edgerules.frame import Evaluator, Frame
 from edgerules.names import RANDOM_DEFAULT_LENGTH
 from edgerules.nodes import Group, Variable
-from edgerules.source import Span
+from edgerules.probe import Probe, Reader
 
 RANDOM_ALPHABET = string.ascii_letters + string.digits
-
-
-def _missing(span: Span, text: str, what: str) -> EvalError:
-    return EvalError(span.diagnostic(codes.MISSING_VARIABLE, f"{text}: the request has no {what}"))
+# Variables every request has: they are never absent.
+_ALWAYS_PRESENT = frozenset({"HOST", "URI", "QUERY", "METHOD", "SCHEME", "TIME", "RANDOM",
+                             "RANDOM_N"})
 
 
 def host_labels(host: str) -> list[str]:
@@ -39,22 +47,12 @@ def random_string(ctx: RequestContext, length: int) -> str:
     return "".join(ctx.rng.choices(RANDOM_ALPHABET, k=length))
 
 
-def _lookup(
-    node: Variable, read: Callable[[RequestContext, str], str | None], what: str
-) -> Evaluator:
-    key, span, text = node.key, node.span, node.text
-    description = f"{what} '{key}'"
-
-    def evaluate(frame: Frame) -> str:
-        value = read(frame.ctx, key)
-        if value is None:
-            raise _missing(span, text, description)
-        return value
-
-    return evaluate
+def _lookup(read: Callable[[RequestContext, str], str | None], key: str) -> Reader:
+    return lambda frame: read(frame.ctx, key)
 
 
-def compile_variable(node: Variable) -> Evaluator:
+def _present(node: Variable) -> Evaluator:
+    """The evaluator of a variable every request has."""
     kind = node.kind
     if kind == "HOST":
         return lambda frame: frame.ctx.host
@@ -65,47 +63,80 @@ def compile_variable(node: Variable) -> Evaluator:
     if kind == "METHOD":
         return lambda frame: frame.ctx.method.upper()
     if kind == "SCHEME":
-        return lambda frame: frame.ctx.scheme.upper()
+        return lambda frame: frame.ctx.scheme.lower()
     if kind == "TIME":
         return lambda frame: str(int(frame.ctx.time))
     if kind == "RANDOM":
         return lambda frame: random_string(frame.ctx, RANDOM_DEFAULT_LENGTH)
-    if kind == "RANDOM_N":
-        length = int(node.key)
-        return lambda frame: random_string(frame.ctx, length)
+    length = int(node.key)  # RANDOM_N
+    return lambda frame: random_string(frame.ctx, length)
+
+
+def _reader(node: Variable) -> tuple[Reader, str]:
+    """The reader of a variable that may be absent (``None``), and what is then missing."""
+    kind, key = node.kind, node.key
     if kind == "HOST_N":
-        return _host_label(node)
+        index = int(key) - 1
+
+        def label(frame: Frame) -> str | None:
+            labels = host_labels(frame.ctx.host)
+            return labels[index] if 0 <= index < len(labels) else None
+
+        return label, f"sub-domain number {index + 1}"
     if kind == "GET":
-        return _lookup(node, RequestContext.query_arg, "query parameter")
+        return _lookup(RequestContext.query_arg, key), f"query parameter '{key}'"
     if kind == "POST":
-        return _lookup(node, RequestContext.form_field, "www-form field")
+        return _lookup(RequestContext.form_field, key), f"www-form field '{key}'"
     if kind == "HEADER":
-        return _lookup(node, RequestContext.header, "header")
+        return _lookup(RequestContext.header, key), f"header '{key}'"
     if kind == "COOKIE":
-        return _lookup(node, RequestContext.cookie, "cookie")
+        return _lookup(RequestContext.cookie, key), f"cookie '{key}'"
     raise ValueError(f"variable kind {kind!r} has no evaluator")  # parser guarantees otherwise
 
 
-def _host_label(node: Variable) -> Evaluator:
-    index = int(node.key) - 1
+def compile_variable(
+    node: Variable, *, in_argument: bool = False, probe: Probe | None = None
+) -> Evaluator:
+    """``in_argument``: the variable sits inside a function's arguments (absent = empty)."""
+    if node.kind in _ALWAYS_PRESENT:
+        present = _present(node)
+        if probe is None:
+            return present
+        return cast(Evaluator, probe.variable(node, present))
+    reader, what = _reader(node)
+    if probe is not None:
+        reader = probe.variable(node, reader)
+    if in_argument:
+
+        def empty_when_absent(frame: Frame) -> str:
+            value = reader(frame)
+            return "" if value is None else value
+
+        return empty_when_absent
     span, text = node.span, node.text
 
-    def evaluate(frame: Frame) -> str:
-        labels = host_labels(frame.ctx.host)
-        if 0 <= index < len(labels):
-            return labels[index]
-        raise _missing(span, text, f"sub-domain number {index + 1}")
+    def required(frame: Frame) -> str:
+        value = reader(frame)
+        if value is None:
+            raise EvalError(
+                span.diagnostic(
+                    codes.MISSING_VARIABLE, f"`{text}` is absent: the request has no {what}"
+                )
+            )
+        return value
 
-    return evaluate
+    return required
 
 
-def compile_group(node: Group) -> Evaluator:
+def compile_group(node: Group, *, in_argument: bool = False) -> Evaluator:
     index, span = node.index, node.span
 
     def evaluate(frame: Frame) -> str:
         try:
             value = frame.match.group(index)
         except IndexError:
+            if in_argument:
+                return ""
             raise EvalError(
                 span.diagnostic(codes.UNKNOWN_GROUP, f"the pattern has no group ${index}")
             ) from None

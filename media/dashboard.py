@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.utils.translation import gettext as _
 
 from media.models import JobState
 from media.services.stats import jobs_today_by_state
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
-def figures(user) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+
+def figures(user: User | AnonymousUser) -> list[tuple[str, str]]:
     """Today's jobs by state (running, succeeded, failed, no answer).
 
     Contract of the hook: (label, value) pairs, already translated; only called for users who

@@ -140,7 +140,8 @@ class SnapshotForm(forms.Form):
         return f"{width}x{height}"
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # returns cleaned_data, typed as possibly None
+        data = self.cleaned_data
         save_as, chosen = data.get("save_as"), data.get("image_format")
         if save_as:
             implied = SUFFIX_FORMATS.get(paths.suffix_of(save_as))
@@ -181,7 +182,8 @@ class ClipForm(forms.Form):
                         help_text=_("Storage path of the new playlist."))
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # returns cleaned_data, typed as possibly None
+        data = self.cleaned_data
         start, end = data.get("start"), data.get("end")
         if data.get("unit") == "segments":
             for name in ("start", "end"):
@@ -260,7 +262,8 @@ class ConcatForm(forms.Form):
                         help_text=_("Storage path of the joined playlist."))
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # returns cleaned_data, typed as possibly None
+        data = self.cleaned_data
         _require_distinct(self, data.get("save_as"), data.get("m3u8s") or [])
         return data
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
@@ -36,9 +38,9 @@ class ReadableJSONEncoder(DjangoJSONEncoder):
     """Keeps non-ASCII paths as they are (not `\\uXXXX`) where JSON is stored as text (SQLite),
     so that searching the job list for a Chinese file name finds it."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["ensure_ascii"] = False
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
 
 
 class JobKind(models.TextChoices):

@@ -78,7 +78,11 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 child.kill()
 
-    signal.signal(signal.SIGTERM, lambda *_: (stop_all(), sys.exit(0)))
+    def stop_and_exit(*_: object) -> None:
+        stop_all()
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, stop_and_exit)
     try:
         start("sandbox", [PYTHON, "manage.py", "runsandbox", "--base-port", str(SANDBOX_BASE_PORT),
                           "--data-dir", str(VAR / "sandbox"), "--info-file", str(INFO_FILE)],

@@ -5,13 +5,18 @@ Contract (backoffice.tiles): `figures(user) -> list[tuple[str, str]]` of (label,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib.humanize.templatetags.humanize import intcomma
 from django.utils.translation import gettext as _
 
 from sms import services
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
-def figures(user) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+
+def figures(user: User | AnonymousUser) -> list[tuple[str, str]]:
     if not user.has_perm("sms.access_sms"):
         return []
     today = services.today_figures()

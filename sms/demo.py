@@ -8,6 +8,7 @@ the sandbox's control API, which exists only in the sandbox.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TextIO
 
 import requests
 from django.conf import settings
@@ -62,7 +63,7 @@ def _approve(control_url: str, template: Template) -> None:
     response.raise_for_status()
 
 
-def load(stdout) -> None:  # type: ignore[no-untyped-def]
+def load(stdout: TextIO) -> None:
     """Create the demo templates that are missing, approve them, refresh statuses and quota."""
     services.sync_templates()
     control_url = settings.PROVIDER.get("sandbox_control_url")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from django import forms
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from sms import rules, texts
@@ -12,12 +15,12 @@ from sms.services.search import UNKNOWN_STATUS
 VARIABLE_FIELDS = ("var1", "var2", "var3", "var4")
 
 
-def usable_templates():  # type: ignore[no-untyped-def]
+def usable_templates() -> QuerySet[Template]:
     return Template.objects.filter(removed_at__isnull=True).order_by("-provider_id")
 
 
 class TemplateChoiceField(forms.ModelChoiceField):
-    def label_from_instance(self, obj: Template) -> str:  # type: ignore[override]
+    def label_from_instance(self, obj: Template) -> str:
         return f"#{obj.provider_id} {obj.title} ({obj.temp_sign}, {obj.status_label})"
 
 
@@ -49,7 +52,7 @@ class TemplateForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args, editing: bool = False, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.warnings: list[str] = []
         if editing:
@@ -69,8 +72,9 @@ class TemplateForm(forms.Form):
             report_type=data.get("report_type", ""),
         )
 
-    def clean(self):  # type: ignore[no-untyped-def]
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()  # returns cleaned_data, typed as possibly None
+        cleaned = self.cleaned_data
         if self.errors:
             return cleaned
         for problem in rules.check_template(self.draft()):
@@ -101,9 +105,9 @@ class SendForm(forms.Form):
     var3 = forms.CharField(label="{$var3}", required=False, max_length=rules.MAX_BILLED_LENGTH)
     var4 = forms.CharField(label="{$var4}", required=False, max_length=rules.MAX_BILLED_LENGTH)
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["template"].queryset = usable_templates()
+        cast(TemplateChoiceField, self.fields["template"]).queryset = usable_templates()
 
     def shared_values(self) -> list[str]:
         return [self.cleaned_data.get(name, "").strip() for name in VARIABLE_FIELDS]
@@ -119,9 +123,9 @@ class ImportForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["template"].queryset = usable_templates()
+        cast(TemplateChoiceField, self.fields["template"]).queryset = usable_templates()
 
 
 def status_choices() -> list[tuple[str, object]]:
@@ -148,8 +152,9 @@ class ReportFilterForm(forms.Form):
         except rules.InvalidMobileError as error:
             raise forms.ValidationError(texts.problem_text(error.problem)) from None
 
-    def clean(self):  # type: ignore[no-untyped-def]
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()  # returns cleaned_data, typed as possibly None
+        cleaned = self.cleaned_data
         start, end = cleaned.get("date_from"), cleaned.get("date_to")
         if start and end and start > end:
             self.add_error("date_to", _("The end date is before the start date."))

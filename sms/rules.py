@@ -12,10 +12,11 @@ is only a fallback.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 import phonenumbers
@@ -86,7 +87,8 @@ class Problem:
     code: str
     message: str
     severity: Severity = Severity.ERROR
-    params: Mapping[str, str | int] = field(default_factory=dict)
+    # `dataclasses.` because the `field` attribute above shadows the function in this body.
+    params: Mapping[str, str | int] = dataclasses.field(default_factory=dict)
 
     @property
     def is_error(self) -> bool:

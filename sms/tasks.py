@@ -19,7 +19,10 @@ def send_campaign(campaign_id: int) -> str:
     """
     outcome = services.run_campaign(campaign_id)
     if outcome.again:
-        send_campaign.apply_async((campaign_id,), countdown=outcome.countdown or None)
+        # celery takes None as "no countdown"; celery-types wants a number.
+        send_campaign.apply_async(
+            (campaign_id,), countdown=outcome.countdown or None  # type: ignore[arg-type]
+        )
     return outcome.state
 
 

@@ -7,6 +7,7 @@ module turns a code and its parameters into translated text for pages, CSV files
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import cast
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext
@@ -172,8 +173,9 @@ def code_text(code: str, params: Mapping[str, object] | None = None) -> str:
     """The text of an import problem stored as a code and parameters."""
     params = dict(params or {})
     problem = rules.Problem(
-        field=str(params.get("field", "")), code=code, message=code, params=params
-    )  # type: ignore[arg-type]
+        field=str(params.get("field", "")), code=code, message=code,
+        params=cast("Mapping[str, str | int]", params),  # a stored Problem's own params
+    )
     return problem_text(problem)
 
 

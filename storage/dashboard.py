@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.core.cache import cache
 from django.template.defaultfilters import filesizeformat
 from django.utils import formats, timezone
@@ -11,6 +13,9 @@ from backoffice.provider import ProviderNotConfigured
 from storage import rules, services
 from storage.models import StoredFile, SyncRun, UploadTask
 from storage.services import RetryPolicy, StorageError
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 # A dashboard must answer fast even when the provider does not: one short try, and a failure
 # is remembered for a minute instead of being retried on every visit.
@@ -33,7 +38,7 @@ def bucket_usage_text() -> str:
     return str(filesizeformat(used))
 
 
-def figures(user) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+def figures(user: User | AnonymousUser) -> list[tuple[str, str]]:
     """Bucket usage, mirrored files, and uploads running or waiting for a person.
 
     Contract of the hook: (label, value) pairs, already translated; only for users who may open

@@ -36,7 +36,12 @@ README_TEXT = (
 )
 
 
-def image_bytes(size: tuple[int, int], colours, image_format: str, label: str) -> bytes:  # type: ignore[no-untyped-def]
+RGB = tuple[int, int, int]
+
+
+def image_bytes(
+    size: tuple[int, int], colours: tuple[RGB, RGB], image_format: str, label: str
+) -> bytes:
     """A vertical gradient between two colours with a few shapes and the file's name."""
     width, height = size
     top, bottom = colours

@@ -7,6 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from django import forms
+from django.utils.functional import Promise
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -17,7 +18,7 @@ from storage.texts import gmkerl_text, problem_text
 TEXT = {"autocomplete": "off", "spellcheck": "false"}
 
 
-def _choices(values: tuple[str, ...], blank: str) -> list[tuple[str, str]]:
+def _choices(values: tuple[str, ...], blank: str | Promise) -> list[tuple[str, str | Promise]]:
     return [("", blank), *((value, value) for value in values)]
 
 
@@ -122,7 +123,8 @@ class UploadOptionsForm(forms.Form):
         return _folder_path(self.cleaned_data.get("folder") or "")
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # returns cleaned_data, typed as possibly None
+        data = self.cleaned_data
         gmkerl = self._gmkerl_headers(data)
         field_of = {header: name for name, header in self.GMKERL_FIELDS.items()}
         for problem in rules.check_gmkerl(gmkerl):
@@ -179,7 +181,8 @@ class FolderForm(forms.Form):
         return _folder_path(self.cleaned_data.get("parent") or "")
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # returns cleaned_data, typed as possibly None
+        data = self.cleaned_data
         if "parent" in data and data.get("name"):
             try:
                 data["path"] = paths.join(data["parent"], data["name"].strip())
@@ -205,7 +208,8 @@ class DeleteForm(forms.Form):
     target = forms.CharField(max_length=1100, required=False, widget=forms.HiddenInput)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # returns cleaned_data, typed as possibly None
+        data = self.cleaned_data
         target = data.get("target") or ""
         if target:
             prefix, _colon, path = target.partition(":")
@@ -253,7 +257,8 @@ class MetadataForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # returns cleaned_data, typed as possibly None
+        data = self.cleaned_data
         option = data.get("option")
         entries = self._parse_entries(data.get("entries") or "", option)
         ttl = (data.get("ttl_days") or "").strip()
@@ -337,7 +342,8 @@ class SecretForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # returns cleaned_data, typed as possibly None
+        data = self.cleaned_data
         if data.get("action") == "set":
             secret = data.get("secret") or ""
             if not secret:

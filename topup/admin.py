@@ -33,7 +33,7 @@ class ProductAdmin(admin.ModelAdmin):
 
 class OrderEventInline(admin.TabularInline):
     model = OrderEvent
-    fields = ["at", "kind", "from_state", "to_state", "code", "info", "text", "actor", "receipt"]
+    fields = ("at", "kind", "from_state", "to_state", "code", "info", "text", "actor", "receipt")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -77,9 +77,9 @@ class CallbackReceiptAdmin(admin.ModelAdmin):
     search_fields = ["custno", "orderno"]
     date_hierarchy = "received_at"
     actions = [replay_selected]
-    fields = ["received_at", "remote_addr", "headers", "raw_body", "sign_valid", "signed_with",
+    fields = ("received_at", "remote_addr", "headers", "raw_body", "sign_valid", "signed_with",
               "custno", "orderno", "code", "info", "order", "processed", "processed_at",
-              "outcome", "unknown_custno", "error", "replays"]
+              "outcome", "unknown_custno", "error", "replays")
     readonly_fields = fields
 
     @admin.display(description=_("raw body"))
@@ -108,7 +108,7 @@ class BulkBatchAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 class DiscrepancyInline(admin.TabularInline):
     model = ReconciliationDiscrepancy
-    fields = ["kind", "order", "receipt", "ours", "theirs", "detail_text"]
+    fields = ("kind", "order", "receipt", "ours", "theirs", "detail_text")
     readonly_fields = fields
     extra = 0
     can_delete = False

@@ -77,7 +77,7 @@ def line_chart_svg(
 
     parts = [header, '<g class="axes">']
     for i in range(y_ticks + 1):
-        value = v_min + (v_max - v_min) * i / y_ticks
+        value: Number = v_min + (v_max - v_min) * i / y_ticks
         y = y_of(value)
         parts.append(
             f'<line class="grid" x1="{box.left}" x2="{box.width - box.right}" '

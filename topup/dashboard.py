@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, time
+from typing import TYPE_CHECKING
 
 from django.db.models import Count
 from django.utils import formats, timezone
@@ -11,8 +12,11 @@ from django.utils.translation import gettext as _
 from topup.models import Order, OrderState
 from topup.services import latest_snapshot
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
-def figures(user) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+
+def figures(user: User | AnonymousUser) -> list[tuple[str, str]]:
     """Available balance, today's orders by outcome, and orders waiting for a person.
 
     Contract of the hook: (label, value) pairs, already translated; only called for users who

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils import timezone
@@ -41,12 +41,16 @@ class SingleTopupForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["product"].label_from_instance = lambda p: _(
+        # Replacing label_from_instance on the instance is Django's documented way to label
+        # a ModelChoiceField's options.
+        field = cast(forms.ModelChoiceField, self.fields["product"])
+        field.label_from_instance = lambda obj: _(  # type: ignore[method-assign]
             "%(code)s · %(size)s MB · %(price)s yuan") % {
-                "code": p.code, "size": p.size_mb, "price": p.price}
+                "code": obj.code, "size": obj.size_mb, "price": obj.price}
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # returns cleaned_data, typed as possibly None
+        data = self.cleaned_data
         if self.errors:
             return data
         request = services.OrderRequest(
@@ -97,7 +101,8 @@ class OrderFilterForm(forms.Form):
     batch = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()  # returns cleaned_data, typed as possibly None
+        data = self.cleaned_data
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and end < start:
             self.add_error("date_to", _("The end date is before the start date."))

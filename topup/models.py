@@ -8,6 +8,7 @@ the timeline (`OrderEvent`) is append-only; every inbound callback is kept raw (
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -228,10 +229,10 @@ class Order(models.Model):
 class AppendOnlyQuerySet(models.QuerySet):
     """Refuses bulk update and delete: the timeline is evidence, it is never rewritten."""
 
-    def update(self, **kwargs):  # type: ignore[no-untyped-def]
+    def update(self, **kwargs: Any) -> NoReturn:
         raise TypeError(f"{self.model.__name__} rows are append-only")
 
-    def delete(self):  # type: ignore[no-untyped-def]
+    def delete(self) -> NoReturn:
         raise TypeError(f"{self.model.__name__} rows are append-only")
 
 
@@ -288,12 +289,12 @@ class OrderEvent(models.Model):
     def __str__(self) -> str:
         return f"{self.order_id} {self.kind} {self.at:%Y-%m-%d %H:%M:%S}"
 
-    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise TypeError("order events are append-only")
         super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError("order events are append-only")
 
     @property

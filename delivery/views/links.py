@@ -32,7 +32,9 @@ Builder = Callable[[Any], str]
 
 def _build_signed(form: SignedLinkForm) -> str:
     data = form.cleaned_data
-    return services.signed_link(data["path"], form.signing(), data["suffix"])
+    signing = form.signing()
+    assert signing is not None  # a SignedLinkForm always signs
+    return services.signed_link(data["path"], signing, data["suffix"])
 
 
 def _build_secret(form: SecretLinkForm) -> str:

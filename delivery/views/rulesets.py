@@ -29,6 +29,7 @@ from delivery.views.access import (
     needs,
 )
 from edgerules import lint
+from edgerules.diagnostics import MISSING_VARIABLE
 
 MAX_JSON_BYTES = 256 * 1024
 MAX_RULES = 500
@@ -77,7 +78,8 @@ def rule_set_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
     return render(request, "delivery/ruleset_edit.html", {
         "nav": "rules", "rule_set": rule_set, "form": form, "formset": formset,
         "may_save": may_save, "methods": ("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"),
-        "editor_texts": _editor_texts(), **abilities(request.user),
+        "editor_texts": _editor_texts(), "functions": texts.function_reference(),
+        **abilities(request.user),
     })
 
 
@@ -195,6 +197,10 @@ def test_endpoint(request: HttpRequest) -> JsonResponse:
 
 
 def _error_text(error: dict[str, Any]) -> str:
+    if error["code"] == MISSING_VARIABLE and error.get("subject"):
+        # An absent variable written into the rule's own text (DECISIONS.md): name it.
+        return _("rewrite failed: `%(variable)s` is absent (line %(line)s, column %(column)s)") % {
+            "variable": error["subject"], "line": error["line"], "column": error["column"]}
     title = texts.DIAGNOSTICS.get(str(error["code"]))
     return _("%(field)s line %(line)s, column %(column)s: %(title)s (%(detail)s)") % {
         "field": _("pattern") if error["field"] == "pattern" else _("rule"),

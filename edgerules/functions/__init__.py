@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from edgerules.functions import actions, logic, text
 from edgerules.functions.common import Builder
-from edgerules.names import FUNCTION_ARITY
+from edgerules.names import FUNCTIONS
 
 BUILDERS: dict[str, Builder] = {**logic.BUILDERS, **text.BUILDERS, **actions.BUILDERS}
 
 # The vocabulary (names.py) and the implementations must describe the same language.
-if BUILDERS.keys() != FUNCTION_ARITY.keys():
+if BUILDERS.keys() != FUNCTIONS.keys():
     raise RuntimeError("edgerules: function table and builders disagree")
 
 __all__ = ["BUILDERS", "Builder"]

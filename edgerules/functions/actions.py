@@ -3,7 +3,9 @@
 All return the empty string, so they can sit anywhere in a rule without changing its URL.
 Header names must be HTTP tokens and values may not contain CR, LF or NUL: a rule cannot
 inject headers, whatever the request carries. ``$REDIRECT`` takes 301 or 302 only; ``$EXIT``
-takes a status from 200 to 599 (a 1xx cannot end a request). ``$REDIRECT`` uses its target as
+takes a status from 200 to 599 (a 1xx cannot end a request) and an optional body, empty when
+left out (``$EXIT(403)``); ``$ADD_RSP_HEADER``'s optional third argument, when non-empty,
+replaces an existing header instead of adding one. ``$REDIRECT`` uses its target as
 written: the original query is appended only to URL rewrites, as the spec states.
 ``$LIMIT_RATE_AFTER(n, unit)`` / ``$LIMIT_RATE(n, unit)``: ``n`` a non-negative integer, ``unit``
 ``k``, ``m`` or ``g`` (KiB, MiB, GiB; any case) or empty for bytes; the outcome records bytes
@@ -58,7 +60,7 @@ def _del_req_header(frame: Frame, span: Span, values: Sequence[str]) -> str:
 def _add_rsp_header(frame: Frame, span: Span, values: Sequence[str]) -> str:
     name = _header_name(span, "ADD_RSP_HEADER", values[0])
     value = _safe(span, "ADD_RSP_HEADER", "value", values[1])
-    action = "set" if values[2] != "" else "add"
+    action: effects.HeaderAction = "set" if values[2] != "" else "add"
     frame.effects.append((effects.RESPONSE_HEADER, HeaderChange(action, name, value)))
     return ""
 

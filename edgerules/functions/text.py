@@ -8,9 +8,10 @@
 - ``$ENCODE_BASE64``/``$DECODE_BASE64`` use the standard alphabet over UTF-8; decoding accepts
   missing padding and fails the rule on invalid input or non-UTF-8 bytes.
 - ``$MD5`` is lowercase hex of the UTF-8 bytes.
-- ``$MATCH(s, pattern, flag)`` is an unanchored PCRE-style search (``regex`` package); a
-  non-empty flag ignores case. Literal patterns are compiled once, with the rule.
-- ``$RANDI(a, b)``: integer in ``[a, b]``; with ``b`` empty, in ``[0, a]``.
+- ``$MATCH(s, pattern[, flag])`` is an unanchored PCRE-style search (``regex`` package); a
+  non-empty flag ignores case, a left-out one is empty. Literal patterns are compiled once,
+  with the rule.
+- ``$RANDI(a[, b])``: integer in ``[a, b]``; with ``b`` empty or left out, in ``[0, a]``.
 """
 
 from __future__ import annotations
@@ -109,7 +110,8 @@ def build_match(call: Call, args: Sequence[Evaluator]) -> Evaluator:
     extras = tuple(args[3:])
     span = call.name_span
     fixed_pattern = call.args[1].literal_value()
-    fixed_flag = call.args[2].literal_value()
+    # A left-out flag (``$MATCH($_URI, '^/foo/')``) is the empty string: case matters.
+    fixed_flag = call.args[2].literal_value() if len(call.args) > 2 else ""
 
     def compiled(pattern: str, flag: str) -> regex.Pattern[str]:
         try:

@@ -7,7 +7,7 @@ import logging
 
 from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -90,7 +90,7 @@ def _snapshot_type(job: ProcessingJob, given: str | None) -> str | None:
 
 @require_GET
 @needs(VIEW_JOBS)
-def job_image(request: HttpRequest, pk: int) -> HttpResponse:
+def job_image(request: HttpRequest, pk: int) -> HttpResponseBase:
     """The image a snapshot job saved, streamed from storage through the back-office.
 
     Only a succeeded snapshot's own output can be fetched here, so this is no general proxy

@@ -70,7 +70,7 @@ def reset_sandbox() -> None:
         with transaction.atomic():
             for model in apps.get_models():
                 if model._meta.app_label.startswith("sandbox_") and model not in KEPT_ON_RESET:
-                    model.objects.all().delete()
+                    model._default_manager.all().delete()
             ensure_account()
             clock.reset()
         events.run_reset_handlers()

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 logger = logging.getLogger(__name__)
 
 TickHandler = Callable[[float], None]
-ResetHandler = Callable[[], None]
+ResetHandler = Callable[[], object]  # what it returns is ignored
 
 _tick_handlers: list[TickHandler] = []
 _reset_handlers: list[ResetHandler] = []

@@ -7,7 +7,7 @@ its `NotAJsonObject` into its own error code (the provider's services answer dif
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal, overload
 
 from django.http import HttpRequest, JsonResponse
 
@@ -68,6 +68,15 @@ def number(body: dict[str, Any], name: str, *, required: bool = False, minimum: 
     return int(value) if integer else value
 
 
+@overload
+def choice(body: dict[str, Any], name: str, choices: tuple[str, ...], *, required: Literal[True],
+           default: str | None = None) -> str: ...
+@overload
+def choice(body: dict[str, Any], name: str, choices: tuple[str, ...], *, required: bool = False,
+           default: str) -> str: ...
+@overload
+def choice(body: dict[str, Any], name: str, choices: tuple[str, ...], *, required: bool = False,
+           default: None = None) -> str | None: ...
 def choice(body: dict[str, Any], name: str, choices: tuple[str, ...], *, required: bool = False,
            default: str | None = None) -> str | None:
     if name not in body or body[name] is None:

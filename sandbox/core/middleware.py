@@ -6,7 +6,7 @@ import json
 import time
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.http import http_date
 
 from sandbox.core import clock, ports
@@ -30,11 +30,12 @@ class ServiceRoutingMiddleware:
         service = ports.service_of_port(port)
         if service is None:
             return JsonResponse({"error": f"no sandbox service on port {port}"}, status=404)
-        request.sandbox_service = service  # type: ignore[attr-defined]
+        request.sandbox_service = service  # type: ignore[attr-defined]  # our own marker
         if service == "control":
-            request.urlconf = "sandbox.core.control_urls"
+            # Django's per-request URLconf, which django-stubs does not declare.
+            request.urlconf = "sandbox.core.control_urls"  # type: ignore[attr-defined]
             return self.get_response(request)
-        request.urlconf = f"sandbox.{service}.urls"
+        request.urlconf = f"sandbox.{service}.urls"  # type: ignore[attr-defined]
         response = self.get_response(request)
         # The server's clock a client can see must be the one it is judged by: signature
         # windows read the sandbox clock, and clients correct their Date from this header.
@@ -45,13 +46,13 @@ class ServiceRoutingMiddleware:
         return response
 
 
-def without_body(response: HttpResponse) -> None:
+def without_body(response: HttpResponse | StreamingHttpResponse) -> None:
     """A HEAD answer carries the GET answer's headers and no body (RFC 9110, 9.3.2).
 
     waitress sends whatever body the application returns, and a keep-alive client would read
     that body as the start of its next answer.
     """
-    if response.streaming:
+    if isinstance(response, StreamingHttpResponse):  # as response.streaming
         response.streaming_content = []  # the file is still closed with the response
         return
     length = len(response.content)

@@ -90,7 +90,8 @@ def mapping(field: str, value: Any) -> dict[str, Any]:
 
 
 def _kind_name(kind: type) -> str:
-    return {str: "string", dict: "JSON object"}.get(kind, kind.__name__)
+    names: dict[type, str] = {str: "string", dict: "JSON object"}
+    return names.get(kind, kind.__name__)
 
 
 def token_secret(value: Any) -> str:

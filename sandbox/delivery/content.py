@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from django.http import FileResponse, HttpResponse
+from django.http import FileResponse, HttpResponse, HttpResponseBase
 
 from sandbox.core import clock
 from sandbox.delivery import combine, downloads, htmlmin, imaging, query, targets
@@ -34,7 +34,7 @@ class Replaced(Exception):  # noqa: N818 - a retry signal, not an error
     """The stored bytes vanished under us: the file was replaced or deleted meanwhile."""
 
 
-def serve(path: str, raw_query: str, settings: Published, *, head: bool) -> HttpResponse:
+def serve(path: str, raw_query: str, settings: Published, *, head: bool) -> HttpResponseBase:
     values = query.parameters(raw_query)
     follow = settings.flag("param_follow")
     bypass = query.cache_bypass(values) and not follow
@@ -48,7 +48,7 @@ def serve(path: str, raw_query: str, settings: Published, *, head: bool) -> Http
 
 
 def _answer_retrying(path: str, key: CacheKey, settings: Published, *, bypass: bool,
-                     head: bool) -> tuple[HttpResponse, Entry]:
+                     head: bool) -> tuple[HttpResponseBase, Entry]:
     try:
         return _answer(path, key, settings, bypass=bypass, head=head)
     except Replaced:
@@ -60,7 +60,7 @@ def _answer_retrying(path: str, key: CacheKey, settings: Published, *, bypass: b
 
 
 def _answer(path: str, key: CacheKey, settings: Published, *, bypass: bool,
-            head: bool) -> tuple[HttpResponse, Entry]:
+            head: bool) -> tuple[HttpResponseBase, Entry]:
     # Storage is asked first, every time: a deleted file is never answered from the cache, and
     # a replaced one shows up as a fingerprint mismatch below.
     target = targets.resolve(path, settings)
@@ -130,9 +130,10 @@ def _minified(body: bytes) -> bytes:
     return htmlmin.minify(text).encode("utf-8")
 
 
-def _response(entry: Entry, target: Target, *, head: bool) -> HttpResponse:
+def _response(entry: Entry, target: Target, *, head: bool) -> HttpResponseBase:
     if entry.body is not None:
-        response = HttpResponse(b"" if head else entry.body, content_type=entry.content_type)
+        response: HttpResponseBase = HttpResponse(b"" if head else entry.body,
+                                                  content_type=entry.content_type)
         response["Content-Length"] = str(len(entry.body))
         return response
     source = target.source

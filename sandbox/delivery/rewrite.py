@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 
 from edgerules import HeaderChange, Outcome, RequestContext, RuleSet
 
@@ -88,7 +88,7 @@ def ended(outcome: Outcome) -> HttpResponse | None:
     return None
 
 
-def apply_response_headers(response: HttpResponse, outcome: Outcome | None) -> None:
+def apply_response_headers(response: HttpResponseBase, outcome: Outcome | None) -> None:
     if outcome is None:
         return
     for change in outcome.response_headers:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.views.decorators.csrf import csrf_exempt
 
 from edgerules import Outcome
@@ -36,7 +36,7 @@ class PermanentHttpsRedirect(HttpResponseRedirect):
 
 
 @csrf_exempt
-def edge(request: HttpRequest) -> HttpResponse:
+def edge(request: HttpRequest) -> HttpResponseBase:
     settings = published()
     outcome, response = _handle(request, settings)
     for name, value in settings.data["cors"].items():
@@ -45,7 +45,7 @@ def edge(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _handle(request: HttpRequest, settings: Published) -> tuple[Outcome | None, HttpResponse]:
+def _handle(request: HttpRequest, settings: Published) -> tuple[Outcome | None, HttpResponseBase]:
     scheme = "https" if _forwarded_proto(request) == "https" else "http"
     if settings.flag("force_https") and scheme != "https":
         host = request.META.get("HTTP_HOST", "")
@@ -85,7 +85,7 @@ def _check_access(request: HttpRequest, headers: dict[str, str], settings: Publi
         raise invalid_token()
 
 
-def _content(request: HttpRequest, outcome: Outcome, settings: Published) -> HttpResponse:
+def _content(request: HttpRequest, outcome: Outcome, settings: Published) -> HttpResponseBase:
     method = (request.method or "GET").upper()
     if method == "OPTIONS":
         response = HttpResponse(status=204)

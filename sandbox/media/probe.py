@@ -43,7 +43,9 @@ def stream_fields(stream: av.stream.Stream, container_duration: float) -> dict[s
     fields: dict[str, Any] = {
         "index": stream.index,
         "type": stream.type,
-        "bitrate": int(stream.bit_rate or (context.bit_rate if context is not None else 0) or 0),
+        # PyAV's Stream hands unknown attributes to its codec context; its stubs omit that.
+        "bitrate": int(stream.bit_rate  # type: ignore[attr-defined]
+                       or (context.bit_rate if context is not None else 0) or 0),
         "codec": context.name if context is not None else "",
         "codec_desc": codec.long_name if codec is not None else "",
         "duration": round(duration, DECIMALS),

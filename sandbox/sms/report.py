@@ -27,9 +27,9 @@ def report(query: QueryDict) -> dict[str, Any]:
         raise SmsError("ILLEGAL_PARAMER", f"per_page {per_page} is above {MAX_PER_PAGE}")
     messages = Message.objects.all()
     if query.get("date"):
-        messages = messages.filter(day=shanghai_date(query["date"]))
+        messages = messages.filter(day=shanghai_date(query.get("date", "")))
     if query.get("mobile"):
-        mobile = rules.national_mobile(query["mobile"].strip())
+        mobile = rules.national_mobile(query.get("mobile", "").strip())
         if mobile is None:
             raise SmsError("ILLEGAL_MOBILE", f"mobile {query['mobile']!r} is not a mainland "
                                              f"mobile number")

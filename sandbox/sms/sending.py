@@ -141,7 +141,8 @@ def store_messages(template: Template, rendered: Rendered, accepted: list[Item],
     messages = Message.objects.bulk_create([
         Message(template_id=template.pk, report_type=template.report_type, title=template.title,
                 type=template.type, content=rendered.text, temp_sign=template.temp_sign,
-                mobile=item.mobile, created_at=created_at, created_ts=now, day=day,
+                mobile=item.mobile,  # type: ignore[misc]  # set on every accepted item
+                created_at=created_at, created_ts=now, day=day,
                 quantity=rendered.quantity, missing_unsubscribe=missing_unsubscribe)
         for item in accepted
     ])

@@ -201,7 +201,8 @@ def watermarked(frame: Image.Image, mark: Watermark) -> Image.Image:
     return combined
 
 
-def aligned(where: str, names: tuple[str, str, str], outer: int, inner: int, gap: int) -> int:
+def aligned(where: str, names: tuple[str, str, str], outer: int, inner: float,
+            gap: int) -> float:
     """Start coordinate of a box of size `inner` placed at `where` in `outer`, `gap` from the
     edge it sticks to (centred boxes ignore the gap)."""
     start, middle, _end = names
@@ -212,8 +213,9 @@ def aligned(where: str, names: tuple[str, str, str], outer: int, inner: int, gap
     return outer - inner - gap
 
 
-def save(frames: list[Image.Image], durations: list[int], info: dict[str, Any], target: Path,
-         image_format: str, options: Preprocessing, exif: Image.Exif | None) -> None:
+def save(frames: list[Image.Image], durations: list[int],
+         info: dict[str | tuple[int, int], Any], target: Path, image_format: str,
+         options: Preprocessing, exif: Image.Exif | None) -> None:
     first = frames[0]
     params: dict[str, Any] = {"format": image_format}
     if image_format == "JPEG":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBase
 
 from sandbox.storage import errors, listing, metadata, multipart, paths, store, upload
 from sandbox.storage.auth import authenticate
@@ -20,10 +20,10 @@ from sandbox.storage.store import StoredObject
 # "answered at once, executed later" is observable (and testable by moving the clock).
 ASYNC_DELETE_DELAY_S = 2.0
 
-Handler = Callable[[HttpRequest, str, str], HttpResponse]
+Handler = Callable[[HttpRequest, str, str], HttpResponseBase]
 
 
-def storage(request: HttpRequest, bucket: str, path: str | None = None) -> HttpResponse:
+def storage(request: HttpRequest, bucket: str, path: str | None = None) -> HttpResponseBase:
     try:
         authenticate(request, bucket)
         handler = HANDLERS.get((request.method or "").upper())
@@ -34,7 +34,8 @@ def storage(request: HttpRequest, bucket: str, path: str | None = None) -> HttpR
         response = handler(request, bucket, paths.normalize(path or ""))
     except StorageError as error:
         response = error.response()
-    if not response.streaming and not response.has_header("Content-Length"):
+    # An HttpResponse is one that is not streaming.
+    if isinstance(response, HttpResponse) and not response.has_header("Content-Length"):
         # A sized answer keeps the connection open (waitress closes after a chunked one).
         response["Content-Length"] = str(len(response.content))
     return response
@@ -59,7 +60,7 @@ def put(request: HttpRequest, bucket: str, path: str) -> HttpResponse:
     return empty(answer.status, answer.headers)
 
 
-def get(request: HttpRequest, bucket: str, path: str) -> HttpResponse:
+def get(request: HttpRequest, bucket: str, path: str) -> HttpResponseBase:
     if "usage" in request.GET:
         if path != paths.ROOT:
             raise StorageError(errors.BAD_PATH, "usage is asked of the bucket root: "
@@ -135,7 +136,7 @@ def folder_listing(request: HttpRequest, bucket: str, path: str) -> HttpResponse
     return response
 
 
-def download(bucket: str, path: str, found: StoredObject) -> HttpResponse:
+def download(bucket: str, path: str, found: StoredObject) -> FileResponse:
     """Stream the file; an overwrite between lookup and open is retried once."""
     assert found.local_path is not None
     try:
@@ -150,7 +151,7 @@ def download(bucket: str, path: str, found: StoredObject) -> HttpResponse:
     return response
 
 
-def describe(response: HttpResponse, found: StoredObject) -> None:
+def describe(response: HttpResponseBase, found: StoredObject) -> None:
     """The file-information headers of HEAD and GET, and the metadata."""
     response["x-svc-file-type"] = "folder" if found.is_folder else "file"
     response["x-svc-file-size"] = str(found.size)

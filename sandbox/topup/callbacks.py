@@ -93,7 +93,9 @@ def send(delivery_id: int) -> bool:
         return False
     claimed = CallbackDelivery.objects.filter(
         pk=delivery_id, state=CallbackDelivery.State.PENDING, next_due_at=scheduled_at,
-    ).update(calls_made=F("calls_made") + 1, next_due_at=scheduled_at + RETRY_AFTER_S)
+    ).update(calls_made=F("calls_made") + 1,
+             # A pending delivery always has a due time (None only once it has ended).
+             next_due_at=scheduled_at + RETRY_AFTER_S)  # type: ignore[operator]
     if not claimed:
         return False  # another runner took it
     call_number = calls_before + 1

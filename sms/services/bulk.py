@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from django.db import connection
+from django.db.models import Field
 
 from sms.models import Message
 
@@ -66,7 +67,9 @@ def _copy_line(row: MessageRow, created_at: str) -> str:
 def _copy(rows: Sequence[MessageRow]) -> None:
     table = connection.ops.quote_name(Message._meta.db_table)
     columns = ", ".join(
-        connection.ops.quote_name(Message._meta.get_field(name).column) for name in _COLUMNS
+        # Every copied name is a concrete field, never a relation's reverse side.
+        connection.ops.quote_name(cast(Field, Message._meta.get_field(name)).column)
+        for name in _COLUMNS
     )
     stamps: dict[datetime, str] = {}
     lines = []

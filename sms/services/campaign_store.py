@@ -9,6 +9,7 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.core.files import File
 from django.core.files.uploadedfile import UploadedFile
@@ -26,6 +27,9 @@ from sms.models import (
 )
 from sms.services import importing
 from sms.services.bulk import MessageRow, insert_messages
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 CHUNK_SIZE = MAX_NUMBERS_PER_SEND  # one chunk is at most what one send call may carry
 BATCH_SIZE = 2000  # rows per INSERT
@@ -125,7 +129,9 @@ def _save_totals(campaign: Campaign, totals: _Totals, **extra: object) -> None:
     campaign.save()
 
 
-def store_import(template: Template, path: Path, name: str, user=None) -> Campaign:  # type: ignore[no-untyped-def]
+def store_import(
+    template: Template, path: Path, name: str, user: User | None = None
+) -> Campaign:
     """Validate the file at `path` and store it as a draft campaign with its bad lines.
 
     Raises importing.ImportFileError (nothing stored) when the file as a whole is unreadable.
@@ -167,7 +173,9 @@ def store_import(template: Template, path: Path, name: str, user=None) -> Campai
     return campaign
 
 
-def store_upload(template: Template, upload: UploadedFile, user=None) -> Campaign:  # type: ignore[no-untyped-def]
+def store_upload(
+    template: Template, upload: UploadedFile, user: User | None = None
+) -> Campaign:
     """Store an uploaded file as a draft campaign (see `store_import`)."""
     name = upload.name or "import.csv"
     importing.check_name(name)
@@ -191,7 +199,7 @@ def store_recipients(
     template: Template,
     lines: Iterable[importing.GoodLine],
     source: str = CampaignSource.FORM,
-    user=None,  # type: ignore[no-untyped-def]
+    user: User | None = None,
 ) -> Campaign:
     """Store already judged recipients (send page, command line) as a draft campaign."""
     with transaction.atomic():

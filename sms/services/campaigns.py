@@ -391,6 +391,7 @@ class CampaignRun:
     def _report(self, **query: object) -> api.Report:
         self.renew()
         try:
+            # `query` holds report()'s own keyword arguments (a date or message ids).
             return self.client.report(per_page=REPORT_PAGE, **query)  # type: ignore[arg-type]
         except api.SmsError as error:
             raise _Uncertain(error) from error

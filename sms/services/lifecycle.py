@@ -9,8 +9,8 @@ from __future__ import annotations
 import csv
 import re
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -24,6 +24,9 @@ from sms.services.campaign_store import store_recipients
 from sms.services.campaigns import cancel_queued, run_campaign, stalled_campaigns
 from sms.services.connection import latest_quota, sms_client
 from sms.services.figures import today_counts
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 SYNC_SEND_BUDGET_S = 20.0  # the send page waits this long, then the worker carries on
 STALLED_TASK_EXPIRES_S = 600
@@ -83,7 +86,10 @@ def preview_recipients(
             for index in range(1, judge.variable_count + 1)
         ]
         judged = judge.judge(line_number, [fields[0], *values, *fields[judge.variable_count + 1 :]])
-        (good if isinstance(judged, importing.GoodLine) else bad).append(judged)
+        if isinstance(judged, importing.GoodLine):
+            good.append(judged)
+        else:
+            bad.append(judged)
     return RecipientsPreview(
         good=good, bad=bad, quota=latest_quota(), report_type=template.report_type
     )
@@ -117,7 +123,7 @@ def same_recipients(
 
 def send_draft(
     campaign: Campaign,
-    user=None,  # type: ignore[no-untyped-def]
+    user: User | None = None,
     budget_s: float = SYNC_SEND_BUDGET_S,
 ) -> Campaign:
     """Confirm a draft and send it now, within `budget_s`; the worker carries on the rest.
@@ -145,7 +151,7 @@ def send_draft(
 def send_recipients(
     template: Template,
     lines: list[importing.GoodLine],
-    user=None,  # type: ignore[no-untyped-def]
+    user: User | None = None,
     source: str = CampaignSource.FORM,
     budget_s: float = SYNC_SEND_BUDGET_S,
 ) -> Campaign:
@@ -162,7 +168,7 @@ def enqueue_campaign(campaign_id: int, countdown: int = 0, expires: int | None =
     enqueue("sms.tasks.send_campaign", campaign_id, countdown=countdown, expires=expires)
 
 
-def _confirm_draft(campaign: Campaign, user=None) -> None:  # type: ignore[no-untyped-def]
+def _confirm_draft(campaign: Campaign, user: User | None = None) -> None:
     """draft -> queued, once: raises CampaignStateError if it is no longer a draft."""
     if campaign.total_numbers == 0:
         raise CampaignStateError("the campaign has no number to send to")
@@ -173,7 +179,7 @@ def _confirm_draft(campaign: Campaign, user=None) -> None:  # type: ignore[no-un
         raise CampaignStateError("the campaign is no longer waiting for confirmation")
 
 
-def confirm_campaign(campaign: Campaign, user=None) -> None:  # type: ignore[no-untyped-def]
+def confirm_campaign(campaign: Campaign, user: User | None = None) -> None:
     """Confirm a draft for the worker to send."""
     with transaction.atomic():
         _confirm_draft(campaign, user)
@@ -230,7 +236,7 @@ def resume_campaign(campaign: Campaign) -> None:
         enqueue_campaign(campaign.pk)
 
 
-def discard_stale_drafts(now=None) -> int:  # type: ignore[no-untyped-def]
+def discard_stale_drafts(now: datetime | None = None) -> int:
     """Drop drafts of the send page and the command line left unconfirmed for a day; returns
     how many. A draft confirmed meanwhile is no longer a draft and is not touched."""
     cutoff = (now or timezone.now()) - STALE_DRAFT_AGE

@@ -275,7 +275,7 @@ def apply_records(records: tuple[api.Message, ...], result: ReportSync) -> None:
     )
     now = timezone.now()
     for pk, provider_id, status in ours:
-        record = by_id[provider_id]
+        record = by_id[provider_id]  # type: ignore[index]  # selected by provider_message_id__in: never None
         new_status = fit_code(record.status, "message status")
         if new_status == status or not new_status:
             continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Field
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -36,7 +37,8 @@ class TemplateSync:
 
 def _fitted(name: str, value: str) -> str:
     """A provider value cut to its column, never a database error (see sms.verbatim)."""
-    limit = Template._meta.get_field(name).max_length
+    field = Template._meta.get_field(name)
+    limit = field.max_length if isinstance(field, Field) else None
     return fit(value, limit, f"template {name}") if limit else value
 
 
@@ -104,6 +106,7 @@ def create_template(draft: rules.TemplateDraft) -> Template:
         title=draft.title,
         content=draft.content,
         temp_sign=draft.temp_sign,
+        # check_template above admitted only the client's literal values for these three.
         sign_location=draft.sign_location,  # type: ignore[arg-type]
         type=draft.type,  # type: ignore[arg-type]
         report_type=draft.report_type,  # type: ignore[arg-type]

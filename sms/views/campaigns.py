@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import Count
@@ -13,7 +15,7 @@ from django.views.decorators.http import require_POST
 from sms import services, texts
 from sms.models import Campaign, CampaignSource, CampaignState, ImportProblem
 from sms.services import csv_export, search
-from sms.views.access import SEND, abilities, needs
+from sms.views.access import SEND, abilities, needs, staff_user
 
 PROBLEMS_SHOWN = 200
 RESULTS_SHOWN = 50
@@ -113,7 +115,9 @@ def campaign_problems_csv(request: HttpRequest, pk: int) -> StreamingHttpRespons
     return response
 
 
-def _act(request: HttpRequest, pk: int, action, success: str) -> HttpResponse:  # type: ignore[no-untyped-def]
+def _act(
+    request: HttpRequest, pk: int, action: Callable[[Campaign], object], success: str
+) -> HttpResponse:
     campaign = get_object_or_404(Campaign, pk=pk)
     try:
         action(campaign)
@@ -130,7 +134,7 @@ def campaign_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     return _act(
         request,
         pk,
-        lambda campaign: services.confirm_campaign(campaign, request.user),
+        lambda campaign: services.confirm_campaign(campaign, staff_user(request)),
         _("Confirmed: the campaign is being sent in the background."),
     )
 

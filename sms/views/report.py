@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -52,7 +52,7 @@ def report(request: HttpRequest) -> HttpResponse:
 
 
 @needs()
-def report_csv(request: HttpRequest) -> HttpResponse:
+def report_csv(request: HttpRequest) -> HttpResponseBase:
     form = ReportFilterForm(request.GET or None)
     if request.GET and not form.is_valid():
         return render(request, "sms/report.html", {"form": form, "page": None, "query": ""})

@@ -12,7 +12,7 @@ from sms import services, texts
 from sms.forms import ImportForm, SendForm
 from sms.models import Campaign, CampaignSource, CampaignState
 from sms.services import importing
-from sms.views.access import SEND, needs
+from sms.views.access import SEND, needs, staff_user
 
 MAX_RECIPIENTS = services.MAX_FORM_RECIPIENTS
 
@@ -34,6 +34,7 @@ def send(request: HttpRequest) -> HttpResponse:
         if sending and preview is not None:
             problem = _why_not_send(form, previous, preview)
             if problem is None:
+                assert previous is not None  # without a draft there is a problem to show
                 return _confirm(request, previous)
             form.add_error(*problem)
         if previous is not None:
@@ -42,7 +43,7 @@ def send(request: HttpRequest) -> HttpResponse:
         blocked = _why_not_offered(preview)
         if preview is not None and not blocked:
             draft = services.store_recipients(
-                form.cleaned_data["template"], preview.good, user=request.user
+                form.cleaned_data["template"], preview.good, user=staff_user(request)
             )
     return render(
         request,
@@ -115,13 +116,13 @@ def _own_draft(request: HttpRequest, raw_id: str) -> Campaign | None:
     if not (raw_id.isascii() and raw_id.isdigit()):
         return None
     return Campaign.objects.filter(
-        pk=int(raw_id), source=CampaignSource.FORM, created_by=request.user
+        pk=int(raw_id), source=CampaignSource.FORM, created_by=staff_user(request)
     ).first()
 
 
 def _confirm(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     try:
-        services.send_draft(campaign, user=request.user)
+        services.send_draft(campaign, user=staff_user(request))
     except services.CampaignStateError:
         # The same form submitted twice at once: the other submission confirmed it.
         return _already_confirmed(request, campaign)
@@ -135,7 +136,7 @@ def _already_confirmed(request: HttpRequest, campaign: Campaign) -> HttpResponse
     return redirect("sms:campaign", pk=campaign.pk)
 
 
-def _bad_rows(preview) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+def _bad_rows(preview: services.RecipientsPreview | None) -> list[dict[str, object]]:
     if preview is None:
         return []
     return [
@@ -155,7 +156,7 @@ def import_file(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             campaign = services.store_upload(
-                form.cleaned_data["template"], form.cleaned_data["file"], user=request.user
+                form.cleaned_data["template"], form.cleaned_data["file"], user=staff_user(request)
             )
         except importing.ImportFileError as error:
             form.add_error("file", str(error))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import TextIO
 
+from django.core.management.base import OutputWrapper
 from django.template.defaultfilters import filesizeformat
 
 
@@ -13,7 +14,7 @@ class ProgressBar:
     WIDTH = 30
     REDRAW_S = 0.1
 
-    def __init__(self, stream: TextIO, total: int, label: str) -> None:
+    def __init__(self, stream: TextIO | OutputWrapper, total: int, label: str) -> None:
         self.stream = stream
         self.total = max(total, 0)
         self.label = label

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from storage.client import (
     FolderExists,
+    ListItem,
     NotFound,
     RetryPolicy,
+    StorageClient,
     StorageError,
     StorageProtocolError,
 )
@@ -73,8 +75,10 @@ __all__ = [
     "FileDetails",
     "FolderExists",
     "FolderPage",
+    "ListItem",
     "NotFound",
     "RetryPolicy",
+    "StorageClient",
     "StorageError",
     "StorageProtocolError",
     "Target",

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.conf import settings
 
 from backoffice.provider import provider_session, provider_settings
-from storage.client import RetryPolicy, StorageClient
+from storage.client import RetryPolicy, Scheme, StorageClient
 
 CONNECT_TIMEOUT_S = 5.0
 
@@ -24,7 +26,8 @@ def storage_client(
         values["bucket"],
         values["operator"],
         values["password"],
-        scheme=values.get("signature") or "current",
+        # env.choice admitted only a known scheme; the client checks it again.
+        scheme=cast(Scheme, values.get("signature") or "current"),
         timeout=float(timeout or settings.PROVIDER_TIMEOUT_S),
         session=provider_session("storage"),
         retry=retry,

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db.models import F, Q
@@ -44,6 +44,9 @@ from storage.services import extensions, mirror
 from storage.services.connection import storage_client
 from storage.services.details import FileDetails, fetch_details
 from storage.texts import error_text
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 logger = logging.getLogger(__name__)
 
@@ -140,7 +143,7 @@ def create_upload(
     md5: str = "",
     content_type: str | None = None,
     options: UploadOptions | None = None,
-    user=None,  # type: ignore[no-untyped-def]
+    user: User | AnonymousUser | None = None,
     remove_source: bool = True,
     enqueue: bool = True,
 ) -> UploadTask:
@@ -157,7 +160,7 @@ def create_upload(
         content_type=guess_content_type(original_name, content_type),
         resumable=goes_resumable(size, options),
         options=options.as_json(),
-        created_by=user if getattr(user, "is_authenticated", False) else None,
+        created_by=user if user is not None and user.is_authenticated else None,
     )
     if enqueue:
         enqueue_upload(task.pk)

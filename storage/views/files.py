@@ -4,7 +4,7 @@ the streamed download and preview endpoints."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
@@ -132,13 +132,15 @@ def _stream(download: services.Download, *, attachment: bool) -> StreamingHttpRe
     )
     if download.size is not None:
         response["Content-Length"] = str(download.size)
-    response["Content-Disposition"] = content_disposition_header(attachment, download.filename)
+    disposition = content_disposition_header(attachment, download.filename)
+    if disposition is not None:  # None only for an inline file without a name
+        response["Content-Disposition"] = disposition
     return response
 
 
 @needs()
 @require_GET
-def download(request: HttpRequest) -> HttpResponse:
+def download(request: HttpRequest) -> HttpResponseBase:
     """The file, streamed from the provider through the back-office in 64 KiB chunks."""
     path = _path_or_404(request)
     try:
@@ -153,7 +155,7 @@ def download(request: HttpRequest) -> HttpResponse:
 
 @needs()
 @require_GET
-def preview(request: HttpRequest) -> HttpResponse:
+def preview(request: HttpRequest) -> HttpResponseBase:
     """An image for the browser's thumbnails, streamed from storage; only raster types a
     browser shows safely (never SVG, which can carry scripts), and only up to a size cap."""
     path = _path_or_404(request)

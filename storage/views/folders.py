@@ -7,6 +7,7 @@ File pages (details, metadata, secret, download, preview) live in `files`, uploa
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -97,7 +98,7 @@ def browser(request: HttpRequest) -> HttpResponse:
         error = error_text(failure, folder)
     except PROVIDER_ERRORS as failure:
         error = error_text(failure, folder)
-    context = {
+    context: dict[str, Any] = {
         "folder": folder,
         "crumbs": services.breadcrumbs(folder),
         "page": page,
@@ -145,7 +146,7 @@ def create_folder(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         for errors in form.errors.values():
             for message in errors:
-                messages.error(request, message)
+                messages.error(request, str(message))
         return redirect(browse_url(folder_param(parent)[0]))
     path = form.cleaned_data["path"]
     try:
@@ -164,7 +165,7 @@ def delete(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         for errors in form.errors.values():
             for message in errors:
-                messages.error(request, message)
+                messages.error(request, str(message))
         return redirect(reverse("storage:index"))
     path = form.cleaned_data["path"]
     back = browse_url(paths.parent_of(path))

@@ -6,10 +6,11 @@ from __future__ import annotations
 import hashlib
 import uuid
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from django.core.files.uploadedfile import UploadedFile
 from django.core.files.uploadhandler import FileUploadHandler, StopUpload
+from django.http import HttpRequest
 
 from storage.services.uploads import MAX_UPLOAD_BYTES, upload_dir
 
@@ -28,7 +29,9 @@ class LocalCopy(UploadedFile):
         """Remove the copy (the request was refused after the file arrived)."""
         self.local_path.unlink(missing_ok=True)
 
-    def open(self, mode: str = "rb") -> LocalCopy:  # noqa: D102 - Django's File API
+    # Django's File.open also takes mode None (reopen as before); a LocalCopy is always opened
+    # anew, by name, with a mode.
+    def open(self, mode: str = "rb") -> LocalCopy:  # type: ignore[override]  # noqa: D102
         self.file = open(self.local_path, mode)  # noqa: SIM115 - closed by File.close()
         return self
 
@@ -42,7 +45,7 @@ class LocalCopyUploadHandler(FileUploadHandler):
     the request is read and discarded, so the page still gets an answer.
     """
 
-    def __init__(self, request=None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, request: HttpRequest | None = None) -> None:
         super().__init__(request)
         self._target: IO[bytes] | None = None
         self._path: Path | None = None
@@ -50,7 +53,7 @@ class LocalCopyUploadHandler(FileUploadHandler):
         self._received = 0
         self.too_large: list[str] = []
 
-    def new_file(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def new_file(self, *args: Any, **kwargs: Any) -> None:
         super().new_file(*args, **kwargs)
         self._path = upload_dir() / f"{uuid.uuid4().hex}.upload"
         self._target = open(self._path, "wb")  # noqa: SIM115 - closed in file_complete

@@ -56,11 +56,35 @@ def test_it_rejects_a_named_variable_without_a_name() -> None:
 @pytest.mark.parametrize(
     ("rule", "message"),
     [
-        ("$SELECT(a, b)", "$SELECT needs at least 3 arguments, got 2"),
-        ("$EXIT(403)", "$EXIT needs at least 2 arguments, got 1"),
-        ("$MATCH($_URI, a)", "$MATCH needs at least 3 arguments, got 2"),
-        ("$WHEN()", "$WHEN needs at least 1 argument, got 0"),
-        ("$NOT()", "$NOT needs at least 1 argument, got 0"),
+        (
+            "$SELECT(a, b)",
+            "$SELECT is missing E3 (value if false): it needs 3 arguments, got 2; "
+            "usage $SELECT(E1, E2, E3)",
+        ),
+        (
+            "$EXIT()",
+            "$EXIT is missing E1 (status): it needs 1 or 2 arguments, got 0; "
+            "usage $EXIT(E1[, E2])",
+        ),
+        (
+            "$MATCH($_URI)",
+            "$MATCH is missing E2 (pattern): it needs 2 or 3 arguments, got 1; "
+            "usage $MATCH(E1, E2[, E3])",
+        ),
+        (
+            "$WHEN()",
+            "$WHEN is missing E1 (condition): it needs at least 1 argument, got 0; "
+            "usage $WHEN(E1, ...)",
+        ),
+        (
+            "$NOT()",
+            "$NOT is missing E (condition): it needs 1 argument, got 0; usage $NOT(E)",
+        ),
+        (
+            "$REDIRECT(/a)",
+            "$REDIRECT is missing E2 (status: 301 or 302): it needs 2 arguments, got 1; "
+            "usage $REDIRECT(E1, E2)",
+        ),
     ],
 )
 def test_it_rejects_too_few_arguments(rule: str, message: str) -> None:
@@ -78,7 +102,7 @@ def test_it_counts_empty_arguments() -> None:
 
 
 def test_it_locates_the_nested_arity_error() -> None:
-    error = only_error("$WHEN($ALL(), $EXIT(403))")
+    error = only_error("$WHEN($ALL(), $EXIT())")
     assert (error.code, error.line, error.column, error.end_column) == ("arity", 1, 15, 20)
 
 

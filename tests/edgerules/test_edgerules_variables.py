@@ -133,8 +133,9 @@ def test_random_uses_the_injected_source() -> None:
     assert first == second != other
 
 
-def test_method_and_scheme_are_uppercase() -> None:
-    assert value_of("$_METHOD $_SCHEME", request(method="put", scheme="https")) == "PUTHTTPS"
+def test_method_is_uppercase_and_scheme_lowercase() -> None:
+    # DECISIONS.md: the docs' example compares $_SCHEME with `http`.
+    assert value_of("$_METHOD $_SCHEME", request(method="put", scheme="HTTPS")) == "PUThttps"
 
 
 def test_time_is_whole_unix_seconds() -> None:

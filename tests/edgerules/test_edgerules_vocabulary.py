@@ -1,4 +1,5 @@
-"""The language's vocabulary matches the spec's tables, names and minimum arities included."""
+"""The language's vocabulary matches the spec's tables: names, required and optional
+parameters (DECISIONS.md, "Content delivery": the documented examples are normative)."""
 
 from __future__ import annotations
 
@@ -6,41 +7,44 @@ import pytest
 
 from edgerules import RuleSyntaxError, lint, parse
 from edgerules.functions import BUILDERS
-from edgerules.names import FUNCTION_ARITY
+from edgerules.names import FUNCTIONS
 from edgerules.parser import MAX_NESTING
 
-# Parameters shown in content-delivery.md's function table (plus the two rate limits of its
-# example): the minimum number of arguments of each function.
-SPEC_ARITY = {
-    "WHEN": 1,
-    "NOT": 1,
-    "ALL": 0,
-    "ANY": 0,
-    "OR": 0,
-    "SELECT": 3,
-    "ENCODE_BASE64": 1,
-    "DECODE_BASE64": 1,
-    "MD5": 1,
-    "SUB": 3,
-    "GT": 2,
-    "GE": 2,
-    "EQ": 2,
-    "UPPER": 1,
-    "LOWER": 1,
-    "MATCH": 3,
-    "PCALL": 1,
-    "ADD_REQ_HEADER": 2,
-    "DEL_REQ_HEADER": 1,
-    "ADD_RSP_HEADER": 3,
-    "DEL_RSP_HEADER": 1,
-    "DEL_ARG": 1,
-    "REDIRECT": 2,
-    "EXIT": 2,
-    "RANDI": 2,
-    "REDIRECT404": 1,
-    "LIMIT_RATE_AFTER": 2,
-    "LIMIT_RATE": 2,
+# Parameters of content-delivery.md's function table (plus the two rate limits of its example):
+# (required, accepted), accepted None for any number. Optional, per DECISIONS.md: $MATCH E3,
+# $ADD_RSP_HEADER E3, $RANDI E2 and $EXIT E2; every other parameter is required.
+SPEC_PARAMETERS: dict[str, tuple[int, int | None]] = {
+    "WHEN": (1, None),
+    "NOT": (1, 1),
+    "ALL": (0, None),
+    "ANY": (0, None),
+    "OR": (0, None),
+    "SELECT": (3, 3),
+    "ENCODE_BASE64": (1, 1),
+    "DECODE_BASE64": (1, 1),
+    "MD5": (1, 1),
+    "SUB": (3, 3),
+    "GT": (2, 2),
+    "GE": (2, 2),
+    "EQ": (2, 2),
+    "UPPER": (1, 1),
+    "LOWER": (1, 1),
+    "MATCH": (2, 3),
+    "PCALL": (1, 1),
+    "ADD_REQ_HEADER": (2, 2),
+    "DEL_REQ_HEADER": (1, 1),
+    "ADD_RSP_HEADER": (2, 3),
+    "DEL_RSP_HEADER": (1, 1),
+    "DEL_ARG": (1, 1),
+    "REDIRECT": (2, 2),
+    "EXIT": (1, 2),
+    "RANDI": (1, 2),
+    "REDIRECT404": (1, 1),
+    "LIMIT_RATE_AFTER": (2, 2),
+    "LIMIT_RATE": (2, 2),
 }
+SPEC_ARITY = {name: required for name, (required, _accepted) in SPEC_PARAMETERS.items()}
+OPTIONAL = {("MATCH", "E3"), ("ADD_RSP_HEADER", "E3"), ("RANDI", "E2"), ("EXIT", "E2")}
 
 SPEC_VARIABLES = [
     "$_HOST",
@@ -61,8 +65,33 @@ SPEC_VARIABLES = [
 
 
 def test_the_language_knows_exactly_the_spec_functions() -> None:
-    assert FUNCTION_ARITY == SPEC_ARITY
-    assert BUILDERS.keys() == SPEC_ARITY.keys()
+    found = {name: (sig.required, sig.accepted) for name, sig in FUNCTIONS.items()}
+    assert found == SPEC_PARAMETERS
+    assert BUILDERS.keys() == SPEC_PARAMETERS.keys()
+
+
+def test_exactly_the_decided_parameters_are_optional() -> None:
+    optional = {
+        (name, parameter.name)
+        for name, signature in FUNCTIONS.items()
+        for parameter in signature.parameters
+        if parameter.optional
+    }
+    assert optional == OPTIONAL
+
+
+@pytest.mark.parametrize(
+    ("name", "usage"),
+    [
+        ("MATCH", "$MATCH(E1, E2[, E3])"),
+        ("EXIT", "$EXIT(E1[, E2])"),
+        ("WHEN", "$WHEN(E1, ...)"),
+        ("ALL", "$ALL(...)"),
+        ("SUB", "$SUB(E1, from, to)"),
+    ],
+)
+def test_usage_marks_optional_parameters_in_brackets(name: str, usage: str) -> None:
+    assert FUNCTIONS[name].usage() == usage
 
 
 @pytest.mark.parametrize(("name", "arity"), sorted(SPEC_ARITY.items()))

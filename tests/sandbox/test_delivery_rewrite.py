@@ -55,7 +55,7 @@ def test_an_exit_answers_with_its_status_and_body(edge):
 
 
 def test_a_false_when_with_exit_does_not_answer(edge):
-    edge.configure(rules=[live("", "$WHEN($ALL(), $EXIT(403))")])
+    edge.configure(rules=[live("", "$WHEN($ANY(), $EXIT(403))")])  # $ANY() is false
     assert edge.get("/new/logo.txt").status_code == 200
 
 
@@ -177,7 +177,7 @@ def test_a_bad_rule_list_is_refused(sandbox, rules, field):
 
 
 def test_rules_see_https_only_when_forwarded_as_https(edge):
-    edge.configure(rules=[live("", "$WHEN($EQ($_SCHEME, HTTP))$EXIT(426, use https)")])
+    edge.configure(rules=[live("", "$WHEN($EQ($_SCHEME, http))$EXIT(426, use https)")])
     assert edge.get("/new/logo.txt").status_code == 426
     assert edge.get("/new/logo.txt", headers={"X-Forwarded-Proto": "https"}).status_code == 200
 

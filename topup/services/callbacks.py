@@ -261,9 +261,9 @@ def process_receipt(receipt: CallbackReceipt, replay: bool = False) -> str:
     return result
 
 
-def _apply(order: Order, receipt: CallbackReceipt, target: OrderState) -> str:
-    common = {"kind": EventKind.CALLBACK, "code": receipt.code, "info": receipt.info,
-              "receipt": receipt}
+def _apply(order: Order, receipt: CallbackReceipt, target: OrderState) -> ReceiptOutcome:
+    common: dict[str, Any] = {"kind": EventKind.CALLBACK, "code": receipt.code,
+                              "info": receipt.info, "receipt": receipt}
     if receipt.orderno and order.orderno and receipt.orderno != order.orderno:
         Order.objects.filter(pk=order.pk).update(conflict=True)
         log(order.pk, message=gettext_noop(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.core.cache import cache
 from django.db.models import F, Q
@@ -197,7 +198,7 @@ def _seek(order: Order, around_submission: bool) -> SeekResult | None:
 
 def _apply(order: Order, result: SeekResult) -> None:
     outcome = result.outcome
-    common = {"code": result.code, "info": result.info}
+    common: dict[str, Any] = {"code": result.code, "info": result.info}
     if outcome is OrderOutcome.SUCCESS:
         move(order.pk, S.SUCCESS, message=gettext_noop("The provider confirmed the top-up."),
              **common)

@@ -115,6 +115,7 @@ def recent_snapshot() -> TokenSnapshot | None:
     (see topup.services.callbacks). The copy only ever holds tokens that were ours.
     """
     now = time.monotonic()
+    # remember() alone writes _recent: `until` a float, `snapshot` a TokenSnapshot or None.
     if now < _recent.get("until", 0.0):  # type: ignore[operator]
         return _recent["snapshot"]  # type: ignore[return-value]
     return remember(read_snapshot())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -46,7 +46,7 @@ def filtered_orders(form: OrderFilterForm) -> QuerySet[Order]:
     return orders
 
 
-def _day_start(day) -> datetime:  # type: ignore[no-untyped-def]
+def _day_start(day: date) -> datetime:
     return timezone.make_aware(datetime.combine(day, time.min))
 
 

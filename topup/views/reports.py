@@ -45,7 +45,7 @@ def report_run(request: HttpRequest) -> HttpResponse:
     form = ReportRunForm(request.POST)
     if not form.is_valid():
         for error in form.errors.get("day", []):
-            messages.error(request, error)
+            messages.error(request, str(error))
         return redirect("topup:report_list")
     try:
         report = services.build_report(form.cleaned_data["day"], user=request.user)

@@ -1,8 +1,9 @@
 import secrets
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from backoffice.roles import ROLE_NAMES, setup_roles
 
@@ -13,10 +14,10 @@ class Command(BaseCommand):
         "The user is a superuser in every group, so a newcomer can try every page."
     )
 
-    def add_arguments(self, parser) -> None:  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--username", default="demo")
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         setup_roles()
         password = secrets.token_urlsafe(12)
         user, _ = get_user_model().objects.get_or_create(username=options["username"])

@@ -6,6 +6,7 @@ talking to the provider through the app's own services (the sandbox, under `make
 
 import importlib
 import importlib.util
+from typing import Any
 
 from django.core.management.base import BaseCommand
 
@@ -15,7 +16,7 @@ from backoffice.services import SERVICES
 class Command(BaseCommand):
     help = "Load the demo data of every app (idempotent)."
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         for service in SERVICES:
             module_name = f"{service.app_label}.demo"
             if importlib.util.find_spec(module_name) is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -31,7 +32,7 @@ class Command(BaseCommand):
             help="with --confirm: send in this process, not the worker",
         )
 
-    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         template = template_by_number(options["template"])
         path: Path = options["path"]
         if not path.is_file():

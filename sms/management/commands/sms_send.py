@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -40,7 +41,7 @@ class Command(BaseCommand):
             help="seconds to send before leaving it to the worker",
         )
 
-    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         template = template_by_number(options["template"])
         # One number per line: the values come from --var, never from the number list.
         mobiles = [number for given in options["mobile"] for number in _SEPARATORS.split(given)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -24,7 +25,7 @@ class Command(BaseCommand):
             help="report pages to read at most; a long day is continued by the next run",
         )
 
-    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["days"] < 1 or options["max_pages"] < 1:
             raise CommandError("--days and --max-pages must be at least 1")
         try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 
 from sms import services, texts
@@ -11,7 +13,7 @@ from sms.services import SmsError
 class Command(BaseCommand):
     help = "Refresh templates and quota from the provider (as the beat job)."
 
-    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             result = services.sync_templates()
             quota = services.refresh_quota()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import IO, Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -17,7 +18,7 @@ from storage.texts import error_text
 class _CountingWriter:
     """Passes bytes to `file` and reports the running total to the progress bar."""
 
-    def __init__(self, file, bar: ProgressBar) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, file: IO[bytes], bar: ProgressBar) -> None:
         self.file = file
         self.bar = bar
         self.written = 0
@@ -41,7 +42,7 @@ class Command(BaseCommand):
                             help="local file or existing folder (default: current folder)")
         parser.add_argument("--force", action="store_true", help="replace an existing file")
 
-    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             remote = paths.canonical(options["path"], allow_root=False)
         except rules.RuleViolation as violation:
@@ -59,7 +60,9 @@ class Command(BaseCommand):
                 raise CommandError(f"{remote} is a folder; use storage_list to see its files")
             bar = ProgressBar(self.stdout, info.size or 0, paths.name_of(remote))
             with open(partial, "wb") as file:
-                result = client.download(remote, _CountingWriter(file, bar))  # type: ignore[arg-type]
+                # The client only ever calls write(), which is all a _CountingWriter has.
+                writer = _CountingWriter(file, bar)
+                result = client.download(remote, writer)  # type: ignore[arg-type]
         except (StorageError, ProviderNotConfigured) as failure:
             partial.unlink(missing_ok=True)
             raise CommandError(error_text(failure, remote)) from None

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from collections import deque
 from datetime import UTC, datetime
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from backoffice.provider import ProviderNotConfigured
 from storage import paths, rules, services
-from storage.services import StorageError
+from storage.services import ListItem, StorageClient, StorageError
 from storage.texts import error_text
 
 
@@ -25,7 +26,7 @@ class Command(BaseCommand):
         parser.add_argument("-r", "--recursive", action="store_true", help="walk sub-folders")
         parser.add_argument("--json", action="store_true", help="one JSON object per line")
 
-    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             root = paths.canonical(options["folder"])
             rules.require(rules.check_list_options(options["page_size"], options["order"]))
@@ -36,7 +37,7 @@ class Command(BaseCommand):
         if not options["json"]:
             self.stdout.write(f"{count} entries")
 
-    def _walk(self, client, root: str, options) -> int:  # type: ignore[no-untyped-def]
+    def _walk(self, client: StorageClient, root: str, options: dict[str, Any]) -> int:
         folders = deque([root])
         count = 0
         while folders:
@@ -51,7 +52,7 @@ class Command(BaseCommand):
                     folders.append(path)
         return count
 
-    def _print(self, path: str, item, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+    def _print(self, path: str, item: ListItem, as_json: bool) -> None:
         modified = datetime.fromtimestamp(item.last_modified, tz=UTC) if item.last_modified \
             else None
         if as_json:

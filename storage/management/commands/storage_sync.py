@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from storage import rules, services
@@ -24,7 +26,7 @@ class Command(BaseCommand):
             f"(default {DETAILS_PER_RUN}; 0 to skip)",
         )
 
-    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             run = services.sync_tree(options["root"], details_limit=max(options["details"], 0))
         except rules.RuleViolation as violation:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -34,7 +35,7 @@ class Command(BaseCommand):
             help="metadata entry (repeatable)",
         )
 
-    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         source = Path(options["source"]).expanduser()
         if not source.exists():
             raise CommandError(f"source: {source} does not exist")

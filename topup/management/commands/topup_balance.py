@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 
 from backoffice.provider import ProviderNotConfigured
@@ -13,7 +15,7 @@ from topup.services import TopupError
 class Command(BaseCommand):
     help = "Ask the provider for the top-up balance and record it."
 
-    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             snapshot = services.take_snapshot(SnapshotSource.STAFF)
         except (TopupError, ProviderNotConfigured) as error:

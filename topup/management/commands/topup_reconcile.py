@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
 
 from topup import services
 from topup.models import OPEN_STATES, Order, OrderState
@@ -12,10 +14,10 @@ class Command(BaseCommand):
     help = ("Query the provider about open top-up orders and apply the answers. By default only "
             "orders whose next query is due; --all queries every open order.")
 
-    def add_arguments(self, parser) -> None:  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--all", action="store_true", help="every open order, due or not")
 
-    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["all"]:
             ids = list(Order.objects.filter(state__in=OPEN_STATES).exclude(
                 state=OrderState.CREATED).values_list("pk", flat=True))

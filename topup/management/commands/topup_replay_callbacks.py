@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from topup import services
 
@@ -12,11 +14,11 @@ class Command(BaseCommand):
             "genuine callback whose processing failed. Callbacks with a bad sign are never "
             "applied.")
 
-    def add_arguments(self, parser) -> None:  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("ids", nargs="*", type=int, help="receipt ids")
         parser.add_argument("--unprocessed", action="store_true")
 
-    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         ids = list(options["ids"])
         if options["unprocessed"]:
             ids += services.unprocessed_receipt_ids(limit=100_000)

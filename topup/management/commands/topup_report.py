@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from topup import services
@@ -13,10 +14,10 @@ from topup import services
 class Command(BaseCommand):
     help = "Make the top-up reconciliation report of a day (default: yesterday)."
 
-    def add_arguments(self, parser) -> None:  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--day", help="YYYY-MM-DD, in the back-office's time zone")
 
-    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["day"]:
             try:
                 day = date.fromisoformat(options["day"])

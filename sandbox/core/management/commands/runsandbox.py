@@ -65,7 +65,7 @@ class Command(BaseCommand):
         ticker.stop()
 
     def serve(self, host: str, threads: int, info_file: Path) -> None:
-        from waitress import create_server
+        from waitress.server import create_server
 
         from sandbox.wsgi import application
 
