@@ -192,6 +192,20 @@ def provider_error_text(code: str, detail: str = "") -> str:
     return text
 
 
+def message_failure_text(status: str, error_code: str) -> str:
+    """Why one number was refused (`rejected`) or not delivered (`failed`); "" otherwise."""
+    if status not in ("rejected", "failed"):
+        return ""
+    if error_code:
+        return provider_error_text(error_code)
+    if status == "rejected":
+        return gettext("The provider refused this number without giving a reason.")
+    return gettext(
+        "The carrier reported the message as not delivered (for example: the phone is off "
+        "or out of service, the number is closed, or the message was blocked)."
+    )
+
+
 def halt_text(code: str, detail: str = "") -> str:
     """Why a campaign stopped (or what went wrong last), from its stored code and detail."""
     meaning = RUN_FAILURES.get(code)

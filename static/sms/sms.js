@@ -99,30 +99,43 @@
 
   function setupProgress(card) {
     var url = card.dataset.progressUrl;
-    var bar = document.getElementById("campaign-progress");
-    var percent = document.getElementById("campaign-percent");
     var state = document.getElementById("campaign-state");
     var halt = document.getElementById("campaign-halt");
+    var wasRunning = null;
+    function show(name, percent, text) {
+      var bar = document.getElementById(name + "-progress");
+      bar.value = percent;
+      bar.textContent = percent + "%";
+      document.getElementById(name + "-percent").textContent = percent + "%";
+      document.getElementById(name + "-text").textContent = text;
+    }
     function poll() {
       fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (data) {
           if (!data) { setTimeout(poll, 3000); return; }
-          bar.value = data.percent;
-          bar.textContent = data.percent + "%";
-          percent.textContent = data.percent + "%";
+          show("sending", data.sending_percent, data.sending_text);
+          show("delivery", data.delivery_percent, data.delivery_text);
           state.textContent = data.state_label;
           state.className = "badge state-" + data.state;
-          ["accepted", "rejected", "cancelled", "total"].forEach(function (name) {
-            var cell = card.querySelector('[data-count="' + name + '"]');
-            if (cell) { cell.textContent = Number(data[name]).toLocaleString(); }
-          });
+          ["total", "queued", "sent", "delivered", "failed", "unknown", "cancelled"]
+            .forEach(function (name) {
+              var cell = card.querySelector('[data-count="' + name + '"]');
+              if (cell) { cell.textContent = Number(data[name]).toLocaleString(); }
+            });
           if (data.halt) { halt.hidden = false; }
+          if (wasRunning && !data.running) {
+            // Sending finished, halted or was cancelled: reload once for the results and
+            // actions; the delivery figures go on updating after the reload.
+            window.location.reload();
+            return;
+          }
+          wasRunning = data.running;
           if (data.running) {
             setTimeout(poll, 1000);
-          } else {
-            // Finished, halted or cancelled: reload once to show the results and actions.
-            window.location.reload();
+          } else if (!data.delivery_done) {
+            // Reports arrive about once a minute: no need to ask every second.
+            setTimeout(poll, 5000);
           }
         })
         .catch(function () { setTimeout(poll, 3000); });
