@@ -167,3 +167,14 @@ def test_the_list_filters_and_shows_why_a_send_would_be_refused(operator_client,
     filtered = operator_client.get(reverse("sms:templates"), {"status": "success"})
     assert under_review.title not in filtered.content.decode()
     assert "验证码" in filtered.content.decode()
+
+
+def test_the_live_check_says_unit_or_units_by_the_count(operator_client):
+    one = operator_client.post(reverse("sms:template_check"), form_data()).json()
+    long_content = "您的验证码是{$var1}，" + "请勿泄露" * 20
+    two = operator_client.post(
+        reverse("sms:template_check"), {**form_data(content=long_content), "sample1": "1234"}
+    ).json()
+
+    assert one["preview"]["summary"].endswith(": 1 unit per message.")
+    assert two["preview"]["summary"].endswith(": 2 units per message.")
