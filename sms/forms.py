@@ -27,14 +27,30 @@ class TemplateChoiceField(forms.ModelChoiceField):
 class TemplateForm(forms.Form):
     """Create or edit a template; the rules of `sms.rules` are the validation."""
 
-    title = forms.CharField(label=_("Title"), max_length=40, strip=False)
-    temp_sign = forms.CharField(label=_("Signature"), max_length=40, strip=False)
+    # The inputs stop typing at the spec's limits; a longer value (pasted, or sent without the
+    # page) is still named by the rules in `clean`, with the spec's own wording.
+    title = forms.CharField(
+        label=_("Title"), strip=False,
+        widget=forms.TextInput(attrs={"maxlength": rules.TITLE_MAX_LENGTH}),
+    )
+    temp_sign = forms.CharField(
+        label=_("Signature"), strip=False,
+        widget=forms.TextInput(attrs={"maxlength": rules.SIGNATURE_MAX_LENGTH}),
+    )
     content = forms.CharField(
         label=_("Content"), strip=False, widget=forms.Textarea(attrs={"rows": 5})
     )
     sign_location = forms.ChoiceField(label=_("Signature position"), choices=SignLocation.choices)
     type = forms.ChoiceField(label=_("Type"), choices=MessageType.choices)
     report_type = forms.ChoiceField(label=_("Channel"), choices=ReportType.choices)
+    accept_failing = forms.BooleanField(
+        label=_("I accept that every message sent with this template will fail"),
+        required=False,
+        help_text=_(
+            "Only for a marketing template without 退订回T, 退订回TD or 退订回N at the end: the "
+            "provider stores it, but fails every message sent with it."
+        ),
+    )
 
     def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -65,6 +81,9 @@ class TemplateForm(forms.Form):
             field = problem.field if problem.field in self.fields else None
             if problem.is_error:
                 self.add_error(field, texts.problem_text(problem))
+            elif problem.code == rules.UNSUBSCRIBE_MISSING and not cleaned.get("accept_failing"):
+                # Allowed by the provider, but useless: refused unless knowingly accepted.
+                self.add_error("accept_failing", texts.problem_text(problem))
             else:
                 self.warnings.append(texts.problem_text(problem))
         return cleaned

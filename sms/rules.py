@@ -36,6 +36,9 @@ MAX_BILLED_LENGTH = 350
 FORBIDDEN_CONTENT_CHARACTERS = "【】<>"
 UNSUBSCRIBE_SUFFIXES = ("退订回T", "退订回TD", "退订回N")
 VARS_SEPARATOR = "|"  # the send API joins variable values with it, so no value may hold it
+# The console import has columns 2-5 for values (spec "Limits"), and so do our import, send page
+# and command: a template using {$var5} could be created but never filled.
+MAX_VARIABLES = 4
 
 SIGN_LOCATIONS = ("top", "bottom")
 MESSAGE_TYPES = ("industry", "marketing")
@@ -57,10 +60,14 @@ ONLY_VARIABLES = "ONLY_VARIABLES"
 UNSUBSCRIBE_MISSING = "UNSUBSCRIBE_MISSING"
 MISSING_VARIABLE = "MISSING_VARIABLE"
 VARIABLE_SEPARATOR = "VARIABLE_SEPARATOR"
+NOT_A_VARIABLE = "NOT_A_VARIABLE"
+TOO_MANY_VARIABLES = "TOO_MANY_VARIABLES"
 MESSAGE_TOO_LONG = "MESSAGE_TOO_LONG"
 
 # `{$var1}`, `{$var2}`, ...; `{$var0}` and `{$var01}` are not variables and stay literal text.
 _VARIABLE_RE = re.compile(r"\{\$var([1-9][0-9]*)\}")
+# Anything written like a placeholder: the provider refuses `{$name}`, so we name it first.
+_PLACEHOLDER_RE = re.compile(r"\{\$[^{}]*\}")
 # re.ASCII: `\d` would otherwise accept full-width and other Unicode digits.
 _NATIONAL_MOBILE_RE = re.compile(r"1[3-9]\d{9}", re.ASCII)
 # Separators people type inside a number; removed before the number is judged.
@@ -213,6 +220,7 @@ def _check_content(content: str, message_type: str) -> list[Problem]:
                 params={"characters": "".join(forbidden)},
             )
         )
+    problems += _check_placeholders(content)
     if _is_blank(_VARIABLE_RE.sub("", content)):
         problems.append(
             Problem(
@@ -236,6 +244,27 @@ def _check_content(content: str, message_type: str) -> list[Problem]:
                 params={"suffixes": " ".join(UNSUBSCRIBE_SUFFIXES)},
             )
         )
+    return problems
+
+
+def _check_placeholders(content: str) -> list[Problem]:
+    """`{$...}` that is not `{$var1}` to `{$var4}`: refused by the provider, or never filled."""
+    problems: list[Problem] = []
+    for found in _unique(_PLACEHOLDER_RE.findall(content)):
+        match = _VARIABLE_RE.fullmatch(found)
+        if match is None:
+            problems.append(Problem(
+                field="content", code=NOT_A_VARIABLE,
+                message=f"{found} is not a variable: write {{$var1}} to {{$var{MAX_VARIABLES}}}.",
+                params={"placeholder": found, "limit": MAX_VARIABLES},
+            ))
+        elif int(match.group(1)) > MAX_VARIABLES:
+            problems.append(Problem(
+                field="content", code=TOO_MANY_VARIABLES,
+                message=(f"{found}: a template has at most {MAX_VARIABLES} variables, "
+                         f"{{$var1}} to {{$var{MAX_VARIABLES}}}."),
+                params={"placeholder": found, "limit": MAX_VARIABLES},
+            ))
     return problems
 
 

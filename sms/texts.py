@@ -54,6 +54,12 @@ PROBLEM_TEXTS: Mapping[str, Promise] = {
         "The content must not use the characters 【 】 < > (found: %(characters)s)."
     ),
     rules.ONLY_VARIABLES: _("The content must contain fixed text, not only variables."),
+    rules.NOT_A_VARIABLE: _(
+        "%(placeholder)s is not a variable: variables are written {$var1} to {$var%(limit)s}."
+    ),
+    rules.TOO_MANY_VARIABLES: _(
+        "%(placeholder)s: a template has at most %(limit)s variables, {$var1} to {$var%(limit)s}."
+    ),
     rules.UNSUBSCRIBE_MISSING: _(
         "A marketing template must end with 退订回T, 退订回TD or 退订回N; it can be created, "
         "but every message sent with it will fail."
@@ -184,6 +190,20 @@ def provider_error_text(code: str, detail: str = "") -> str:
     if detail:
         return gettext("%(text)s (provider: %(detail)s)") % {"text": text, "detail": detail}
     return text
+
+
+def message_failure_text(status: str, error_code: str) -> str:
+    """Why one number was refused (`rejected`) or not delivered (`failed`); "" otherwise."""
+    if status not in ("rejected", "failed"):
+        return ""
+    if error_code:
+        return provider_error_text(error_code)
+    if status == "rejected":
+        return gettext("The provider refused this number without giving a reason.")
+    return gettext(
+        "The carrier reported the message as not delivered (for example: the phone is off "
+        "or out of service, the number is closed, or the message was blocked)."
+    )
 
 
 def halt_text(code: str, detail: str = "") -> str:

@@ -5,8 +5,9 @@ Pages, tasks, commands and other apps import from here; each concern has its own
 `campaign_store` (an import or the send page's recipients -> rows), `lifecycle` (confirm,
 cancel, resume, clean-up), `campaigns` (chunked sending and reconciliation), `reports` (the
 delivery report sync), `search` and `csv_export` (the delivery report page), `figures` (the
-dashboard's counts) and `connection` (the configured client). The client's error types are
-re-exported so that pages can tell a refusal from a failure without importing the client.
+dashboard's counts), `progress` (a campaign's sending and delivery figures) and `connection`
+(the configured client). The client's error types are re-exported so that pages can tell a
+refusal from a failure without importing the client.
 """
 
 from backoffice.provider import ProviderNotConfigured
@@ -33,6 +34,7 @@ from sms.services.lifecycle import (
     send_recipients,
     today_figures,
 )
+from sms.services.progress import CampaignCounts, campaign_counts, recently_sent_elsewhere
 from sms.services.reports import ReportSync, sync_reports
 from sms.services.template_ops import (
     TemplateProblems,
@@ -50,6 +52,7 @@ __all__ = [
     "messages_by_status",
     "MAX_FORM_RECIPIENTS",
     "MAX_NUMBERS_PER_SEND",
+    "CampaignCounts",
     "CampaignStateError",
     "ProviderNotConfigured",
     "RecipientsPreview",
@@ -60,6 +63,7 @@ __all__ = [
     "SmsTransportError",
     "TemplateProblems",
     "TemplateSync",
+    "campaign_counts",
     "cancel_campaign",
     "confirm_campaign",
     "create_template",
@@ -72,6 +76,7 @@ __all__ = [
     "enqueue_campaign",
     "latest_quota",
     "preview_recipients",
+    "recently_sent_elsewhere",
     "refresh_quota",
     "resume_campaign",
     "resume_stalled_campaigns",

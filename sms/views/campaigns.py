@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib import messages
+from django.contrib.humanize.templatetags.humanize import intcomma
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from sms import services, texts
@@ -23,7 +25,11 @@ RESULTS_SHOWN = 50
 
 @needs()
 def campaign_list(request: HttpRequest) -> HttpResponse:
-    campaigns = Campaign.objects.select_related("template", "created_by")
+    # A send page preview is stored as a draft only so that "Send" confirms exactly what was
+    # previewed: it is not a campaign anyone waits on, and it is dropped after a day.
+    campaigns = Campaign.objects.select_related("template", "created_by").exclude(
+        state=CampaignState.DRAFT, source=CampaignSource.FORM
+    )
     state = request.GET.get("state", "")
     if state in CampaignState.values:
         campaigns = campaigns.filter(state=state)
@@ -54,6 +60,9 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for row in campaign.problems.values("code").annotate(count=Count("id")).order_by("code")
     ]
     results = search.page(search.Filters(campaign_id=campaign.pk), size=RESULTS_SHOWN)
+    draft = campaign.state == CampaignState.DRAFT
+    counts = None if draft else services.campaign_counts(campaign)
+    recently_sent = services.recently_sent_elsewhere(campaign) if draft else 0
     return render(
         request,
         "sms/campaign_detail.html",
@@ -68,6 +77,10 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "results": results,
             "blockers": services.send_blockers(campaign.template, quota),
             "halt_text": _halt_text(campaign),
+            "counts": counts,
+            "recently_sent_text": _recently_sent_text(recently_sent),
+            "sending_text": _sending_text(counts) if counts else "",
+            "delivery_text": _delivery_text(counts) if counts else "",
             **abilities(request.user),
         },
     )
@@ -76,19 +89,57 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @needs()
 def campaign_progress(request: HttpRequest, pk: int) -> JsonResponse:
     campaign = get_object_or_404(Campaign, pk=pk)
+    counts = services.campaign_counts(campaign)
     return JsonResponse(
         {
             "state": campaign.state,
             "state_label": campaign.get_state_display(),
             "running": campaign.is_running,
             "percent": campaign.progress_percent,
-            "total": campaign.total_numbers,
             "accepted": campaign.accepted_count,
             "rejected": campaign.rejected_count,
-            "cancelled": campaign.cancelled_count,
             "halt": _halt_text(campaign),
+            **counts.as_dict(),
+            "sending_text": _sending_text(counts),
+            "delivery_text": _delivery_text(counts),
         }
     )
+
+
+def _recently_sent_text(count: int) -> str:
+    if not count:
+        return ""
+    return ngettext(
+        "%(count)s number of this campaign was sent a message by another campaign in the last "
+        "24 hours: it will get a second message if you send.",
+        "%(count)s numbers of this campaign were sent a message by another campaign in the last "
+        "24 hours: they will get a second message if you send.",
+        count,
+    ) % {"count": intcomma(count)}
+
+
+def _sending_text(counts: services.CampaignCounts) -> str:
+    text = ngettext(
+        "%(done)s of %(total)s number handed to the provider",
+        "%(done)s of %(total)s numbers handed to the provider",
+        counts.total,
+    ) % {"done": intcomma(counts.handed_over), "total": intcomma(counts.total)}
+    if counts.cancelled:
+        text += " " + ngettext(
+            "(%(count)s cancelled: it will not be sent)",
+            "(%(count)s cancelled: they will not be sent)",
+            counts.cancelled,
+        ) % {"count": intcomma(counts.cancelled)}
+    return text
+
+
+def _delivery_text(counts: services.CampaignCounts) -> str:
+    accepted = counts.sent + counts.reported
+    return ngettext(
+        "%(done)s of %(total)s accepted number has its final status",
+        "%(done)s of %(total)s accepted numbers have their final status",
+        accepted,
+    ) % {"done": intcomma(counts.reported), "total": intcomma(accepted)}
 
 
 def _halt_text(campaign: Campaign) -> str:

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from sms import services, texts
 from sms.forms import ImportForm, SendForm
@@ -23,6 +24,7 @@ def send(request: HttpRequest) -> HttpResponse:
     form = SendForm(request.POST or None, initial={"template": request.GET.get("template")})
     preview = None
     draft = None
+    blocked: list[str] = []
     if request.method == "POST" and form.is_valid():
         sending = "send" in request.POST
         previous = _own_draft(request, request.POST.get("draft", ""))
@@ -38,15 +40,43 @@ def send(request: HttpRequest) -> HttpResponse:
         if previous is not None:
             # Replaced by the preview below: a draft is only ever sent as previewed.
             services.drop_draft(previous.pk)
-        if preview is not None and preview.good and not preview.bad:
+        blocked = _why_not_offered(preview)
+        if preview is not None and not blocked:
             draft = services.store_recipients(
                 form.cleaned_data["template"], preview.good, user=staff_user(request)
             )
     return render(
         request,
         "sms/send.html",
-        {"form": form, "preview": preview, "draft": draft, "bad_lines": _bad_rows(preview)},
+        {"form": form, "preview": preview, "draft": draft, "bad_lines": _bad_rows(preview),
+         "blocked": blocked},
     )
+
+
+def _why_not_offered(preview: services.RecipientsPreview | None) -> list[str]:
+    """Why the previewed recipients get no Send button, each with what to do; none: they do.
+
+    Nothing is stored for a preview that cannot be sent, so no campaign waits for a
+    confirmation that can never come.
+    """
+    if preview is None:
+        return []
+    reasons: list[str] = []
+    if preview.bad:
+        count = len(preview.bad)
+        reasons.append(ngettext(
+            "%(count)s number cannot be sent: correct or remove it (it is listed below), then "
+            "preview again.",
+            "%(count)s numbers cannot be sent: correct or remove them (they are listed below), "
+            "then preview again.",
+            count,
+        ) % {"count": count})
+    elif not preview.good:
+        reasons.append(_("Give at least one mobile number, then preview again."))
+    # Not a reason: the quota and the template's status as we last saw them. Both may be out of
+    # date, so they are warnings, and the provider's answer decides (a refusal halts the
+    # campaign, which staff resume once the cause is gone).
+    return reasons
 
 
 def _why_not_send(

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from sms import rules, services, texts
@@ -192,7 +193,8 @@ def _preview_summary(result: rules.MessagePreview) -> str:
             "length": result.billed_length,
             "limit": rules.MAX_BILLED_LENGTH,
         }
-    return _("%(length)s characters with the signature: %(units)s unit(s) per message.") % {
-        "length": result.billed_length,
-        "units": result.units,
-    }
+    return ngettext(
+        "%(length)s characters with the signature: %(units)s unit per message.",
+        "%(length)s characters with the signature: %(units)s units per message.",
+        result.units,
+    ) % {"length": result.billed_length, "units": result.units}

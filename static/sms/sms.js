@@ -22,11 +22,29 @@
     var url = form.dataset.checkUrl;
     var timer = null;
     var sequence = 0;
+    // Fields the person has changed. The others show no live problem: an empty new form is
+    // not wrong yet, and after a submit the server's errors are already shown (once).
+    var touched = {};
+    function payload() {
+      var body = new FormData(form);
+      // Disabled fields (type and channel when editing) are not submitted, but the check
+      // needs their values, or it would call them missing.
+      form.querySelectorAll("[name][disabled]").forEach(function (input) {
+        if (!body.has(input.name)) { body.append(input.name, input.value); }
+      });
+      return body;
+    }
+    function showAcceptance() {
+      var type = form.querySelector("[name=type]");
+      var acceptance = form.querySelector('.field[data-field="accept_failing"]');
+      if (type && acceptance) { acceptance.hidden = type.value !== "marketing"; }
+    }
     function check() {
       var mine = ++sequence;
+      showAcceptance();
       fetch(url, {
         method: "POST",
-        body: new FormData(form),
+        body: payload(),
         headers: { "X-CSRFToken": csrfToken(form) },
         credentials: "same-origin"
       }).then(function (response) {
@@ -43,7 +61,7 @@
           }
         });
         form.querySelectorAll(".live-problems").forEach(function (box) {
-          paragraphs(box, byField[box.dataset.for] || []);
+          paragraphs(box, touched[box.dataset.for] ? (byField[box.dataset.for] || []) : []);
         });
         paragraphs(document.getElementById("preview-problems"), other);
         var text = document.getElementById("preview-text");
@@ -61,8 +79,18 @@
       clearTimeout(timer);
       timer = setTimeout(check, 250);
     }
-    form.addEventListener("input", schedule);
-    form.addEventListener("change", schedule);
+    function edited(event) {
+      var name = event.target.name;
+      if (name && !touched[name]) {
+        touched[name] = true;
+        // From now on the live check speaks for this field: drop the server's old errors.
+        var old = form.querySelector('.field[data-field="' + name + '"] .errorlist');
+        if (old) { old.remove(); }
+      }
+      schedule();
+    }
+    form.addEventListener("input", edited);
+    form.addEventListener("change", edited);
     document.querySelectorAll(".sample").forEach(function (input) {
       input.addEventListener("input", schedule);
     });
@@ -71,30 +99,43 @@
 
   function setupProgress(card) {
     var url = card.dataset.progressUrl;
-    var bar = document.getElementById("campaign-progress");
-    var percent = document.getElementById("campaign-percent");
     var state = document.getElementById("campaign-state");
     var halt = document.getElementById("campaign-halt");
+    var wasRunning = null;
+    function show(name, percent, text) {
+      var bar = document.getElementById(name + "-progress");
+      bar.value = percent;
+      bar.textContent = percent + "%";
+      document.getElementById(name + "-percent").textContent = percent + "%";
+      document.getElementById(name + "-text").textContent = text;
+    }
     function poll() {
       fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (data) {
           if (!data) { setTimeout(poll, 3000); return; }
-          bar.value = data.percent;
-          bar.textContent = data.percent + "%";
-          percent.textContent = data.percent + "%";
+          show("sending", data.sending_percent, data.sending_text);
+          show("delivery", data.delivery_percent, data.delivery_text);
           state.textContent = data.state_label;
           state.className = "badge state-" + data.state;
-          ["accepted", "rejected", "cancelled", "total"].forEach(function (name) {
-            var cell = card.querySelector('[data-count="' + name + '"]');
-            if (cell) { cell.textContent = Number(data[name]).toLocaleString(); }
-          });
+          ["total", "queued", "sent", "delivered", "failed", "unknown", "cancelled"]
+            .forEach(function (name) {
+              var cell = card.querySelector('[data-count="' + name + '"]');
+              if (cell) { cell.textContent = Number(data[name]).toLocaleString(); }
+            });
           if (data.halt) { halt.hidden = false; }
+          if (wasRunning && !data.running) {
+            // Sending finished, halted or was cancelled: reload once for the results and
+            // actions; the delivery figures go on updating after the reload.
+            window.location.reload();
+            return;
+          }
+          wasRunning = data.running;
           if (data.running) {
             setTimeout(poll, 1000);
-          } else {
-            // Finished, halted or cancelled: reload once to show the results and actions.
-            window.location.reload();
+          } else if (!data.delivery_done) {
+            // Reports arrive about once a minute: no need to ask every second.
+            setTimeout(poll, 5000);
           }
         })
         .catch(function () { setTimeout(poll, 3000); });

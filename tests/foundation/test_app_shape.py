@@ -15,7 +15,8 @@ ROOMS = {
     "__init__.py", "apps.py", "models.py", "client.py", "rules.py", "services", "tasks.py",
     "views", "forms.py", "api", "admin.py", "urls.py", "api_urls.py", "api_schema_urls.py",
     "management", "dashboard.py", "demo.py", "schedule.py", "texts.py", "conf.py",
-    "receivers.py", "file_actions.py", "migrations", "templates", "locale", "static", "demo",
+    "receivers.py", "file_actions.py", "migrations", "templates", "templatetags", "locale",
+    "static", "demo",
 }
 PURE_CONTRACT = "Provider clients and pure rules import no Django"
 

@@ -12,8 +12,10 @@ from sms.rules import (
     ILLEGAL_SIGNATURE,
     ILLEGAL_TITLE,
     MISSING_PARAMETER,
+    NOT_A_VARIABLE,
     ONLY_VARIABLES,
     SIGNATURE_CHARACTERS,
+    TOO_MANY_VARIABLES,
     UNSUBSCRIBE_MISSING,
     Severity,
     TemplateDraft,
@@ -107,6 +109,24 @@ def test_it_refuses_content_made_only_of_variables(content):
 
 def test_it_accepts_variables_with_fixed_text():
     assert check_template(replace(GOOD, content="{$var1}先生，您好")) == []
+
+
+def test_it_accepts_the_four_variables_an_import_can_fill():
+    content = "{$var1}{$var2}{$var3}{$var4}先生，您好"
+    assert check_template(replace(GOOD, content=content)) == []
+
+
+@pytest.mark.parametrize("placeholder", ["{$name}", "{$var}", "{$var0}", "{$ var1}", "{$VAR1}"])
+def test_it_refuses_a_placeholder_that_is_not_a_variable(placeholder):
+    problems = check_template(replace(GOOD, content=f"您好{placeholder}，欢迎光临"))
+    assert [(p.field, p.code) for p in problems] == [("content", NOT_A_VARIABLE)]
+    assert problems[0].params == {"placeholder": placeholder, "limit": 4}
+
+
+def test_it_refuses_a_fifth_variable_that_no_import_column_can_fill():
+    problems = check_template(replace(GOOD, content="{$var1}您好，订单{$var5}已发货"))
+    assert [(p.field, p.code) for p in problems] == [("content", TOO_MANY_VARIABLES)]
+    assert "{$var5}" in problems[0].message
 
 
 @pytest.mark.parametrize("suffix", ["退订回T", "退订回TD", "退订回N"])

@@ -53,7 +53,7 @@ def test_a_file_imported_in_the_browser_is_sent_to_the_end(
         page.wait_for_selector("#campaign-progress-card")
         seen: set[int] = set()
         for _ in range(600):
-            value = int(page.get_attribute("#campaign-progress", "value") or 0)
+            value = int(page.get_attribute("#sending-progress", "value") or 0)
             seen.add(value)
             if value == 100:
                 break
@@ -63,7 +63,7 @@ def test_a_file_imported_in_the_browser_is_sent_to_the_end(
         )
 
     assert 100 in seen
-    assert re.search(r"100%", page.inner_text("#campaign-percent"))
+    assert re.search(r"100%", page.inner_text("#sending-percent"))
     campaign = Campaign.objects.get()
     assert campaign.state == CampaignState.DONE and campaign.accepted_count == 2100
     assert len(provider_report(provider)) == 2100

@@ -178,3 +178,29 @@ def test_an_unconfirmed_draft_is_not_in_the_delivery_report(auditor_client, prov
     page = auditor_client.get(reverse("sms:report")).content.decode()
 
     assert "13800138000" not in page
+
+
+def test_bad_lines_explain_why_there_is_no_send_button_and_store_nothing(
+    operator_client, provider, sms_template
+):
+    template = sms_template()
+
+    response = preview(operator_client, template, recipients="13800138000\n12345\n99")
+
+    page = response.content.decode()
+    assert 'id="send"' not in page and 'id="send-blocked"' in page
+    assert "2 numbers cannot be sent: correct or remove them" in page
+    assert not Campaign.objects.exists()
+
+
+def test_a_preview_never_shows_as_a_campaign_waiting_for_confirmation(
+    operator_client, provider, sms_template
+):
+    template = sms_template()
+    draft = draft_of(preview(operator_client, template))
+
+    listed = operator_client.get(reverse("sms:campaigns")).content.decode()
+
+    assert reverse("sms:campaign", args=[draft]) not in listed
+    # Still reachable from the send page's own link, as before.
+    assert operator_client.get(reverse("sms:campaign", args=[draft])).status_code == 200

@@ -54,6 +54,42 @@ def test_it_warns_about_a_marketing_template_without_unsubscribe_wording(operato
     assert "退订回T" in problems[0]["text"]
 
 
+def test_a_marketing_template_without_unsubscribe_wording_is_refused_unless_accepted(
+    operator_client, provider
+):
+    data = form_data(type="marketing", content="周末全场8折，欢迎光临。")
+    refused = operator_client.post(reverse("sms:template_create"), data)
+
+    assert refused.status_code == 200 and not Template.objects.exists()
+    assert "退订回T" in refused.context["form"].errors["accept_failing"][0]
+
+    operator_client.post(reverse("sms:template_create"), {**data, "accept_failing": "on"})
+    assert Template.objects.get().type == "marketing"
+
+
+def test_a_placeholder_that_is_not_a_variable_gets_the_contents_own_error_in_chinese(
+    operator_client, provider
+):
+    response = operator_client.post(
+        reverse("sms:template_create"),
+        form_data(content="{$name}您好，订单{$var5}已发货。"),
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+
+    errors = response.context["form"].errors["content"]
+    assert len(errors) == 2
+    assert "{$name}" in errors[0] and "{$var1}" in errors[0] and "variable" not in errors[0]
+    assert "{$var5}" in errors[1]
+    assert not Template.objects.exists()
+
+
+def test_the_title_and_signature_inputs_stop_at_the_specs_limits(operator_client):
+    page = operator_client.get(reverse("sms:template_create")).content.decode()
+
+    assert 'name="title" maxlength="11"' in page
+    assert 'name="temp_sign" maxlength="8"' in page
+
+
 def test_the_live_check_previews_the_final_text_with_signature_and_units(operator_client):
     response = operator_client.post(
         reverse("sms:template_check"), {**form_data(), "sample1": "123456"}
@@ -131,3 +167,14 @@ def test_the_list_filters_and_shows_why_a_send_would_be_refused(operator_client,
     filtered = operator_client.get(reverse("sms:templates"), {"status": "success"})
     assert under_review.title not in filtered.content.decode()
     assert "验证码" in filtered.content.decode()
+
+
+def test_the_live_check_says_unit_or_units_by_the_count(operator_client):
+    one = operator_client.post(reverse("sms:template_check"), form_data()).json()
+    long_content = "您的验证码是{$var1}，" + "请勿泄露" * 20
+    two = operator_client.post(
+        reverse("sms:template_check"), {**form_data(content=long_content), "sample1": "1234"}
+    ).json()
+
+    assert one["preview"]["summary"].endswith(": 1 unit per message.")
+    assert two["preview"]["summary"].endswith(": 2 units per message.")

@@ -8,6 +8,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from topup import services
@@ -54,8 +55,10 @@ def bulk_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     except services.OrderInputError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, _("%(count)d orders placed; they are being sent to the "
-                                    "provider.") % {"count": placed})
+        messages.success(request, ngettext(
+            "%(count)d order placed; it is being sent to the provider.",
+            "%(count)d orders placed; they are being sent to the provider.", placed,
+        ) % {"count": placed})
     return redirect("topup:bulk_detail", pk=batch.pk)
 
 

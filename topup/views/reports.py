@@ -9,6 +9,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.errors import NotFoundForStaff
@@ -52,6 +53,9 @@ def report_run(request: HttpRequest) -> HttpResponse:
     except ProviderNotConfigured as error:
         messages.error(request, str(error))
         return redirect("topup:report_list")
-    messages.success(request, _("Report of %(day)s made: %(count)d discrepancies.") % {
-        "day": report.day, "count": report.discrepancies.count()})
+    found = report.discrepancies.count()
+    messages.success(request, ngettext(
+        "Report of %(day)s made: %(count)d discrepancy.",
+        "Report of %(day)s made: %(count)d discrepancies.", found,
+    ) % {"day": report.day, "count": found})
     return redirect("topup:report_detail", day=report.day.isoformat())
