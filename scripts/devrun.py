@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -23,6 +24,16 @@ PYTHON = sys.executable
 BIN = Path(PYTHON).parent
 WEB_PORT = int(os.environ.get("WEB_PORT", "8000"))
 SANDBOX_BASE_PORT = int(os.environ.get("SANDBOX_BASE_PORT", "8100"))
+
+
+def local_secret_key() -> str:
+    """A secret key for this VAR_DIR, made on the first run and kept (sessions survive a
+    restart), readable by its owner only."""
+    path = VAR / "local-secret-key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
 
 
 def provider_environment(info: dict) -> dict[str, str]:
@@ -88,8 +99,11 @@ def main() -> None:
                           "--data-dir", str(VAR / "sandbox"), "--info-file", str(INFO_FILE)],
               dict(os.environ))
         info = wait_for_sandbox(children[0])
-        env = {**os.environ, "DEBUG": os.environ.get("DEBUG", "true"), "VAR_DIR": str(VAR),
-               **provider_environment(info)}
+        # DEBUG off, as staff will run it: a missing page shows the product's own 404, not
+        # Django's list of URL patterns. Static files are served by WhiteNoise either way.
+        env = {**os.environ, "DEBUG": os.environ.get("DEBUG", "false"),
+               "SECRET_KEY": os.environ.get("SECRET_KEY") or local_secret_key(),
+               "VAR_DIR": str(VAR), **provider_environment(info)}
         manage("migrate", "--verbosity", "0", env=env)
         manage("createcachetable", env=env)
         manage("create_demo_user", env=env)

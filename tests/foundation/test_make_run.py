@@ -1,5 +1,6 @@
 """`make run`'s supervisor on a bare machine: embedded SQLite and file broker, a demo user whose
-printed password signs in, the sandbox wired in, and one interrupt stopping every process."""
+printed password signs in, the sandbox wired in, the product's own 404 page (DEBUG off), and one
+interrupt stopping every process."""
 
 import os
 import re
@@ -63,6 +64,10 @@ def test_make_run_serves_the_back_office_and_one_interrupt_stops_everything(tmp_
         assert 'id="tile-sms"' in dashboard.text
         configured = browser.get(f"{base}/sms/", timeout=10).text
         assert "not configured" not in configured  # pointed at the sandbox
+        missing = browser.get(f"{base}/no-such-page/", timeout=10)
+        assert missing.status_code == 404
+        assert 'class="card error-page"' in missing.text  # the product's own page
+        assert "URLconf" not in missing.text
     finally:
         supervisor.send_signal(signal.SIGINT)
         supervisor.wait(60)
