@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.contrib import admin
 from django.http import HttpRequest
 from django.urls import reverse
 
@@ -27,4 +28,10 @@ def menu_context(request: HttpRequest) -> dict[str, object]:
         url = reverse(f"{service.key}:index")
         items.append({"key": service.key, "label": service.label, "url": url,
                       "active": path.startswith(url)})
-    return {"menu_items": items}
+    return {"menu_items": items, "can_see_admin": can_see_admin(request)}
+
+
+def can_see_admin(request: HttpRequest) -> bool:
+    """Whether the admin would show this person anything: staff status alone opens an empty
+    index, which is not worth a menu entry."""
+    return bool(request.user.is_staff and admin.site.get_app_list(request))
