@@ -70,6 +70,31 @@ def manage(*args: str, env: dict[str, str]) -> None:
     subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, check=True)
 
 
+def manage_output(*args: str, env: dict[str, str]) -> str:
+    return subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def wait_for_web(timeout_s: float = 60) -> None:
+    """Until the web process answers its liveness probe (or the time is up: the banner still
+    helps, and the web process's own messages say what went wrong)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"http://127.0.0.1:{WEB_PORT}/health", timeout=1).ok:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.3)
+
+
+def banner(*lines: str) -> str:
+    """What a newcomer needs, framed, after the start-up messages of every process."""
+    width = max(len(line) for line in lines) + 4
+    rule = "=" * width
+    return "\n".join(["", rule, *(f"  {line}" for line in lines), rule, ""])
+
+
 def main() -> None:
     VAR.mkdir(exist_ok=True)
     INFO_FILE.unlink(missing_ok=True)
@@ -106,7 +131,8 @@ def main() -> None:
                "VAR_DIR": str(VAR), **provider_environment(info)}
         manage("migrate", "--verbosity", "0", env=env)
         manage("createcachetable", env=env)
-        manage("create_demo_user", env=env)
+        # Printed last (below), where it is not lost among the processes' start-up messages.
+        demo_user = manage_output("create_demo_user", env=env)
         manage("load_demo_data", env=env)
         start("web", [str(BIN / "gunicorn"), "backoffice.wsgi", "--bind",
                       f"127.0.0.1:{WEB_PORT}", "--workers", "2", "--threads", "4",
@@ -115,8 +141,10 @@ def main() -> None:
                          "INFO", "--concurrency", "2"], env)
         start("beat", [str(BIN / "celery"), "-A", "backoffice", "beat", "--loglevel", "INFO"],
               env)
-        print(f"\nBack-office: http://127.0.0.1:{WEB_PORT}/  (Ctrl-C stops everything)\n",
-              flush=True)
+        wait_for_web()
+        time.sleep(2)  # the worker and beat finish their own start-up messages
+        print(banner(f"Back-office: http://127.0.0.1:{WEB_PORT}/  (Ctrl-C stops everything)",
+                     demo_user), flush=True)
         while all(child.poll() is None for child in children):
             time.sleep(0.5)
         print("A process stopped; stopping the others.", flush=True)

@@ -49,9 +49,15 @@ def test_make_run_serves_the_back_office_and_one_interrupt_stops_everything(tmp_
     try:
         base = f"http://127.0.0.1:{web_port}"
         wait_for(f"{base}/health", supervisor, timeout_s=240)
-        output = log_path.read_text()
-        found = re.search(r"Demo staff user: (\S+)\s+password: (\S+)", output)
+        found = None
+        for _ in range(60):  # the credentials come last, once every process has started
+            output = log_path.read_text()
+            found = re.search(r"Demo staff user: (\S+)\s+password: (\S+)\n=+\n", output)
+            if found:
+                break
+            time.sleep(0.5)
         assert found, output[-2000:]
+        assert output.index("Demo staff user") > output.rindex("starting beat")
         assert (tmp_path / "var" / "backoffice.sqlite3").exists()  # embedded database
 
         browser = requests.Session()
