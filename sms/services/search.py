@@ -17,7 +17,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.db import connection
-from django.db.models import F, QuerySet
+from django.db.models import BigIntegerField, ExpressionWrapper, F, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -68,13 +68,28 @@ class Page:
     older_cursor: int | None  # pass as `before` for the page after (older rows)
 
 
+def _id_order(filters: Filters) -> F | ExpressionWrapper:
+    """The id to sort on: the column itself, or, for dates wholly in the past, `id + 0`.
+
+    Sorting on the column lets PostgreSQL walk the primary key newest first and stop after a
+    page, which is right when the newest rows match. For days in the past that walk first
+    reads every message sent since (a week back on a busy account: a quarter of the table),
+    so there `id + 0`, which no index can serve, makes it read the chosen days' rows through
+    the send-date index and keep the newest: a cost bounded by the days asked for.
+    """
+    if filters.date_to is not None and filters.date_to < timezone.localdate():
+        return ExpressionWrapper(F("id") + 0, output_field=BigIntegerField())
+    return F("id")
+
+
 def page(
     filters: Filters, before: int | None = None, after: int | None = None, size: int = PAGE_SIZE
 ) -> Page:
     """One page, newest first: rows older than `before`, or the page just newer than `after`."""
     messages = filtered(filters).select_related("campaign__template")
+    order = _id_order(filters)
     if after is not None:
-        rows = list(messages.filter(id__gt=after).order_by("id")[: size + 1])
+        rows = list(messages.filter(id__gt=after).order_by(order.asc())[: size + 1])
         has_newer = len(rows) > size
         rows = list(reversed(rows[:size]))
         return Page(
@@ -84,7 +99,7 @@ def page(
         )
     if before is not None:
         messages = messages.filter(id__lt=before)
-    rows = list(messages.order_by("-id")[: size + 1])
+    rows = list(messages.order_by(order.desc())[: size + 1])
     has_older = len(rows) > size
     rows = rows[:size]
     return Page(

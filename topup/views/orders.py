@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import datetime, time, timedelta
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,6 +18,7 @@ from topup.forms import ManualConfirmForm, OrderFilterForm, SingleTopupForm
 from topup.models import CARRIER_CHOICES, Order, OrderSource, Product
 from topup.services import TopupError
 from topup.views.access import CHARGE, QUERY, abilities, needs
+from topup.views.paging import CappedPaginator
 
 PAGE_SIZE = 50
 
@@ -54,7 +54,7 @@ def _day_start(day) -> datetime:  # type: ignore[no-untyped-def]
 @needs()
 def order_list(request: HttpRequest) -> HttpResponse:
     form = OrderFilterForm(request.GET or None)
-    page = Paginator(filtered_orders(form), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = CappedPaginator(filtered_orders(form), PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "topup/order_list.html", {
