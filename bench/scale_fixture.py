@@ -142,7 +142,7 @@ def _sms(cursor, sizes: Sizes) -> None:  # type: ignore[no-untyped-def]
                     CASE WHEN i <= %(big)s THEN i - 1 ELSE (i - %(big)s - 1) %% %(per)s END AS p,
                     (i * 7919) %% 1000 AS roll,
                     '13' || lpad(((i::bigint * 104729) %% 1000000000)::text, 9, '0') AS mobile
-                FROM generate_series(1, %(n)s) AS i
+                FROM generate_series(1::bigint, %(n)s) AS i
             ) AS numbered
         ) AS judged
         """,
@@ -219,7 +219,7 @@ def _topup(cursor, sizes: Sizes) -> None:  # type: ignore[no-untyped-def]
                      WHEN (i * 7919) %% 100 < 96 THEN 'submitted'
                      ELSE 'created' END AS state,
                 1 + i %% 7 AS product_number
-            FROM generate_series(1, %(n)s) AS i
+            FROM generate_series(1::bigint, %(n)s) AS i
         ) AS drawn
         JOIN (SELECT row_number() OVER (ORDER BY id) AS number, * FROM topup_product) AS product
             ON product.number = drawn.product_number
