@@ -139,3 +139,56 @@ class MessageSink:
             opened, self._open, self._copy = self._open, None, None
             # With an error the COPY is cancelled (psycopg sends CopyFail), not committed.
             opened.__exit__(kind, error, trace)
+
+
+class SendOutcome(NamedTuple):
+    """What one number's send answer writes on its message."""
+
+    message_id: int
+    status: str
+    provider_message_id: int | None
+    error_code: str
+
+
+def record_outcomes(outcomes: Sequence[SendOutcome], changed_at: datetime) -> None:
+    """Write send answers onto messages still `submitting` (any other state is left alone).
+
+    On PostgreSQL one UPDATE joins the answers as arrays: Django's bulk_update writes a
+    CASE with a branch per row for every column, which PostgreSQL evaluates row by row, so a
+    call of 1,000 numbers cost about a second of building and evaluating SQL, ten times the
+    call itself (bench/campaign_send.py).
+    """
+    if not outcomes:
+        return
+    if connection.vendor != "postgresql":
+        Message.objects.filter(status="submitting").bulk_update(
+            [
+                Message(
+                    pk=outcome.message_id,
+                    status=outcome.status,
+                    provider_message_id=outcome.provider_message_id,
+                    error_code=outcome.error_code,
+                    status_changed_at=changed_at,
+                )
+                for outcome in outcomes
+            ],
+            ["status", "provider_message_id", "error_code", "status_changed_at"],
+            batch_size=500,
+        )
+        return
+    table = connection.ops.quote_name(Message._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS m SET status = v.status, provider_message_id = v.provider_id,"
+            " error_code = v.error_code, status_changed_at = %s"
+            " FROM unnest(%s::bigint[], %s::text[], %s::bigint[], %s::text[])"
+            " AS v(id, status, provider_id, error_code)"
+            " WHERE m.id = v.id AND m.status = 'submitting'",
+            [
+                changed_at,
+                [outcome.message_id for outcome in outcomes],
+                [outcome.status for outcome in outcomes],
+                [outcome.provider_message_id for outcome in outcomes],
+                [outcome.error_code for outcome in outcomes],
+            ],
+        )
