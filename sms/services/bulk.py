@@ -192,3 +192,26 @@ def record_outcomes(outcomes: Sequence[SendOutcome], changed_at: datetime) -> No
                 [outcome.error_code for outcome in outcomes],
             ],
         )
+
+
+def mark_submitting(ids: Sequence[int], now: datetime) -> dict[int, str]:
+    """Move the still-queued messages among `ids` to `submitting`; {id: mobile} of those moved.
+
+    One `UPDATE ... RETURNING` on PostgreSQL, instead of an update and a second read of the
+    same (up to 1,000) rows.
+    """
+    if connection.vendor != "postgresql":
+        Message.objects.filter(pk__in=ids, status="queued").update(
+            status="submitting", submitted_at=now
+        )
+        return dict(
+            Message.objects.filter(pk__in=ids, status="submitting").values_list("id", "mobile")
+        )
+    table = connection.ops.quote_name(Message._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET status = 'submitting', submitted_at = %s"
+            " WHERE id = ANY(%s) AND status = 'queued' RETURNING id, mobile",
+            [now, list(ids)],
+        )
+        return dict(cursor.fetchall())

@@ -64,7 +64,7 @@ from sms.models import (
     Message,
     MessageStatus,
 )
-from sms.services.bulk import SendOutcome, record_outcomes
+from sms.services.bulk import SendOutcome, mark_submitting, record_outcomes
 from sms.services.connection import record_quota, sms_client
 from sms.services.timing import lease_duration, reconcile_grace
 from sms.verbatim import fit_code
@@ -273,15 +273,8 @@ class CampaignRun:
         # WAL flush) instead of two, which is much of the cost of a one-number call.
         with transaction.atomic():
             self.renew()
-            Message.objects.filter(pk__in=ids, status=MessageStatus.QUEUED).update(
-                status=MessageStatus.SUBMITTING, submitted_at=now
-            )
             # Staff may have cancelled some numbers in the meantime: send only what we marked.
-            marked = dict(
-                Message.objects.filter(pk__in=ids, status=MessageStatus.SUBMITTING).values_list(
-                    "id", "mobile"
-                )
-            )
+            marked = mark_submitting(ids, now)
         members = [(message_id, mobile) for message_id, mobile in members if message_id in marked]
         if not members:
             return
