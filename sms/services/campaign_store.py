@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from django.core.files import File
 from django.core.files.uploadedfile import UploadedFile
-from django.db import transaction
+from django.db import connection, transaction
 
 from sms.client import MAX_NUMBERS_PER_SEND
 from sms.models import (
@@ -26,13 +26,14 @@ from sms.models import (
     Template,
 )
 from sms.services import importing
-from sms.services.bulk import MessageRow, insert_messages
+from sms.services.bulk import MessageRow, MessageSink
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 CHUNK_SIZE = MAX_NUMBERS_PER_SEND  # one chunk is at most what one send call may carry
 BATCH_SIZE = 2000  # rows per INSERT
+CHUNKS_AHEAD = 32  # chunk rows created at a time
 
 
 @dataclass
@@ -43,30 +44,36 @@ class _Totals:
 
 
 class _Writer:
-    """Collects rows of one campaign and writes them in batches, opening chunks as it goes."""
+    """Collects rows of one campaign and writes them in batches, opening chunks as it goes.
 
-    def __init__(self, campaign: Campaign) -> None:
+    Messages go through a MessageSink, whose COPY stays open while lines are judged; any other
+    write (chunk rows, problems) closes it first. Chunk rows are created CHUNKS_AHEAD at a
+    time, full-sized, so that a COPY is interrupted once per 32,000 numbers rather than once
+    per chunk; `finish` trims the last one and removes those left unused.
+    """
+
+    def __init__(self, campaign: Campaign, sink: MessageSink) -> None:
         self.campaign = campaign
+        self.campaign_id: int = campaign.pk
+        self.sink = sink
         self.totals = _Totals()
         self.messages: list[MessageRow] = []
         self.problems: list[ImportProblem] = []
-        self.chunk: Chunk | None = None
+        self.chunk_ids: list[int] = []  # created ahead, in number order, not yet used
+        self.chunk_id = 0
         self.chunk_count = 0
         self.chunk_size = 0
 
     def good(self, line: importing.GoodLine) -> None:
-        if self.chunk is None or self.chunk_size == CHUNK_SIZE:
-            self._close_chunk()
-            self.chunk_count += 1
-            self.chunk = Chunk.objects.create(campaign=self.campaign, number=self.chunk_count)
-            self.chunk_size = 0
+        if self.chunk_count == 0 or self.chunk_size == CHUNK_SIZE:
+            self._next_chunk()
         self.chunk_size += 1
         self.totals.numbers += 1
         self.totals.units += line.units
         self.messages.append(
             MessageRow(
-                self.campaign.pk,
-                self.chunk.pk,
+                self.campaign_id,
+                self.chunk_id,
                 line.line_number,
                 line.mobile,
                 "|".join(line.variables),
@@ -85,7 +92,7 @@ class _Writer:
         for problem in line.problems:
             self.problems.append(
                 ImportProblem(
-                    campaign_id=self.campaign.pk,
+                    campaign_id=self.campaign_id,
                     line_number=line.line_number,
                     mobile=line.mobile,
                     code=problem.code,
@@ -96,22 +103,43 @@ class _Writer:
             self._flush_problems()
 
     def finish(self) -> _Totals:
-        self._close_chunk()
         self._flush_messages()
+        self.sink.close()
         self._flush_problems()
+        if self.chunk_ids:
+            # Straight SQL: Django's delete would first look for messages of these (empty)
+            # chunks, and sms_message has no index on chunk_id.
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"DELETE FROM {Chunk._meta.db_table} WHERE id IN "
+                    f"({', '.join(['%s'] * len(self.chunk_ids))})",
+                    self.chunk_ids,
+                )
+        if self.chunk_count and self.chunk_size != CHUNK_SIZE:
+            Chunk.objects.filter(pk=self.chunk_id).update(size=self.chunk_size)
         return self.totals
 
-    def _close_chunk(self) -> None:
-        if self.chunk is not None:
-            Chunk.objects.filter(pk=self.chunk.pk).update(size=self.chunk_size)
+    def _next_chunk(self) -> None:
+        if not self.chunk_ids:
+            self._flush_messages()
+            self.sink.close()
+            created = Chunk.objects.bulk_create(
+                Chunk(campaign_id=self.campaign_id, number=number, size=CHUNK_SIZE)
+                for number in range(self.chunk_count + 1, self.chunk_count + CHUNKS_AHEAD + 1)
+            )
+            self.chunk_ids = [chunk.pk for chunk in created]
+        self.chunk_id = self.chunk_ids.pop(0)
+        self.chunk_count += 1
+        self.chunk_size = 0
 
     def _flush_messages(self) -> None:
         if self.messages:
-            insert_messages(self.messages)
+            self.sink.write(self.messages)
             self.messages = []
 
     def _flush_problems(self) -> None:
         if self.problems:
+            self.sink.close()
             ImportProblem.objects.bulk_create(self.problems, batch_size=BATCH_SIZE)
             self.problems = []
 
@@ -151,13 +179,14 @@ def store_import(
                 created_by=user,
                 state=CampaignState.DRAFT,
             )
-            writer = _Writer(campaign)
-            for line in importing.read_lines(path, encoding, judge, stats):
-                if isinstance(line, importing.GoodLine):
-                    writer.good(line)
-                else:
-                    writer.bad(line)
-            totals = writer.finish()
+            with MessageSink() as sink:
+                writer = _Writer(campaign, sink)
+                for line in importing.read_lines(path, encoding, judge, stats):
+                    if isinstance(line, importing.GoodLine):
+                        writer.good(line)
+                    else:
+                        writer.bad(line)
+                totals = writer.finish()
             with path.open("rb") as stream:
                 campaign.source_file.save(Path(name).name, File(stream), save=False)
             kept_file = campaign.source_file.name
@@ -206,8 +235,10 @@ def store_recipients(
         campaign = Campaign.objects.create(
             template=template, source=source, created_by=user, state=CampaignState.DRAFT
         )
-        writer = _Writer(campaign)
-        for line in lines:
-            writer.good(line)
-        _save_totals(campaign, writer.finish())
+        with MessageSink() as sink:
+            writer = _Writer(campaign, sink)
+            for line in lines:
+                writer.good(line)
+            totals = writer.finish()
+        _save_totals(campaign, totals)
     return campaign

@@ -64,6 +64,7 @@ from sms.models import (
     Message,
     MessageStatus,
 )
+from sms.services.bulk import SendOutcome, mark_submitting, record_outcomes
 from sms.services.connection import record_quota, sms_client
 from sms.services.timing import lease_duration, reconcile_grace
 from sms.verbatim import fit_code
@@ -263,21 +264,17 @@ class CampaignRun:
             if self.clock() > self.deadline:
                 # The chunk stays `sending` with queued numbers; the next run sends them.
                 raise _OutOfTime
-            self.renew()
             self.send_group(joined_values.split("|") if joined_values else [], members)
 
     def send_group(self, values: list[str], members: list[tuple[int, str]]) -> None:
         ids = [message_id for message_id, _mobile in members]
         now = timezone.now()
-        Message.objects.filter(pk__in=ids, status=MessageStatus.QUEUED).update(
-            status=MessageStatus.SUBMITTING, submitted_at=now
-        )
-        # Staff may have cancelled some numbers in the meantime: send only what we marked.
-        marked = dict(
-            Message.objects.filter(pk__in=ids, status=MessageStatus.SUBMITTING).values_list(
-                "id", "mobile"
-            )
-        )
+        # The lease is renewed and the numbers marked in one transaction: one commit (one
+        # WAL flush) instead of two, which is much of the cost of a one-number call.
+        with transaction.atomic():
+            self.renew()
+            # Staff may have cancelled some numbers in the meantime: send only what we marked.
+            marked = mark_submitting(ids, now)
         members = [(message_id, mobile) for message_id, mobile in members if message_id in marked]
         if not members:
             return
@@ -305,37 +302,26 @@ class CampaignRun:
     def _record(self, members: list[tuple[int, str]], results: list[api.SendResult]) -> None:
         """Write each number's answer; results come back in the order the numbers went."""
         now = timezone.now()
-        updates: list[Message] = []
+        outcomes: list[SendOutcome] = []
         accepted = rejected = 0
         for (message_id, _mobile), result in zip(members, results, strict=True):
             if result.accepted:
                 accepted += 1
-                updates.append(
-                    Message(
-                        pk=message_id,
-                        status=MessageStatus.PROCESSING,
-                        provider_message_id=result.message_id,
-                        error_code="",
-                        status_changed_at=now,
-                    )
+                outcomes.append(
+                    SendOutcome(message_id, MessageStatus.PROCESSING, result.message_id, "")
                 )
             else:
                 rejected += 1
-                updates.append(
-                    Message(
-                        pk=message_id,
-                        status=MessageStatus.REJECTED,
-                        provider_message_id=None,
-                        error_code=fit_code(result.error_code or "", "error code"),
-                        status_changed_at=now,
+                outcomes.append(
+                    SendOutcome(
+                        message_id,
+                        MessageStatus.REJECTED,
+                        None,
+                        fit_code(result.error_code or "", "error code"),
                     )
                 )
         with transaction.atomic():
-            Message.objects.filter(status=MessageStatus.SUBMITTING).bulk_update(
-                updates,
-                ["status", "provider_message_id", "error_code", "status_changed_at"],
-                batch_size=500,
-            )
+            record_outcomes(outcomes, now)
             Campaign.objects.filter(pk=self.campaign_id).update(
                 accepted_count=F("accepted_count") + accepted,
                 rejected_count=F("rejected_count") + rejected,

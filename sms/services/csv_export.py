@@ -29,10 +29,15 @@ class _Echo:
         return value
 
 
+def head_lines(header: Sequence[str]) -> Iterator[str]:
+    """The BOM and the header line (shared with sms.services.csv_copy)."""
+    yield BOM
+    yield csv.writer(_Echo()).writerow([safe_cell(value) for value in header])
+
+
 def csv_lines(header: Sequence[str], rows: Iterable[Sequence[object]]) -> Iterator[str]:
     """The BOM, the header, then one line per row, every cell made safe."""
     writer = csv.writer(_Echo())
-    yield BOM
-    yield writer.writerow([safe_cell(value) for value in header])
+    yield from head_lines(header)
     for row in rows:
         yield writer.writerow([safe_cell(value) for value in row])

@@ -58,7 +58,7 @@ def report_csv(request: HttpRequest) -> HttpResponseBase:
         return render(request, "sms/report.html", {"form": form, "page": None, "query": ""})
     filters = _filters(form) if request.GET else search.Filters()
     response = StreamingHttpResponse(
-        search.csv_lines(filters), content_type="text/csv; charset=utf-8"
+        search.csv_bytes(filters), content_type="text/csv; charset=utf-8"
     )
     stamp = timezone.localtime().strftime("%Y%m%d-%H%M%S")
     response["Content-Disposition"] = f'attachment; filename="sms-report-{stamp}.csv"'

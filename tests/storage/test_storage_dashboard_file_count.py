@@ -1,0 +1,33 @@
+"""The dashboard's count of mirrored files is taken at most once a minute: counting reads the
+whole mirror, so a figure a minute old is served from the cache instead."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.utils import timezone
+
+from storage import dashboard
+from storage.models import StoredFile
+
+pytestmark = pytest.mark.django_db
+
+
+def mirror(path: str) -> None:
+    StoredFile.objects.create(
+        path=path, parent="/", name=path.strip("/"), kind=StoredFile.Kind.FILE,
+        last_seen=timezone.now(),
+    )
+
+
+def test_the_mirrored_file_count_is_cached_for_a_minute():
+    cache.delete(dashboard.FILES_KEY)
+    mirror("/a.jpg")
+
+    assert dashboard.mirrored_files() == 1
+    mirror("/b.jpg")
+    assert dashboard.mirrored_files() == 1  # from the cache
+
+    cache.delete(dashboard.FILES_KEY)
+    assert dashboard.mirrored_files() == 2
+    cache.delete(dashboard.FILES_KEY)
