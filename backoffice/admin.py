@@ -33,5 +33,5 @@ class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     search_fields = ("actor_name", "action", "object_id", "summary")
     date_hierarchy = "at"
 
-    def get_actions(self, request: HttpRequest):  # type: ignore[no-untyped-def]
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         return {}

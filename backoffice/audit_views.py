@@ -7,7 +7,7 @@ The CSV goes through the same formula guard as the SMS report export.
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta
-from typing import cast
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth.decorators import permission_required
@@ -35,13 +35,13 @@ class AuditFilterForm(forms.Form):
     until = forms.DateField(label=gettext_lazy("To"), required=False,
                             widget=forms.DateInput(attrs={"type": "date"}))
 
-    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         apps = AuditEntry.objects.order_by("app").values_list("app", flat=True).distinct()
         app_field = cast(forms.ChoiceField, self.fields["app"])
         app_field.choices = [("", _("Any app")), *((a, a) for a in apps)]
 
-    def clean(self):  # type: ignore[no-untyped-def]
+    def clean(self) -> dict[str, Any]:
         super().clean()
         cleaned = self.cleaned_data
         since, until = cleaned.get("since"), cleaned.get("until")

@@ -1,3 +1,5 @@
+from typing import Any, NoReturn
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -35,10 +37,10 @@ class AuditAppendOnly(Exception):
 class AuditQuerySet(models.QuerySet):
     """Bulk changes would bypass `AuditEntry.save`/`delete`, so they are refused here too."""
 
-    def update(self, **kwargs):  # type: ignore[no-untyped-def]
+    def update(self, **kwargs: Any) -> NoReturn:
         raise AuditAppendOnly("audit entries cannot be changed")
 
-    def delete(self):  # type: ignore[no-untyped-def]
+    def delete(self) -> NoReturn:
         raise AuditAppendOnly("audit entries cannot be deleted")
 
 
@@ -81,13 +83,15 @@ class AuditEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor_name or '-'} {self.app}.{self.action}"
 
-    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None:
             raise AuditAppendOnly("audit entries cannot be changed")
         super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise AuditAppendOnly("audit entries cannot be deleted")
+
+
 class ProcessHeartbeat(models.Model):
     """The latest sign of life of one worker or beat process, for `/ready`.
 

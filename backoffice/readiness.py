@@ -5,8 +5,10 @@ failure never hides another, and the answer names every one that failed."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.core.cache import cache
@@ -41,11 +43,11 @@ def run_checks() -> dict[str, Check]:
     }
     for service in SERVICES:
         if all(settings.PROVIDER[service.key].values()):
-            results[f"provider.{service.key}"] = _guarded(lambda key=service.key: _contact(key))
+            results[f"provider.{service.key}"] = _guarded(partial(_contact, service.key))
     return results
 
 
-def _guarded(check) -> Check:  # type: ignore[no-untyped-def]
+def _guarded(check: Callable[[], Check]) -> Check:
     try:
         return check()
     except Exception as error:  # a check that cannot even run has failed, with the reason

@@ -144,7 +144,7 @@ class ApiTokenForm(forms.Form):
                                        error_messages={"required": _("Choose at least one scope.")})
     days = forms.IntegerField(label=_("Valid for (days)"), min_value=1)
 
-    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["days"].initial = settings.API_TOKEN_DAYS
         cast(forms.IntegerField, self.fields["days"]).max_value = settings.API_TOKEN_MAX_DAYS
