@@ -28,8 +28,7 @@ def access_guard(access_permission: str) -> Guard:
         def decorate(view: View) -> View:
             @wraps(view)
             def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-                if not request.user.has_perms(required):
-                    raise PermissionDenied
+                check_permissions(request, *required)
                 return view(request, *args, **kwargs)
 
             return checked

@@ -450,6 +450,7 @@ class OpenDownload:
         length = response.headers.get("Content-Length")
         self.size: int | None = int(length) if length and length.isdigit() else None
         self.content_type: str | None = response.headers.get("Content-Type")
+        self.metadata: dict[str, str] = _metadata_from(response.headers)
 
     def chunks(self) -> Iterator[bytes]:
         try:
@@ -606,27 +607,22 @@ class StorageClient:
         file never truncates an existing local one. A body cut short raises
         `StorageConnectionError` (it is not repeated: part of it is already written).
         """
-        response = self.send("GET", path, idempotent=True, stream=True)
+        body = self.open_download(path)
         digest = hashlib.md5()
         size = 0
         with ExitStack() as stack:
-            stack.callback(response.close)
+            stack.callback(body.close)
             if isinstance(destination, str | os.PathLike):
                 target: IO[bytes] = stack.enter_context(open(destination, "wb"))
             else:
                 target = destination
-            try:
-                for chunk in response.iter_content(chunk_size=CHUNK_SIZE):
-                    target.write(chunk)
-                    digest.update(chunk)
-                    size += len(chunk)
-            except requests.RequestException as exc:
-                raise StorageConnectionError(f"download of {path} interrupted: {exc}") from exc
+            for chunk in body.chunks():
+                target.write(chunk)
+                digest.update(chunk)
+                size += len(chunk)
         return DownloadResult(
-            size=size,
-            md5=digest.hexdigest(),
-            content_type=response.headers.get("Content-Type"),
-            metadata=_metadata_from(response.headers),
+            size=size, md5=digest.hexdigest(), content_type=body.content_type,
+            metadata=body.metadata,
         )
 
     def open_download(self, path: str) -> OpenDownload:

@@ -34,7 +34,12 @@ from sms.services.lifecycle import (
     send_recipients,
     today_figures,
 )
-from sms.services.progress import CampaignCounts, campaign_counts, recently_sent_elsewhere
+from sms.services.progress import (
+    CampaignCounts,
+    campaign_counts,
+    polled_campaign_counts,
+    recently_sent_elsewhere,
+)
 from sms.services.reports import ReportSync, sync_reports
 from sms.services.template_ops import (
     TemplateProblems,
@@ -75,6 +80,7 @@ __all__ = [
     "edit_template",
     "enqueue_campaign",
     "latest_quota",
+    "polled_campaign_counts",
     "preview_recipients",
     "recently_sent_elsewhere",
     "refresh_quota",

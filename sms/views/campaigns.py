@@ -89,7 +89,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @needs()
 def campaign_progress(request: HttpRequest, pk: int) -> JsonResponse:
     campaign = get_object_or_404(Campaign, pk=pk)
-    counts = services.campaign_counts(campaign)
+    counts = services.polled_campaign_counts(campaign)
     return JsonResponse(
         {
             "state": campaign.state,

@@ -91,3 +91,14 @@ def test_a_draft_warns_with_the_count_of_numbers_another_campaign_sent_today(ope
 
     assert "2 numbers of this campaign were sent a message by another campaign" in page
     assert services.recently_sent_elsewhere(earlier) == 0
+
+
+def test_the_progress_poll_counts_once_for_every_poll_of_two_seconds():
+    campaign = campaign_with([S.PROCESSING, S.SUCCESS])
+    services.polled_campaign_counts(campaign)
+    Message.objects.filter(campaign=campaign).update(status=S.SUCCESS)
+
+    again = services.polled_campaign_counts(campaign)
+
+    assert (again.sent, again.delivered) == (1, 1)  # the first count, reused
+    assert services.campaign_counts(campaign).delivered == 2  # the page itself counts afresh
