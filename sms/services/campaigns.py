@@ -264,9 +264,11 @@ class CampaignRun:
             if self.clock() > self.deadline:
                 # The chunk stays `sending` with queued numbers; the next run sends them.
                 raise _OutOfTime
-            self.send_group(joined_values.split("|") if joined_values else [], members)
+            self.send_group(chunk, joined_values.split("|") if joined_values else [], members)
 
-    def send_group(self, values: list[str], members: list[tuple[int, str]]) -> None:
+    def send_group(
+        self, chunk: Chunk, values: list[str], members: list[tuple[int, str]]
+    ) -> None:
         ids = [message_id for message_id, _mobile in members]
         now = timezone.now()
         # The lease is renewed and the numbers marked in one transaction: one commit (one
@@ -274,7 +276,7 @@ class CampaignRun:
         with transaction.atomic():
             self.renew()
             # Staff may have cancelled some numbers in the meantime: send only what we marked.
-            marked = mark_submitting(ids, now)
+            marked = mark_submitting(chunk.pk, ids, now)
         members = [(message_id, mobile) for message_id, mobile in members if message_id in marked]
         if not members:
             return
