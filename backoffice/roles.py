@@ -1,7 +1,8 @@
 """Staff roles: the four groups and the permissions each holds.
 
 Operators hold every model permission of their apps plus the apps' action permissions, save
-the few in GRANTED_ONE_BY_ONE; Auditors hold only `access_*` and `view_*`, so they can read everything and change nothing.
+the few in GRANTED_ONE_BY_ONE; Auditors hold only `access_*` and `view_*`, so they can read
+everything and change nothing.
 Permissions are looked up from the apps at run time, so models added later are covered the
 next time `setup_roles` (or any migrate) runs.
 """

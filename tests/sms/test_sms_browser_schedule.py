@@ -30,7 +30,9 @@ def schedule_from_the_send_page(page, live_server, template, start: str) -> None
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_staff_schedule_a_send_and_reschedule_it(page, live_server, staff_login, provider, sms_template):
+def test_staff_schedule_a_send_and_reschedule_it(
+    page, live_server, staff_login, provider, sms_template
+):
     template = sms_template()
     staff_login("operator", groups=("SMS operators",))
     tomorrow = timezone.now().astimezone(SHANGHAI) + timedelta(days=1)
@@ -72,7 +74,9 @@ def test_staff_schedule_a_send_and_reschedule_it(page, live_server, staff_login,
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_scheduling_reads_in_simplified_chinese(page, live_server, staff_login, provider, sms_template):
+def test_scheduling_reads_in_simplified_chinese(
+    page, live_server, staff_login, provider, sms_template
+):
     template = sms_template()
     staff_login("operator", groups=("SMS operators",))
     page.context.add_cookies([{"name": "django_language", "value": "zh-hans",

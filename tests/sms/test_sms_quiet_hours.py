@@ -174,7 +174,9 @@ def test_staff_with_the_permission_may_lift_the_window_for_one_campaign_and_it_i
         client = signed_in(supervisor)
         page = client.get(f"/sms/campaigns/{lifted.pk}/").content.decode()
         assert 'name="override_window"' in page
-        client.post(f"/sms/campaigns/{lifted.pk}/confirm/", {"when": "now", "override_window": "on"})
+        client.post(
+            f"/sms/campaigns/{lifted.pk}/confirm/", {"when": "now", "override_window": "on"}
+        )
         client.post(f"/sms/campaigns/{other.pk}/confirm/", {"when": "now"})
         services.run_campaign(lifted.pk)
         services.run_campaign(other.pk)

@@ -20,15 +20,23 @@ from backoffice.models import AuditEntry
 from sms import services, tasks
 from sms.models import Campaign, CampaignState
 from tests.sms.conftest import provider_report
-from tests.sms.test_sms_campaign_resume import (  # noqa: F401 (clean_broker is a fixture)
+from tests.sms.test_sms_campaign_resume import (
     assert_each_number_sent_once,
-    clean_broker,
     kill,
     numbers,
     start_worker,
     wait_for,
     worker_environment,
 )
+
+
+@pytest.fixture
+def broker(redis_url):  # type: ignore[no-untyped-def]
+    """Tasks a stopped worker left in Redis must not reach a later test's worker."""
+    import redis
+
+    yield redis_url
+    redis.Redis.from_url(redis_url).delete("celery", "unacked", "unacked_index", "unacked_mutex")
 
 
 def beats_at_once(count: int) -> list[int]:
@@ -54,7 +62,7 @@ def beats_at_once(count: int) -> list[int]:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_scheduled_campaign_starts_once_at_its_time_across_a_restart_of_beat_and_worker(
-    provider, postgres, clean_broker, sms_template, tmp_path
+    provider, postgres, broker, sms_template, tmp_path
 ):
     template = sms_template("code")
     mobiles = numbers(5)
@@ -63,7 +71,7 @@ def test_a_scheduled_campaign_starts_once_at_its_time_across_a_restart_of_beat_a
     start_at = (timezone.now() + timedelta(hours=2)).replace(second=0, microsecond=0)
     services.confirm_campaign(campaign, start_at=start_at)
 
-    env = worker_environment(provider, clean_broker)
+    env = worker_environment(provider, broker)
     log = tmp_path / "worker.log"
     first = start_worker(env, log, "first")
     try:
