@@ -598,7 +598,14 @@ def stalled_campaigns(now: datetime | None = None) -> list[int]:
     now = now or timezone.now()
     free = _lease_free(now)
     sending = Q(state=CampaignState.SENDING) & free
-    queued = Q(state=CampaignState.QUEUED, confirmed_at__lt=now - lease_duration())
+    cutoff = now - lease_duration()
+    # Queued for a lease's length since its confirmation, or since beat started it at its
+    # scheduled time or at the window's opening: only then was its task lost.
+    queued = (
+        Q(state=CampaignState.QUEUED, confirmed_at__lt=cutoff)
+        & (Q(scheduled_at__isnull=True) | Q(scheduled_at__lt=cutoff))
+        & (Q(resume_at__isnull=True) | Q(resume_at__lt=cutoff))
+    )
     cancelled_open = (
         Q(state=CampaignState.CANCELLED, chunks__state__in=(ChunkState.PENDING, ChunkState.SENDING))
         & free

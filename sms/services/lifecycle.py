@@ -295,7 +295,7 @@ def start_due_campaigns(now: datetime | None = None) -> list[int]:
         with transaction.atomic():
             moved = Campaign.objects.filter(
                 pk=campaign_id, state=CampaignState.WAITING, resume_at__lte=now
-            ).update(state=CampaignState.QUEUED, resume_at=None)
+            ).update(state=CampaignState.QUEUED)  # resume_at kept: the stalled sweep reads it
             if moved:
                 enqueue_campaign(campaign_id)
                 started.append(campaign_id)

@@ -129,6 +129,13 @@ def test_beat_starts_a_campaign_at_its_time_once_even_when_two_beats_run(
     assert len(queued) == 1  # one send task, whoever runs the job
     assert Campaign.objects.get(pk=campaign.pk).state == CampaignState.QUEUED
     assert AuditEntry.objects.filter(action="campaign.start").count() == 1
+    # Confirmed half an hour ago, but started just now: the stalled sweep leaves it alone
+    # until a lease's length has passed since the start.
+    assert services.resume_stalled_campaigns() == []
+    clock.move_to(NOW + timedelta(minutes=40))
+    with django_capture_on_commit_callbacks() as swept:
+        assert services.resume_stalled_campaigns() == [campaign.pk]
+    assert len(swept) == 1
 
 
 def test_a_scheduled_campaign_can_be_rescheduled_until_it_starts(operator_client, clock):
