@@ -1,7 +1,8 @@
 """Staff roles: the four groups and the permissions each holds.
 
-Operators hold every model permission of their apps plus the apps' action permissions;
-Auditors hold only `access_*` and `view_*`, so they can read everything and change nothing.
+Operators hold every model permission of their apps plus the apps' action permissions, save
+the few in GRANTED_ONE_BY_ONE; Auditors hold only `access_*` and `view_*`, so they can read
+everything and change nothing.
 Permissions are looked up from the apps at run time, so models added later are covered the
 next time `setup_roles` (or any migrate) runs.
 """
@@ -20,11 +21,17 @@ OPERATOR_APPS: dict[str, tuple[str, ...]] = {
     "Content managers": ("storage", "media", "delivery"),
 }
 AUDITORS = "Auditors"
+# Exceptions to the rules, not part of anyone's daily work: no group holds them; an
+# administrator grants them to a person (user permissions in the admin).
+GRANTED_ONE_BY_ONE = (("sms", "override_quiet_hours"),)
 ROLE_NAMES = (*OPERATOR_APPS, AUDITORS)
 
 
 def operator_permissions(app_labels: tuple[str, ...]) -> QuerySet[Permission]:
-    return Permission.objects.filter(content_type__app_label__in=app_labels)
+    permissions = Permission.objects.filter(content_type__app_label__in=app_labels)
+    for app_label, codename in GRANTED_ONE_BY_ONE:
+        permissions = permissions.exclude(content_type__app_label=app_label, codename=codename)
+    return permissions
 
 
 def auditor_permissions() -> QuerySet[Permission]:

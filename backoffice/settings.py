@@ -292,6 +292,18 @@ PROVIDER: dict[str, Any] = {  # each service's settings, and the sandbox's contr
     "sandbox_control_url": env.url("SANDBOX_CONTROL_URL", ("http", "https")),
 }
 PROVIDER_TIMEOUT_S = env.int("PROVIDER_TIMEOUT_S", 15, minimum=1)
+
+# Marketing messages go out only inside this window of the provider's wall-clock time
+# (sms/window.py); checked here so that a malformed value stops start-up, not a campaign.
+SMS_MARKETING_WINDOW = env.str("SMS_MARKETING_WINDOW", "08:00-21:00")
+try:
+    from sms.window import parse_window
+
+    parse_window(SMS_MARKETING_WINDOW)
+except ValueError as _error:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"SMS_MARKETING_WINDOW: {_error}") from None
 if FILE_STORAGE == "bucket" and not PROVIDER["storage"]["url"]:
     from django.core.exceptions import ImproperlyConfigured
 

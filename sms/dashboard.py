@@ -1,4 +1,4 @@
-"""The SMS tile of the dashboard: quotas left and today's messages.
+"""The SMS tile of the dashboard: quotas left, today's messages and the next scheduled campaign.
 
 Contract (backoffice.tiles): `figures(user) -> list[tuple[str, str]]` of (label, value).
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.contrib.humanize.templatetags.humanize import intcomma
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from sms import services
@@ -30,4 +31,15 @@ def figures(user: User | AnonymousUser) -> list[tuple[str, str]]:
     rows.append((_("Sent today"), intcomma(today["sent"])))
     rows.append((_("Delivered today"), intcomma(today["success"])))
     rows.append((_("Failed today"), intcomma(today["failed"])))
+    upcoming = services.next_scheduled_campaign()
+    if upcoming is None or upcoming.scheduled_at is None:
+        rows.append((_("Next scheduled campaign"), _("none")))
+    else:
+        rows.append((
+            _("Next scheduled campaign"),
+            _("#%(id)s at %(time)s") % {
+                "id": upcoming.pk,
+                "time": f"{timezone.localtime(upcoming.scheduled_at):%Y-%m-%d %H:%M}",
+            },
+        ))
     return rows

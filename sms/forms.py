@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, cast
 
 from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from sms import rules, texts
+from sms import rules, services, texts
 from sms.models import MessageStatus, MessageType, ReportType, SignLocation, Template
 from sms.services.search import UNKNOWN_STATUS
 
@@ -126,6 +127,80 @@ class ImportForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(TemplateChoiceField, self.fields["template"]).queryset = usable_templates()
+
+
+# What a datetime-local input sends, and what a person types where the browser has none.
+START_INPUT_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
+
+
+def start_at_field(required: bool) -> forms.DateTimeField:
+    # Read in the current time zone: settings.TIME_ZONE, the provider's (Asia/Shanghai).
+    return forms.DateTimeField(
+        label=_("Start at (Asia/Shanghai time)"),
+        required=required,
+        input_formats=START_INPUT_FORMATS,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text=_("In the future, and at most 90 days ahead."),
+    )
+
+
+class ScheduleForm(forms.Form):
+    """On confirming: send now or at a chosen time; and, for staff who may, outside the
+    marketing sending window. The override field exists only for a marketing template and a
+    person with `sms.override_quiet_hours`."""
+
+    when = forms.ChoiceField(
+        label=_("When"),
+        choices=[("now", _("Send now")), ("later", _("At a date and time"))],
+        initial="now",
+        widget=forms.RadioSelect,
+        required=False,  # left out (an older page, a script): send now, as before
+    )
+    start_at = start_at_field(required=False)
+    override_window = forms.BooleanField(required=False)
+
+    def __init__(self, *args: Any, can_override: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if can_override:
+            self.fields["override_window"].label = _(
+                "Send outside the marketing sending window (%(window)s) for this campaign"
+            ) % {"window": services.marketing_window()}
+        else:
+            del self.fields["override_window"]
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()  # returns cleaned_data, typed as possibly None
+        cleaned = self.cleaned_data
+        if cleaned.get("when") != "later":
+            cleaned["start_at"] = None
+        elif "start_at" in cleaned:  # absent: the field has its own error already
+            start_at = cleaned["start_at"]
+            if start_at is None:
+                self.add_error("start_at", _("Give the date and time to start at."))
+            else:
+                try:
+                    services.check_start_time(start_at)
+                except services.StartTimeError as error:
+                    self.add_error("start_at", str(error))
+        return cleaned
+
+    def start_time(self) -> datetime | None:
+        return self.cleaned_data.get("start_at")
+
+    def override(self) -> bool:
+        return bool(self.cleaned_data.get("override_window"))
+
+
+class RescheduleForm(forms.Form):
+    start_at = start_at_field(required=True)
+
+    def clean_start_at(self) -> datetime:
+        start_at: datetime = self.cleaned_data["start_at"]
+        try:
+            services.check_start_time(start_at)
+        except services.StartTimeError as error:
+            raise forms.ValidationError(str(error)) from None
+        return start_at
 
 
 def status_choices() -> list[tuple[str, object]]:

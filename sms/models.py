@@ -4,7 +4,10 @@ State machines (every change is a conditional update in `sms.services.campaigns`
 `sms.services.reports`):
 
 Campaign: draft -> queued -> sending -> done, with halted (a refusal that needs staff, e.g.
-the template is under review or the quota ran out; resumable) and cancelled (final).
+the template is under review or the quota ran out; resumable) and cancelled (final). A draft
+confirmed for later is `scheduled` until beat starts it (-> queued) at `scheduled_at`. A
+marketing campaign outside the sending window (`SMS_MARKETING_WINDOW`) waits (sending ->
+waiting) until `resume_at`, when beat queues it again (`sms.services.scheduling`).
 
 Chunk (at most 1000 numbers of one campaign): pending -> sending -> sent. A chunk is marked
 `sending` before its first call and `sent` once every number in it has a result.
@@ -41,6 +44,7 @@ class Access(models.Model):
             ("access_sms", _("Can open the SMS pages")),
             ("send_sms", _("Can send messages and campaigns")),
             ("manage_templates", _("Can create, edit and delete templates")),
+            ("override_quiet_hours", _("Can send a marketing campaign outside the sending window")),
         ]
 
     def __str__(self) -> str:
@@ -133,11 +137,23 @@ class Quota(models.Model):
 
 class CampaignState(models.TextChoices):
     DRAFT = "draft", _("Waiting for confirmation")
+    SCHEDULED = "scheduled", _("Scheduled")
     QUEUED = "queued", _("Queued")
     SENDING = "sending", _("Sending")
     DONE = "done", _("Done")
     HALTED = "halted", _("Halted")
+    WAITING = "waiting", _("Waiting for the sending window")
     CANCELLED = "cancelled", _("Cancelled")
+
+
+# States staff may cancel from (the cancel path is the same for all of them).
+CANCELLABLE_STATES = (
+    CampaignState.SCHEDULED,
+    CampaignState.QUEUED,
+    CampaignState.SENDING,
+    CampaignState.HALTED,
+    CampaignState.WAITING,
+)
 
 
 class CampaignSource(models.TextChoices):
@@ -175,6 +191,22 @@ class Campaign(models.Model):
     created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # Set when staff confirm for later; beat starts the campaign at this time (UTC stored).
+    scheduled_at = models.DateTimeField(_("scheduled for"), null=True, blank=True)
+    # A waiting marketing campaign is queued again at this time (the window's next opening).
+    resume_at = models.DateTimeField(_("resumes at"), null=True, blank=True)
+    # Who let this one campaign send outside the marketing window, and when.
+    window_override_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("sending window overridden by"),
+    )
+    window_override_at = models.DateTimeField(
+        _("sending window overridden at"), null=True, blank=True
+    )
     state = models.CharField(
         _("state"), max_length=10, choices=CampaignState.choices, default=CampaignState.DRAFT
     )
@@ -199,7 +231,20 @@ class Campaign(models.Model):
         verbose_name = _("campaign")
         verbose_name_plural = _("campaigns")
         ordering = ["-id"]
-        indexes = [models.Index(fields=["state", "lease_expires_at"], name="sms_campaign_lease")]
+        indexes = [
+            models.Index(fields=["state", "lease_expires_at"], name="sms_campaign_lease"),
+            # Beat's due campaigns: scheduled ones by start time, waiting ones by resume time.
+            models.Index(
+                fields=["scheduled_at"],
+                name="sms_campaign_scheduled",
+                condition=models.Q(state="scheduled"),
+            ),
+            models.Index(
+                fields=["resume_at"],
+                name="sms_campaign_waiting",
+                condition=models.Q(state="waiting"),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.template.title} ({self.get_state_display()})"
@@ -217,6 +262,14 @@ class Campaign(models.Model):
     @property
     def is_running(self) -> bool:
         return self.state in (CampaignState.QUEUED, CampaignState.SENDING)
+
+    @property
+    def cancellable(self) -> bool:
+        return self.state in CANCELLABLE_STATES
+
+    @property
+    def window_overridden(self) -> bool:
+        return self.window_override_at is not None
 
 
 class ChunkState(models.TextChoices):

@@ -14,6 +14,12 @@ BEAT_SCHEDULE = {
         "schedule": 300.0,
         "options": {"expires": 290},
     },
+    # Every 20 s: a campaign starts at most 20 s (plus the worker's pick-up) after its time.
+    "sms-start-due-campaigns": {
+        "task": "sms.tasks.start_due_campaigns",
+        "schedule": 20.0,
+        "options": {"expires": 18},
+    },
     "sms-resume-stalled-campaigns": {
         "task": "sms.tasks.resume_stalled_campaigns",
         "schedule": 60.0,

@@ -45,6 +45,13 @@ def sync_templates_and_quota() -> None:
 
 
 @shared_task(acks_late=True)
+def start_due_campaigns() -> int:
+    """Beat job: start scheduled campaigns whose time has come, and resume campaigns waiting
+    for the sending window once it opens (each exactly once, whatever runs it twice)."""
+    return len(services.start_due_campaigns())
+
+
+@shared_task(acks_late=True)
 def resume_stalled_campaigns() -> int:
     """Beat job: queue a run for campaigns whose worker died (their lease ran out)."""
     return len(services.resume_stalled_campaigns())

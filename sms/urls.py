@@ -23,6 +23,9 @@ urlpatterns = [
         name="campaign_problems_csv",
     ),
     path("campaigns/<int:pk>/confirm/", campaigns.campaign_confirm, name="campaign_confirm"),
+    path(
+        "campaigns/<int:pk>/reschedule/", campaigns.campaign_reschedule, name="campaign_reschedule"
+    ),
     path("campaigns/<int:pk>/discard/", campaigns.campaign_discard, name="campaign_discard"),
     path("campaigns/<int:pk>/cancel/", campaigns.campaign_cancel, name="campaign_cancel"),
     path("campaigns/<int:pk>/resume/", campaigns.campaign_resume, name="campaign_resume"),

@@ -3,8 +3,9 @@
 Pages, tasks, commands and other apps import from here; each concern has its own module:
 `template_ops` (templates and quota), `importing` (judging import files and typed numbers),
 `campaign_store` (an import or the send page's recipients -> rows), `lifecycle` (confirm,
-cancel, resume, clean-up), `campaigns` (chunked sending and reconciliation), `reports` (the
-delivery report sync), `search` and `csv_export` (the delivery report page), `figures` (the
+schedule, cancel, resume, clean-up), `campaigns` (chunked sending and reconciliation),
+`reports` (the delivery report sync), `scheduling` (start times and the marketing sending
+window), `search` and `csv_export` (the delivery report page), `figures` (the
 dashboard's counts), `progress` (a campaign's sending and delivery figures) and `connection`
 (the configured client). The client's error types are re-exported so that pages can tell a
 refusal from a failure without importing the client.
@@ -20,18 +21,22 @@ from sms.services.lifecycle import (
     MAX_FORM_RECIPIENTS,
     CampaignStateError,
     RecipientsPreview,
+    WindowOverrideNotAllowed,
     cancel_campaign,
     confirm_campaign,
     discard_campaign,
     discard_stale_drafts,
     drop_draft,
     enqueue_campaign,
+    next_scheduled_campaign,
     preview_recipients,
+    reschedule_campaign,
     resume_campaign,
     resume_stalled_campaigns,
     same_recipients,
     send_draft,
     send_recipients,
+    start_due_campaigns,
     today_figures,
 )
 from sms.services.progress import (
@@ -41,6 +46,14 @@ from sms.services.progress import (
     recently_sent_elsewhere,
 )
 from sms.services.reports import ReportSync, sync_reports
+from sms.services.scheduling import (
+    MAX_SCHEDULE_AHEAD,
+    OVERRIDE_PERMISSION,
+    StartTimeError,
+    check_start_time,
+    marketing_window,
+    parse_start_time,
+)
 from sms.services.template_ops import (
     TemplateProblems,
     TemplateSync,
@@ -55,6 +68,16 @@ from sms.services.template_ops import (
 
 __all__ = [
     "messages_by_status",
+    "MAX_SCHEDULE_AHEAD",
+    "OVERRIDE_PERMISSION",
+    "StartTimeError",
+    "WindowOverrideNotAllowed",
+    "check_start_time",
+    "marketing_window",
+    "next_scheduled_campaign",
+    "parse_start_time",
+    "reschedule_campaign",
+    "start_due_campaigns",
     "MAX_FORM_RECIPIENTS",
     "MAX_NUMBERS_PER_SEND",
     "CampaignCounts",

@@ -34,7 +34,12 @@ The rules, in the order a run applies them:
    stalled-campaign sweep, not a duplicate task) runs the campaign sooner. After
    MAX_UNCERTAIN_RETRIES failed runs in a row, or at once when the provider is not configured,
    the campaign halts for staff.
-7. Cancel wins. Staff may cancel while a run is in a call. Every transition a run makes to a
+7. Quiet hours. Before each call, a campaign bound by the marketing sending window
+   (`sms.services.scheduling`) checks it; outside it the run stops before the call, and the
+   campaign moves `sending -> waiting` with the window's next opening as `resume_at`, for
+   beat to queue it again then. Numbers already sent stay sent; the next run carries on with
+   the queued ones, as after a time budget.
+8. Cancel wins. Staff may cancel while a run is in a call. Every transition a run makes to a
    live state is conditional on `state = sending`, so a cancelled campaign never turns into
    `halted` (which could be resumed), and numbers a run puts back in the queue after the cancel
    are cancelled by the campaign's next run.
@@ -66,6 +71,7 @@ from sms.models import (
 )
 from sms.services.bulk import SendOutcome, mark_submitting, record_outcomes
 from sms.services.connection import record_quota, sms_client
+from sms.services.scheduling import bound_by_window, window_opens_at
 from sms.services.timing import lease_duration, reconcile_grace
 from sms.verbatim import fit_code
 
@@ -118,6 +124,14 @@ class _WaitForProvider(Exception):
     def __init__(self, until: datetime) -> None:
         super().__init__(f"waiting for the provider until {until.isoformat()}")
         self.until = until
+
+
+class _WindowClosed(Exception):
+    """The marketing sending window is closed: nothing more goes out before `opens_at`."""
+
+    def __init__(self, opens_at: datetime) -> None:
+        super().__init__(f"outside the sending window until {opens_at.isoformat()}")
+        self.opens_at = opens_at
 
 
 class _Halt(Exception):
@@ -190,6 +204,7 @@ class CampaignRun:
         self.clock = clock
         self.deadline = clock() + budget_s
         self.campaign = Campaign.objects.select_related("template").get(pk=campaign_id)
+        self.bound_by_window = bound_by_window(self.campaign)
 
     # lease ------------------------------------------------------------------------------
 
@@ -208,7 +223,7 @@ class CampaignRun:
         cancelled = self.campaign.state == CampaignState.CANCELLED
         if cancelled:
             # A run that raced the cancel may have put numbers back in the queue after the
-            # cancel had emptied it (rule 7).
+            # cancel had emptied it (rule 8).
             cancel_queued(self.campaign_id)
         for chunk in self._open_chunks():
             if self.clock() > self.deadline:
@@ -264,6 +279,11 @@ class CampaignRun:
             if self.clock() > self.deadline:
                 # The chunk stays `sending` with queued numbers; the next run sends them.
                 raise _OutOfTime
+            if self.bound_by_window:
+                opens_at = window_opens_at()
+                if opens_at is not None:
+                    # As after the time budget: the queued numbers wait for the next run.
+                    raise _WindowClosed(opens_at)
             self.send_group(chunk, joined_values.split("|") if joined_values else [], members)
 
     def send_group(
@@ -494,6 +514,8 @@ def _run_claimed(
         return RunOutcome(
             _state_of(campaign_id), again=True, countdown=min(MAX_COUNTDOWN_S, max(1, seconds))
         )
+    except _WindowClosed as closed:
+        return _pause(campaign_id, token, closed.opens_at)
     except _Halt as halt:
         return _after_refusal(campaign_id, token, halt)
     except _Uncertain as uncertain:
@@ -511,10 +533,22 @@ def _run_claimed(
         return _after_failure(campaign_id, token, UNEXPECTED_ERROR, detail)
 
 
+def _pause(campaign_id: int, token: str, opens_at: datetime) -> RunOutcome:
+    """sending -> waiting until the window opens (rule 7); a cancel that landed meanwhile wins."""
+    paused = Campaign.objects.filter(
+        pk=campaign_id, lease_owner=token, state=CampaignState.SENDING
+    ).update(state=CampaignState.WAITING, resume_at=opens_at)
+    if paused:
+        logger.info("campaign %s waits for the sending window (%s)", campaign_id, opens_at)
+        return RunOutcome(CampaignState.WAITING)
+    state = _state_of(campaign_id)
+    return RunOutcome(state, again=state == CampaignState.CANCELLED)
+
+
 def _after_refusal(campaign_id: int, token: str, halt: _Halt) -> RunOutcome:
     """A certain refusal halts a sending campaign for staff (rule 5). If staff cancelled it
     while the refused call was out, it stays cancelled and the numbers of that call, back in
-    the queue, are cancelled with the rest (rule 7)."""
+    the queue, are cancelled with the rest (rule 8)."""
     logger.warning("campaign %s halted: %s", campaign_id, halt)
     halted = Campaign.objects.filter(
         pk=campaign_id, lease_owner=token, state=CampaignState.SENDING
@@ -566,7 +600,14 @@ def stalled_campaigns(now: datetime | None = None) -> list[int]:
     now = now or timezone.now()
     free = _lease_free(now)
     sending = Q(state=CampaignState.SENDING) & free
-    queued = Q(state=CampaignState.QUEUED, confirmed_at__lt=now - lease_duration())
+    cutoff = now - lease_duration()
+    # Queued for a lease's length since its confirmation, or since beat started it at its
+    # scheduled time or at the window's opening: only then was its task lost.
+    queued = (
+        Q(state=CampaignState.QUEUED, confirmed_at__lt=cutoff)
+        & (Q(scheduled_at__isnull=True) | Q(scheduled_at__lt=cutoff))
+        & (Q(resume_at__isnull=True) | Q(resume_at__lt=cutoff))
+    )
     cancelled_open = (
         Q(state=CampaignState.CANCELLED, chunks__state__in=(ChunkState.PENDING, ChunkState.SENDING))
         & free

@@ -1,4 +1,5 @@
-"""A campaign's life: the send page's preview, confirmation, cancel, resume and clean-up.
+"""A campaign's life: the send page's preview, confirmation (now or at a chosen time),
+reschedule, the start of scheduled and waiting campaigns, cancel, resume and clean-up.
 
 Every move is a conditional update, so a double click or a second tab changes nothing twice;
 the send runs themselves are queued for the worker through `backoffice.queue.enqueue`.
@@ -15,16 +16,24 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 
-from backoffice.audit import audited
+from backoffice.audit import audited, record
 from backoffice.provider import ProviderNotConfigured
 from backoffice.queue import enqueue
 from sms.client import MAX_NUMBERS_PER_SEND
-from sms.models import Campaign, CampaignSource, CampaignState, Quota, Template
+from sms.models import (
+    CANCELLABLE_STATES,
+    Campaign,
+    CampaignSource,
+    CampaignState,
+    Quota,
+    Template,
+)
 from sms.services import importing
 from sms.services.campaign_store import store_recipients
 from sms.services.campaigns import cancel_queued, run_campaign, stalled_campaigns
 from sms.services.connection import latest_quota, sms_client
 from sms.services.figures import today_counts
+from sms.services.scheduling import OVERRIDE_PERMISSION, check_start_time
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -38,6 +47,10 @@ STALE_DRAFT_AGE = timedelta(days=1)
 
 class CampaignStateError(ValueError):
     """The campaign is not in a state that allows the action (someone else moved it)."""
+
+
+class WindowOverrideNotAllowed(PermissionError):
+    """Only staff with `sms.override_quiet_hours` may lift the sending window."""
 
 
 # --- the send page ---------------------------------------------------------------------------
@@ -126,8 +139,11 @@ def send_draft(
     campaign: Campaign,
     user: User | None = None,
     budget_s: float = SYNC_SEND_BUDGET_S,
+    start_at: datetime | None = None,
+    override_window: bool = False,
 ) -> Campaign:
     """Confirm a draft and send it now, within `budget_s`; the worker carries on the rest.
+    With `start_at` it is only scheduled: beat starts it then (`start_due_campaigns`).
 
     Exactly once: the draft is confirmed with a conditional update, so a second confirmation
     (a double click, a reload) raises CampaignStateError and sends nothing. Once confirmed the
@@ -136,7 +152,11 @@ def send_draft(
     with the reason if it lacks them too), so that no caller reports a failure for a campaign
     that will be sent.
     """
-    _confirm_draft(campaign, user)
+    if start_at is not None:
+        confirm_campaign(campaign, user, start_at=start_at, override_window=override_window)
+        campaign.refresh_from_db()
+        return campaign
+    _confirm_draft(campaign, user, override_window=override_window)
     try:
         client = sms_client()
     except ProviderNotConfigured:
@@ -155,10 +175,13 @@ def send_recipients(
     user: User | None = None,
     source: str = CampaignSource.FORM,
     budget_s: float = SYNC_SEND_BUDGET_S,
+    start_at: datetime | None = None,
+    override_window: bool = False,
 ) -> Campaign:
-    """Store the recipients as a campaign and send it at once (see `send_draft`)."""
+    """Store the recipients as a campaign and send it at once, or at `start_at` (see
+    `send_draft`)."""
     campaign = store_recipients(template, lines, source=source, user=user)
-    return send_draft(campaign, user, budget_s)
+    return send_draft(campaign, user, budget_s, start_at, override_window)
 
 
 # --- campaign life cycle ---------------------------------------------------------------------
@@ -169,24 +192,124 @@ def enqueue_campaign(campaign_id: int, countdown: int = 0, expires: int | None =
     enqueue("sms.tasks.send_campaign", campaign_id, countdown=countdown, expires=expires)
 
 
-def _confirm_draft(campaign: Campaign, user: User | None = None) -> None:
-    """draft -> queued, once: raises CampaignStateError if it is no longer a draft."""
+def _confirm_draft(
+    campaign: Campaign,
+    user: User | None = None,
+    start_at: datetime | None = None,
+    override_window: bool = False,
+) -> None:
+    """draft -> queued (or scheduled, with `start_at`), once: raises CampaignStateError if it
+    is no longer a draft."""
     if campaign.total_numbers == 0:
         raise CampaignStateError("the campaign has no number to send to")
-    moved = Campaign.objects.filter(pk=campaign.pk, state=CampaignState.DRAFT).update(
-        state=CampaignState.QUEUED, confirmed_at=timezone.now(), confirmed_by=user
-    )
+    if start_at is not None:
+        check_start_time(start_at)
+    now = timezone.now()
+    changes: dict[str, Any] = {"confirmed_at": now, "confirmed_by": user}
+    if start_at is None:
+        changes["state"] = CampaignState.QUEUED
+    else:
+        changes.update(state=CampaignState.SCHEDULED, scheduled_at=start_at)
+    if override_window:
+        if user is None or not user.has_perm(OVERRIDE_PERMISSION):
+            raise WindowOverrideNotAllowed("lifting the sending window needs the permission")
+        changes.update(window_override_by=user, window_override_at=now)
+    moved = Campaign.objects.filter(pk=campaign.pk, state=CampaignState.DRAFT).update(**changes)
     if not moved:
         raise CampaignStateError("the campaign is no longer waiting for confirmation")
+    if override_window:
+        record(
+            "sms",
+            "campaign.window_override",
+            target=campaign,
+            summary=f"campaign {campaign.pk} may send outside the marketing sending window",
+            user=user,
+        )
 
 
-@audited("sms", "campaign.confirm", lambda campaign, user=None: (
-    campaign, f"campaign {campaign.pk}, {campaign.total_numbers} numbers"))
-def confirm_campaign(campaign: Campaign, user: User | None = None) -> None:
-    """Confirm a draft for the worker to send."""
+def _confirm_summary(
+    campaign: Campaign,
+    user: User | None = None,
+    start_at: datetime | None = None,
+    override_window: bool = False,
+) -> tuple[Campaign, str]:
+    summary = f"campaign {campaign.pk}, {campaign.total_numbers} numbers"
+    if start_at is not None:
+        summary += f", scheduled for {start_at.isoformat()}"
+    return campaign, summary
+
+
+@audited("sms", "campaign.confirm", _confirm_summary)
+def confirm_campaign(
+    campaign: Campaign,
+    user: User | None = None,
+    start_at: datetime | None = None,
+    override_window: bool = False,
+) -> None:
+    """Confirm a draft for the worker to send now, or for beat to start at `start_at`.
+
+    `override_window` lets this marketing campaign send outside the sending window; it needs
+    `sms.override_quiet_hours` and is written to the audit log.
+    """
     with transaction.atomic():
-        _confirm_draft(campaign, user)
-        enqueue_campaign(campaign.pk)
+        _confirm_draft(campaign, user, start_at, override_window)
+        if start_at is None:
+            enqueue_campaign(campaign.pk)
+
+
+@audited("sms", "campaign.reschedule", lambda campaign, start_at: (
+    campaign, f"campaign {campaign.pk} moved to {start_at.isoformat()}"))
+def reschedule_campaign(campaign: Campaign, start_at: datetime) -> None:
+    """Move the start of a scheduled campaign; CampaignStateError once it has started."""
+    check_start_time(start_at)
+    moved = Campaign.objects.filter(pk=campaign.pk, state=CampaignState.SCHEDULED).update(
+        scheduled_at=start_at
+    )
+    if not moved:
+        raise CampaignStateError("the campaign is no longer scheduled")
+
+
+def start_due_campaigns(now: datetime | None = None) -> list[int]:
+    """Beat job: queue every scheduled campaign whose time has come, and every waiting one
+    whose sending window has opened; returns their ids.
+
+    Each start is a conditional update (scheduled, and due, -> queued), so with two beats, a
+    repeated task or a reschedule racing it, exactly one caller moves a campaign and queues
+    its send; the others see no row changed and do nothing.
+    """
+    now = now or timezone.now()
+    started: list[int] = []
+    due = Campaign.objects.filter(state=CampaignState.SCHEDULED, scheduled_at__lte=now)
+    for campaign_id in due.values_list("id", flat=True):
+        with transaction.atomic():
+            moved = Campaign.objects.filter(
+                pk=campaign_id, state=CampaignState.SCHEDULED, scheduled_at__lte=now
+            ).update(state=CampaignState.QUEUED)
+            if moved:
+                record("sms", "campaign.start", target=campaign_id,
+                       summary=f"scheduled campaign {campaign_id} started")
+                enqueue_campaign(campaign_id)
+                started.append(campaign_id)
+    waiting = Campaign.objects.filter(state=CampaignState.WAITING, resume_at__lte=now)
+    for campaign_id in waiting.values_list("id", flat=True):
+        with transaction.atomic():
+            moved = Campaign.objects.filter(
+                pk=campaign_id, state=CampaignState.WAITING, resume_at__lte=now
+            ).update(state=CampaignState.QUEUED)  # resume_at kept: the stalled sweep reads it
+            if moved:
+                enqueue_campaign(campaign_id)
+                started.append(campaign_id)
+    return started
+
+
+def next_scheduled_campaign() -> Campaign | None:
+    """The scheduled campaign that starts first, for the dashboard."""
+    return (
+        Campaign.objects.select_related("template")
+        .filter(state=CampaignState.SCHEDULED)
+        .order_by("scheduled_at", "id")
+        .first()
+    )
 
 
 def drop_draft(campaign_id: int) -> bool:
@@ -218,10 +341,9 @@ def discard_campaign(campaign: Campaign) -> None:
 def cancel_campaign(campaign: Campaign) -> int:
     """Stop a campaign: numbers not yet submitted are cancelled; returns how many."""
     with transaction.atomic():
-        moved = Campaign.objects.filter(
-            pk=campaign.pk,
-            state__in=(CampaignState.QUEUED, CampaignState.SENDING, CampaignState.HALTED),
-        ).update(state=CampaignState.CANCELLED, finished_at=timezone.now())
+        moved = Campaign.objects.filter(pk=campaign.pk, state__in=CANCELLABLE_STATES).update(
+            state=CampaignState.CANCELLED, finished_at=timezone.now(), resume_at=None
+        )
         if not moved:
             raise CampaignStateError("the campaign is not running")
         cancelled = cancel_queued(campaign.pk)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, cast
 from django.http import HttpRequest
 
 from backoffice.access import access_guard
+from sms.models import MessageType
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 ACCESS = "sms.access_sms"
 SEND = "sms.send_sms"
 MANAGE_TEMPLATES = "sms.manage_templates"
+OVERRIDE_WINDOW = "sms.override_quiet_hours"
 
 needs = access_guard(ACCESS)
 
@@ -33,3 +35,8 @@ def abilities(user: User | AnonymousUser) -> dict[str, bool]:
         "can_send": user.has_perm(SEND),
         "can_manage_templates": user.has_perm(MANAGE_TEMPLATES),
     }
+
+
+def may_override_window(user: User | AnonymousUser, template_type: str) -> bool:
+    """Whether to offer the sending-window override: marketing templates, permitted staff."""
+    return template_type == MessageType.MARKETING and user.has_perm(OVERRIDE_WINDOW)

@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 
 from django.contrib import messages
 from django.contrib.humanize.templatetags.humanize import intcomma
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from sms import services, texts
+from sms.forms import RescheduleForm, ScheduleForm
 from sms.models import Campaign, CampaignSource, CampaignState, ImportProblem
 from sms.services import csv_export, search
-from sms.views.access import SEND, abilities, needs, staff_user
+from sms.views.access import SEND, abilities, may_override_window, needs, staff_user
 
 PROBLEMS_SHOWN = 200
 RESULTS_SHOWN = 50
@@ -44,7 +48,19 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 
 @needs()
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = get_object_or_404(Campaign.objects.select_related("template", "created_by"), pk=pk)
+    return _detail(request, pk)
+
+
+def _detail(
+    request: HttpRequest,
+    pk: int,
+    schedule_form: ScheduleForm | None = None,
+    reschedule_form: RescheduleForm | None = None,
+) -> HttpResponse:
+    """The campaign's page; the confirm and reschedule views show it again with their errors."""
+    campaign = get_object_or_404(
+        Campaign.objects.select_related("template", "created_by", "window_override_by"), pk=pk
+    )
     quota = services.latest_quota()
     quota_left = quota.left_for(campaign.template.report_type) if quota else None
     problems = [
@@ -81,9 +97,18 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "recently_sent_text": _recently_sent_text(recently_sent),
             "sending_text": _sending_text(counts) if counts else "",
             "delivery_text": _delivery_text(counts) if counts else "",
+            "schedule_form": schedule_form
+            or ScheduleForm(can_override=may_override_window(request.user, campaign.template.type)),
+            "reschedule_form": reschedule_form or _reschedule_form(campaign),
+            "window": services.marketing_window(),
             **abilities(request.user),
         },
     )
+
+
+def _reschedule_form(campaign: Campaign) -> RescheduleForm:
+    start_at = campaign.scheduled_at
+    return RescheduleForm(initial={"start_at": start_at and timezone.localtime(start_at)})
 
 
 @needs()
@@ -182,12 +207,57 @@ def _act(
 @needs(SEND)
 @require_POST
 def campaign_confirm(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(
-        request,
-        pk,
-        lambda campaign: services.confirm_campaign(campaign, staff_user(request)),
-        _("Confirmed: the campaign is being sent in the background."),
+    campaign = get_object_or_404(Campaign.objects.select_related("template"), pk=pk)
+    user = staff_user(request)
+    form = ScheduleForm(
+        request.POST, can_override=may_override_window(user, campaign.template.type)
     )
+    if not form.is_valid():
+        return _detail(request, pk, schedule_form=form)
+    start_at = form.start_time()
+    try:
+        services.confirm_campaign(
+            campaign, user, start_at=start_at, override_window=form.override()
+        )
+    except services.CampaignStateError:
+        messages.error(request, _("The campaign has changed in the meantime; nothing was done."))
+    except services.WindowOverrideNotAllowed:
+        raise PermissionDenied from None
+    else:
+        messages.success(request, confirmed_text(start_at))
+    return redirect("sms:campaign", pk=pk)
+
+
+def confirmed_text(start_at: datetime | None) -> str:
+    if start_at is None:
+        return _("Confirmed: the campaign is being sent in the background.")
+    return _("Scheduled: the campaign starts at %(time)s (Asia/Shanghai time).") % {
+        "time": f"{timezone.localtime(start_at):%Y-%m-%d %H:%M}"
+    }
+
+
+@needs(SEND)
+@require_POST
+def campaign_reschedule(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = get_object_or_404(Campaign, pk=pk)
+    form = RescheduleForm(request.POST)
+    if not form.is_valid():
+        return _detail(request, pk, reschedule_form=form)
+    start_at = form.cleaned_data["start_at"]
+    try:
+        services.reschedule_campaign(campaign, start_at)
+    except services.CampaignStateError:
+        messages.error(
+            request,
+            _("The campaign has already started or was cancelled; it was not rescheduled."),
+        )
+    else:
+        messages.success(
+            request,
+            _("Rescheduled: the campaign starts at %(time)s (Asia/Shanghai time).")
+            % {"time": f"{timezone.localtime(start_at):%Y-%m-%d %H:%M}"},
+        )
+    return redirect("sms:campaign", pk=pk)
 
 
 @needs(SEND)

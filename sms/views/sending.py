@@ -9,10 +9,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from sms import services, texts
-from sms.forms import ImportForm, SendForm
+from sms.forms import ImportForm, ScheduleForm, SendForm
 from sms.models import Campaign, CampaignSource, CampaignState
 from sms.services import importing
-from sms.views.access import SEND, needs, staff_user
+from sms.views.access import SEND, may_override_window, needs, staff_user
+from sms.views.campaigns import confirmed_text
 
 MAX_RECIPIENTS = services.MAX_FORM_RECIPIENTS
 
@@ -20,23 +21,28 @@ MAX_RECIPIENTS = services.MAX_FORM_RECIPIENTS
 @needs(SEND)
 def send(request: HttpRequest) -> HttpResponse:
     """GET: the form. POST `preview`: judge every number and store them as a draft.
-    POST `send`: confirm that draft (once: a repeated submission sends nothing more)."""
+    POST `send`: confirm that draft, now or at the chosen time (once: a repeated submission
+    sends nothing more)."""
     form = SendForm(request.POST or None, initial={"template": request.GET.get("template")})
     preview = None
     draft = None
     blocked: list[str] = []
+    schedule = ScheduleForm()
     if request.method == "POST" and form.is_valid():
         sending = "send" in request.POST
         previous = _own_draft(request, request.POST.get("draft", ""))
         if sending and previous is not None and previous.state != CampaignState.DRAFT:
             return _already_confirmed(request, previous)
         preview = _judge(form)
+        can_override = may_override_window(request.user, form.cleaned_data["template"].type)
+        schedule = ScheduleForm(request.POST if sending else None, can_override=can_override)
         if sending and preview is not None:
             problem = _why_not_send(form, previous, preview)
-            if problem is None:
+            if problem is None and schedule.is_valid():
                 assert previous is not None  # without a draft there is a problem to show
-                return _confirm(request, previous)
-            form.add_error(*problem)
+                return _confirm(request, previous, schedule)
+            if problem is not None:
+                form.add_error(*problem)
         if previous is not None:
             # Replaced by the preview below: a draft is only ever sent as previewed.
             services.drop_draft(previous.pk)
@@ -49,7 +55,7 @@ def send(request: HttpRequest) -> HttpResponse:
         request,
         "sms/send.html",
         {"form": form, "preview": preview, "draft": draft, "bad_lines": _bad_rows(preview),
-         "blocked": blocked},
+         "blocked": blocked, "schedule_form": schedule},
     )
 
 
@@ -120,12 +126,20 @@ def _own_draft(request: HttpRequest, raw_id: str) -> Campaign | None:
     ).first()
 
 
-def _confirm(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+def _confirm(request: HttpRequest, campaign: Campaign, schedule: ScheduleForm) -> HttpResponse:
+    start_at = schedule.start_time()
     try:
-        services.send_draft(campaign, user=staff_user(request))
+        services.send_draft(
+            campaign,
+            user=staff_user(request),
+            start_at=start_at,
+            override_window=schedule.override(),
+        )
     except services.CampaignStateError:
         # The same form submitted twice at once: the other submission confirmed it.
         return _already_confirmed(request, campaign)
+    if start_at is not None:
+        messages.success(request, confirmed_text(start_at))
     return redirect("sms:campaign", pk=campaign.pk)
 
 

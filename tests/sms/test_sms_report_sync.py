@@ -117,5 +117,6 @@ def test_the_beat_schedule_holds_the_sms_jobs():
         "sms.tasks.sync_reports",
         "sms.tasks.sync_templates_and_quota",
         "sms.tasks.resume_stalled_campaigns",
+        "sms.tasks.start_due_campaigns",
         "sms.tasks.discard_stale_drafts",
     }

@@ -1,7 +1,9 @@
-"""Check an import file against a template; with --confirm, send it as a campaign."""
+"""Check an import file against a template; with --confirm, send it as a campaign, now or
+--at a time (Asia/Shanghai)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +33,14 @@ class Command(BaseCommand):
             action="store_true",
             help="with --confirm: send in this process, not the worker",
         )
+        parser.add_argument(
+            "--at",
+            metavar="YYYY-MM-DD HH:MM",
+            help="with --confirm: start at this time (Asia/Shanghai), at most 90 days ahead",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        start_at = self._start_at(options)
         template = template_by_number(options["template"])
         path: Path = options["path"]
         if not path.is_file():
@@ -55,10 +63,15 @@ class Command(BaseCommand):
             self.stdout.write("not sent: run again with --confirm, or confirm on the campaign page")
             return
         try:
-            services.confirm_campaign(campaign)
-        except services.CampaignStateError as error:
+            services.confirm_campaign(campaign, start_at=start_at)
+        except (services.CampaignStateError, services.StartTimeError) as error:
             raise CommandError(str(error)) from error
-        if options["now"]:
+        if start_at is not None:
+            self.stdout.write(
+                f"campaign #{campaign.pk} scheduled: it starts at {options['at'].strip()} "
+                "(Asia/Shanghai)"
+            )
+        elif options["now"]:
             outcome = services.run_campaign(campaign.pk, budget_s=float("inf"))
             campaign.refresh_from_db()
             self.stdout.write(
@@ -69,3 +82,16 @@ class Command(BaseCommand):
                 self.stdout.write("not finished: the worker carries on")
         else:
             self.stdout.write(f"campaign #{campaign.pk} confirmed: the worker sends it")
+
+    def _start_at(self, options: dict[str, Any]) -> datetime | None:
+        """--at checked before the file is read, so a bad time stores no campaign."""
+        if options["at"] is None:
+            return None
+        if not options["confirm"]:
+            raise CommandError("--at: needs --confirm (an unconfirmed campaign is not scheduled)")
+        if options["now"]:
+            raise CommandError("--at: cannot be combined with --now")
+        try:
+            return services.parse_start_time(options["at"])
+        except services.StartTimeError as error:
+            raise CommandError(f"--at: {error}") from error
