@@ -184,6 +184,17 @@ def main() -> int:
             drop_database(database_url, admin_url)
 
 
+def window_around_now() -> str:
+    """An `SMS_MARKETING_WINDOW` value open from an hour ago to two hours ahead (local time)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    now = timezone.localtime()
+    start, end = now - timedelta(hours=1), now + timedelta(hours=2)
+    return f"{start:%H:%M}-{end:%H:%M}"
+
+
 def run(sandbox, arguments) -> int:  # type: ignore[no-untyped-def]
     import django
 
@@ -193,6 +204,9 @@ def run(sandbox, arguments) -> int:  # type: ignore[no-untyped-def]
 
     from sms import rules, services
 
+    # The plain template is a marketing one: a window around the present keeps the check that
+    # runs before every call in the measure without the bench waiting for the morning.
+    settings.SMS_MARKETING_WINDOW = window_around_now()
     call_command("migrate", verbosity=0)
     call_command("createcachetable", verbosity=0)
     info = sandbox.info
