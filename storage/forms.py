@@ -245,7 +245,10 @@ class MetadataForm(forms.Form):
         label=_("Entries"),
         required=False,
         widget=forms.Textarea({**TEXT, "rows": 5, "placeholder": "author=alice\nproject=x-1"}),
-        help_text=_("One name=value per line; for Delete, one name per line."),
+        help_text=_(
+            "One name=value per line; for Delete, one name per line. Values may be in any "
+            "language: they are URL-encoded for you."
+        ),
     )
     ttl_days = forms.CharField(
         label=_("Lifetime in days (1-180)"), required=False, max_length=8,
@@ -297,6 +300,9 @@ class MetadataForm(forms.Form):
                 continue
             else:
                 name, value = (part.strip() for part in line.split("=", 1))
+                # Header values must be printable ASCII: other text is URL-encoded for the
+                # user (as the watermark text is) and shown decoded on the file's page.
+                value = rules.encode_meta_value(value)
             bare = rules.meta_name(name)
             if bare == rules.SECRET_NAME:
                 errors.append(gettext(
