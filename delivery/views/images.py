@@ -20,6 +20,7 @@ from delivery.models import DeliverySettings
 from delivery.rules import LinkError
 from delivery.services.links import Signing, preview_signing
 from delivery.views.access import SIGN, abilities, needs
+from storage import services as storage
 
 
 def build_image_url(form: ImageForm, signing: Signing | None) -> str:
@@ -52,6 +53,7 @@ def image_builder(request: HttpRequest) -> HttpResponse:
             errors.append(str(error))
     return render(request, "delivery/images.html", {
         "nav": "images", "form": form, "url": url, "page_errors": errors, "unsigned": unsigned,
+        "size_texts": storage.size_texts(),
         "separator": row.separator, "preview_texts": _preview_texts(),
         **abilities(request.user)})
 
@@ -60,7 +62,7 @@ def _preview_texts() -> dict[str, str]:
     """Sentences the preview script shows, translated here (the script has no catalogue)."""
     return {
         "loading": _("Loading the processed image from the edge…"),
-        "info": _("{width} × {height} px · {type} · {bytes} bytes · edge cache: {cache}"),
+        "info": _("{width} × {height} px · {type} · {size} · edge cache: {cache}"),
         "empty": _("Fill in a file path and some processing to see the image."),
         "failed": _("The preview could not be loaded."),
     }

@@ -10,12 +10,12 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from django.template.defaultfilters import filesizeformat
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from media.texts import parameter_label
 from media.timecode import clock, point_of
+from storage import services as storage
 
 
 @dataclass(frozen=True)
@@ -82,8 +82,8 @@ def format_rows(answer: dict[str, Any]) -> list[Row]:
     size = media_format.get("filesize")
     size_text = ""
     if isinstance(size, int | float) and not isinstance(size, bool):
-        size_text = _("%(human)s (%(bytes)s bytes)") % {
-            "human": filesizeformat(size), "bytes": _number(size)}
+        size_text = _("%(human)s (%(bytes)s)") % {
+            "human": storage.size_text(size), "bytes": storage.bytes_text(size)}
     return [
         Row(_("Container"), _text(media_format.get("format")), "format"),
         Row(_("Full name"), _text(media_format.get("fullname")), "fullname"),

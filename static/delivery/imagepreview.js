@@ -11,6 +11,7 @@
   const errors = document.getElementById("dl-preview-errors");
   const urlBox = document.getElementById("dl-image-url");
   const texts = JSON.parse(document.getElementById("dl-preview-texts").textContent);
+  const sizeTexts = JSON.parse(document.getElementById("size-texts").textContent);
   let timer = null;
   let sequence = 0;
   let objectUrl = null;
@@ -97,7 +98,7 @@
     img.onload = function () {
       info.textContent = fill(texts.info, {
         width: img.naturalWidth, height: img.naturalHeight, type: blob.type,
-        bytes: blob.size, cache: response.headers.get("X-Edge-Cache") || "-",
+        size: window.formatSize(blob.size, sizeTexts), cache: response.headers.get("X-Edge-Cache") || "-",
       });
       img.dataset.width = img.naturalWidth;
       img.dataset.height = img.naturalHeight;

@@ -24,13 +24,8 @@
     return input ? input.value : "";
   }
 
-  function formatBytes(bytes) {
-    var units = ["B", "KiB", "MiB", "GiB", "TiB"];
-    var value = bytes;
-    var unit = 0;
-    while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit += 1; }
-    return (unit === 0 ? String(value) : value.toFixed(1)) + " " + units[unit];
-  }
+  // The shared format of static/js/sizes.js, with the page's translated patterns.
+  function formatBytes(bytes) { return window.formatSize(bytes, config.sizeTexts); }
 
   function element(tag, className, content) {
     var node = document.createElement(tag);

@@ -77,7 +77,12 @@ from storage.services.uploads import (
     upload_dir,
 )
 
+from storage.texts import bytes_text, size_text, size_texts
+
 __all__ = [
+    "bytes_text",
+    "size_text",
+    "size_texts",
     "uploads_by_state",
     "Download",
     "FileAction",

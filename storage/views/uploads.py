@@ -13,7 +13,6 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext, pgettext
@@ -100,7 +99,7 @@ def upload_check(request: HttpRequest) -> JsonResponse:
 def _too_large_text(name: str) -> str:
     return gettext(
         "%(name)s is larger than %(limit)s, the most the provider takes in one file."
-    ) % {"name": name, "limit": filesizeformat(MAX_UPLOAD_BYTES)}
+    ) % {"name": name, "limit": services.size_text(MAX_UPLOAD_BYTES)}
 
 
 def _judge_name(
@@ -170,7 +169,7 @@ def _size_problem(name: str, size: int, options: services.UploadOptions) -> str:
         # Preprocessed images go in one request, which a web node holds in memory.
         return gettext(
             "%(name)s is larger than %(limit)s, the most a preprocessed image may be."
-        ) % {"name": name, "limit": filesizeformat(one_request_limit)}
+        ) % {"name": name, "limit": services.size_text(one_request_limit)}
     return ""
 
 
@@ -254,7 +253,7 @@ def upload_list(request: HttpRequest) -> HttpResponse:
             "state": state,
             "states": UploadTask.State.choices,
             "can_manage": request.user.has_perm(MANAGE),
-            "script_config": {"texts": script_texts()},
+            "script_config": {"texts": script_texts(), "sizeTexts": services.size_texts()},
         },
     )
 
