@@ -65,8 +65,12 @@ def status_json(task: UploadTask) -> dict[str, Any]:
     }
 
 
-def _bad_request(errors: dict[str, list[str]]) -> JsonResponse:
-    return JsonResponse({"ok": False, "errors": errors}, status=400)
+def _bad_request(errors: dict[str, list[str]], summary: list[str] | None = None) -> JsonResponse:
+    """400 with the errors by field and, for the drop zone, each with its field's label."""
+    return JsonResponse({"ok": False, "errors": errors,
+                         "summary": summary if summary is not None else
+                         [message for messages in errors.values() for message in messages]},
+                        status=400)
 
 
 @needs(MANAGE)
@@ -76,7 +80,7 @@ def upload_check(request: HttpRequest) -> JsonResponse:
     targets already exist (so the page can ask before replacing them)."""
     form = UploadOptionsForm(request.POST)
     if not form.is_valid():
-        return _bad_request(form.error_dict())
+        return _bad_request(form.error_dict(), form.error_summary())
     folder = form.cleaned_data["folder"]
     options = form.options()
     names = request.POST.getlist("name")
@@ -278,5 +282,11 @@ def script_texts() -> dict[str, str]:
             "These files already exist and will be replaced:"
         ),
         "checkFailed": gettext("The files could not be checked; nothing was sent."),
+        "badOptions": gettext("Nothing was uploaded: correct the upload options."),
+        "nothingDropped": gettext(
+            "Nothing to upload: drop files (a folder cannot be uploaded as a whole)."
+        ),
+        "isFolder": gettext("%s is a folder: drop the files inside it instead."),
+        "notReplaced": gettext("Nothing was sent: the existing files were kept."),
         "confirmDelete": gettext("Delete %s?"),
     }
