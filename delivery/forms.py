@@ -270,7 +270,7 @@ def image_key_field(key: rules.ImageKey) -> forms.Field:
         field = forms.CharField(label=label, required=False, max_length=40,
                                 help_text=help_text,
                                 widget=forms.TextInput(attrs={"data-image-key": key.name}))
-    field.api_word = key.name  # type: ignore[attr-defined]
+    field.api_word = key.name  # type: ignore[union-attr]  # read by _field.html
     return field
 
 

@@ -76,7 +76,6 @@ from storage.services.uploads import (
     run_upload,
     upload_dir,
 )
-
 from storage.texts import bytes_text, size_text, size_texts
 
 __all__ = [

@@ -3,7 +3,6 @@
 import pytest
 
 from storage import rules
-
 from storage.rules import (
     Problem,
     RuleViolation,
