@@ -113,15 +113,24 @@ class SigningForm(forms.Form):
 class OptionalSigningForm(SigningForm):
     sign = forms.BooleanField(label=_("Add a token (_upt)"), required=False)
 
-    def __init__(self, *args: Any, may_sign: bool = False, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, may_sign: bool = False, token_protection: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.may_sign = may_sign
+        self.token_protection = token_protection
         if not may_sign:
             for name in ("sign", "expires_in", "expires_at", "upp"):
                 del self.fields[name]
         else:
             # Only needed when a token is asked for; `clean` checks it then.
             self.fields["expires_in"].required = False
+            # With token protection on, the edge refuses a link without a token: signing is
+            # the default, and leaving it out a deliberate choice.
+            self.fields["sign"].initial = token_protection
+
+    def refused_by_edge(self) -> bool:
+        """True when the built link carries no token although the edge demands one."""
+        return self.token_protection and not self.signing_enabled()
 
     def signing_enabled(self) -> bool:
         return self.may_sign and bool(self.cleaned_data.get("sign"))
@@ -142,7 +151,8 @@ class SecretLinkForm(OptionalSigningForm):
     field_order = ["path", "secret", "sign", "expires_in", "expires_at", "upp"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, may_sign=True, **kwargs)
+        kwargs["may_sign"] = True
+        super().__init__(*args, **kwargs)
 
 
 class DownloadLinkForm(OptionalSigningForm):
@@ -222,32 +232,46 @@ class ImageForm(OptionalSigningForm):
         return data
 
 
+# The readable name of each processing key; the key itself is shown beside it in small type.
+KEY_LABELS = {
+    "sq": _("Square"), "fw": _("Fixed width"), "fh": _("Fixed height"),
+    "fwfh": _("Fit inside"), "both": _("Exact size"), "max": _("Longest side"),
+    "min": _("Shortest side"), "scale": _("Scale"), "gifto": _("Animated GIF to one frame"),
+    "rotate": _("Rotation"), "crop": _("Crop"), "unsharp": _("Sharpen"),
+    "compress": _("Optimise size"), "quality": _("Quality"), "format": _("Output format"),
+    "gaussblur": _("Gaussian blur"), "progressive": _("Progressive loading"),
+    "canvas": _("Canvas"), "cvscolor": _("Canvas colour"), "border": _("Border"),
+    "brdcolor": _("Border colour"),
+}
+# What each key's value looks like, where the label alone does not say.
 KEY_HELP = {
-    "sq": _("Square of this size"), "fw": _("Fixed width"), "fh": _("Fixed height"),
-    "fwfh": _("Fit in <w>x<h>, no enlarging"), "both": _("Exactly <w>x<h>"),
-    "max": _("Longest side"), "min": _("Shortest side"), "scale": _("Percent, 1 to 99"),
-    "gifto": _("Animated GIF to one frame"), "rotate": _("Rotation"),
-    "crop": _("<w>x<h>a<x>a<y>"), "unsharp": _("Sharpen"), "compress": _("Optimise size"),
-    "quality": _("1 to 99"), "format": _("Output format"), "gaussblur": _("<radius>x<sigma>"),
-    "progressive": _("Progressive loading"), "canvas": _("<w>x<h>a<x>a<y>"),
-    "cvscolor": _("Canvas colour RRGGBBAA"), "border": _("<w>x<h>"),
-    "brdcolor": _("Border colour RRGGBBAA"),
+    "sq": _("Side in pixels"), "fw": _("Pixels"), "fh": _("Pixels"),
+    "fwfh": _("<w>x<h>, no enlarging"), "both": _("<w>x<h>"),
+    "max": _("Pixels"), "min": _("Pixels"), "scale": _("Percent, 1 to 99"),
+    "crop": _("<w>x<h>a<x>a<y>"), "quality": _("1 to 99"), "gaussblur": _("<radius>x<sigma>"),
+    "canvas": _("<w>x<h>a<x>a<y>"), "cvscolor": _("RRGGBBAA"), "border": _("<w>x<h>"),
+    "brdcolor": _("RRGGBBAA"),
 }
 
 
 def image_key_field(key: rules.ImageKey) -> forms.Field:
     """A field for one processing key: choices as selects, the rest as free text checked by
-    `rules.check_image_value`."""
-    label = key.name
+    `rules.check_image_value`. `api_word` (the key) is shown beside the readable label."""
+    label = KEY_LABELS.get(key.name, key.name)
     help_text = KEY_HELP.get(key.name, "")
+    field: forms.Field
     if key.shape == "true":
-        return forms.ChoiceField(label=label, required=False, help_text=help_text,
-                                 choices=[("", "—"), ("true", "true")])
-    if key.shape == "choice":
-        return forms.ChoiceField(label=label, required=False, help_text=help_text,
-                                 choices=[("", "—")] + [(c, c) for c in key.choices])
-    return forms.CharField(label=label, required=False, max_length=40, help_text=help_text,
-                           widget=forms.TextInput(attrs={"data-image-key": key.name}))
+        field = forms.ChoiceField(label=label, required=False, help_text=help_text,
+                                  choices=[("", "—"), ("true", _("yes"))])
+    elif key.shape == "choice":
+        field = forms.ChoiceField(label=label, required=False, help_text=help_text,
+                                  choices=[("", "—")] + [(c, c) for c in key.choices])
+    else:
+        field = forms.CharField(label=label, required=False, max_length=40,
+                                help_text=help_text,
+                                widget=forms.TextInput(attrs={"data-image-key": key.name}))
+    field.api_word = key.name  # type: ignore[union-attr]  # read by _field.html
+    return field
 
 
 # --- settings ---------------------------------------------------------------------------------

@@ -76,6 +76,7 @@ class ErrorKind(models.TextChoices):
     BAD_REQUEST = "bad_request", _("Request parameter error (400)")
     UNAUTHORIZED = "unauthorized", _("Refused credentials (401)")
     NOT_FOUND = "not_found", _("Source does not exist (404)")
+    NOT_MEDIA = "not_media", _("Not a video or playlist")
     SERVER = "server", _("Provider failure (5xx)")
     UNEXPECTED = "unexpected", _("Unexpected answer")
     NO_ANSWER = "no_answer", _("No answer")

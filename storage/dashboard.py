@@ -6,7 +6,6 @@ import contextlib
 from typing import TYPE_CHECKING
 
 from django.core.cache import cache
-from django.template.defaultfilters import filesizeformat
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
@@ -38,7 +37,7 @@ def bucket_usage_text() -> str:
     except (StorageError, rules.RuleViolation):
         cache.set(FAILURE_KEY, True, FAILURE_MEMORY_S)
         return _("unavailable")
-    return str(filesizeformat(used))
+    return services.size_text(used)
 
 
 def mirrored_files() -> int:

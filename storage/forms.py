@@ -3,12 +3,13 @@ refused with a translated sentence naming the field, before anything reaches the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 from django import forms
 from django.utils.functional import Promise
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.html import format_html
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from storage import paths, rules
@@ -16,6 +17,17 @@ from storage.services.uploads import UploadOptions
 from storage.texts import gmkerl_text, problem_text
 
 TEXT = {"autocomplete": "off", "spellcheck": "false"}
+
+# Readable names of the provider's thumbnail types (x-gmkerl-type), from the spec's wording.
+THUMBNAIL_TYPE_LABELS: dict[str, Promise] = {
+    "fix_width": _("Fixed width (height follows)"),
+    "fix_height": _("Fixed height (width follows)"),
+    "fix_width_or_height": _("Fit inside (never enlarged)"),
+    "fix_both": _("Exact size (stretched)"),
+    "fix_max": _("Longest side"),
+    "fix_min": _("Shortest side"),
+    "fix_scale": _("Percentage (1-1000)"),
+}
 
 
 def _choices(values: tuple[str, ...], blank: str | Promise) -> list[tuple[str, str | Promise]]:
@@ -40,7 +52,10 @@ class UploadOptionsForm(forms.Form):
         label=_("Thumbnail type"),
         required=False,
         choices=_choices(rules.GMKERL_TYPES, pgettext_lazy("storage", "none")),
-        help_text=_("fix_width_or_height and fix_both take <width>x<height>; the others a number."),
+        widget=forms.RadioSelect,
+        help_text=_(
+            "“Fit inside” and “Exact size” take <width>x<height>; the others a number."
+        ),
     )
     thumb_value = forms.CharField(
         label=_("Thumbnail value"), required=False, max_length=32, widget=forms.TextInput(TEXT)
@@ -84,6 +99,7 @@ class UploadOptionsForm(forms.Form):
     watermark_opacity = forms.CharField(
         label=_("Watermark opacity (0-100)"), required=False, max_length=8,
         widget=forms.TextInput({**TEXT, "inputmode": "numeric", "placeholder": "0"}),
+        help_text=_("0 is opaque (the default), 100 fully transparent."),
     )
     watermark_color = forms.CharField(
         label=_("Watermark colour (#RRGGBB)"), required=False, max_length=16,
@@ -118,6 +134,17 @@ class UploadOptionsForm(forms.Form):
         "watermark_font", "watermark_size", "watermark_align", "watermark_margin",
         "watermark_opacity", "watermark_color", "watermark_border",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Built per form, in the reader's language: a readable name with the provider's word
+        # in small type, so people who know the API still find it.
+        types = cast(forms.ChoiceField, self.fields["thumb_type"])
+        types.choices = [("", pgettext("storage", "none"))] + [
+            (value, format_html('{} <small class="api-word"><code>{}</code></small>',
+                                THUMBNAIL_TYPE_LABELS[value], value))
+            for value in rules.GMKERL_TYPES
+        ]
 
     def clean_folder(self) -> str:
         return _folder_path(self.cleaned_data.get("folder") or "")
@@ -169,6 +196,17 @@ class UploadOptionsForm(forms.Form):
         return {
             field: [str(message) for message in errors] for field, errors in self.errors.items()
         }
+
+    def error_summary(self) -> list[str]:
+        """Every error with the label of its field, for the drop zone (where the fields are
+        out of sight)."""
+        summary: list[str] = []
+        for field, errors in self.errors.items():
+            label = self.fields[field].label if field in self.fields else None
+            for message in errors:
+                summary.append(gettext("%(field)s: %(message)s") % {
+                    "field": label, "message": message} if label else str(message))
+        return summary
 
 
 class FolderForm(forms.Form):
@@ -245,7 +283,10 @@ class MetadataForm(forms.Form):
         label=_("Entries"),
         required=False,
         widget=forms.Textarea({**TEXT, "rows": 5, "placeholder": "author=alice\nproject=x-1"}),
-        help_text=_("One name=value per line; for Delete, one name per line."),
+        help_text=_(
+            "One name=value per line; for Delete, one name per line. Values may be in any "
+            "language: they are URL-encoded for you."
+        ),
     )
     ttl_days = forms.CharField(
         label=_("Lifetime in days (1-180)"), required=False, max_length=8,
@@ -297,6 +338,9 @@ class MetadataForm(forms.Form):
                 continue
             else:
                 name, value = (part.strip() for part in line.split("=", 1))
+                # Header values must be printable ASCII: other text is URL-encoded for the
+                # user (as the watermark text is) and shown decoded on the file's page.
+                value = rules.encode_meta_value(value)
             bare = rules.meta_name(name)
             if bare == rules.SECRET_NAME:
                 errors.append(gettext(

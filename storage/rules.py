@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from urllib.parse import quote, unquote
 
 META_PREFIX = "x-svc-meta-"
 TTL_NAME = "ttl"
@@ -102,6 +103,28 @@ def check_meta_name(name: object) -> list[Problem]:
             )
         ]
     return []
+
+
+# Printable ASCII passes unchanged, except `%`, which is encoded so that decoding restores
+# exactly what was typed (a literal `%41` must not come back as `A`).
+_META_SAFE = "".join(chr(code) for code in range(0x20, 0x7F) if chr(code) != "%")
+
+
+def encode_meta_value(text: str) -> str:
+    """A metadata value as it can be sent: UTF-8 percent-encoded where it is not printable
+    ASCII (Chinese, say), as the watermark text is; `decode_meta_value` reverses it."""
+    return quote(text, safe=_META_SAFE)
+
+
+def decode_meta_value(value: str) -> str:
+    """A stored metadata value as people read it: percent-escapes decoded from UTF-8. A value
+    that does not decode (a lone `%`, bytes that are not UTF-8) is shown as stored."""
+    if "%" not in value:
+        return value
+    try:
+        return unquote(value, errors="strict")
+    except UnicodeDecodeError:
+        return value
 
 
 def check_meta_value(header: str, value: object) -> list[Problem]:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.utils.formats import number_format
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from backoffice.provider import ProviderNotConfigured
@@ -191,3 +192,41 @@ def provider_refusal_text(error: client.StorageError) -> str:
         "msg": error.msg,
         "status": error.status,
     }
+
+
+# --- sizes -----------------------------------------------------------------------------------
+
+# Binary units, as the provider counts (parts of 1 MiB): one format for every page, command and
+# script (static/js/sizes.js follows the same rule with the texts of `size_texts`).
+SIZE_UNITS = ("KiB", "MiB", "GiB", "TiB")
+
+
+def bytes_text(count: int | float) -> str:
+    """An exact count: `1 byte`, `12,345 bytes`."""
+    whole = int(count)
+    return ngettext("%(count)s byte", "%(count)s bytes", whole) % {
+        "count": number_format(whole, force_grouping=True)}
+
+
+def size_text(size: int | float | None) -> str:
+    """A size as people read it: bytes below 1 KiB, else one decimal of the largest binary
+    unit that keeps the number at 1 or more (`512 bytes`, `1.5 KiB`, `12.0 MiB`); "" for None."""
+    if size is None or isinstance(size, bool):
+        return ""
+    if size < 1024:
+        return bytes_text(size)
+    value = float(size)
+    unit = -1
+    # 1023.96 KiB would round to "1024.0 KiB": such a value is shown in the next unit.
+    while value >= 1023.95 and unit < len(SIZE_UNITS) - 1:
+        value /= 1024
+        unit += 1
+    return gettext("%(value)s %(unit)s") % {
+        "value": number_format(round(value, 1), 1), "unit": SIZE_UNITS[unit]}
+
+
+def size_texts() -> dict[str, str]:
+    """What static/js/sizes.js needs to format sizes as `size_text` does."""
+    return {"byteOne": ngettext("%(count)s byte", "%(count)s bytes", 1),
+            "byteMany": ngettext("%(count)s byte", "%(count)s bytes", 2),
+            "unit": gettext("%(value)s %(unit)s")}

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from django.db import transaction
 
 from backoffice.audit import audited
+from backoffice.provider import ProviderNotConfigured
 from delivery.client import DeliveryError, EdgeConfigClient
 from delivery.models import (
     DeliverySettings,
@@ -23,7 +24,12 @@ from delivery.models import (
     RuleSet,
 )
 from delivery.services import edgeconfig
-from delivery.services.connection import edge_config_client, secret_fingerprint, token_secret
+from delivery.services.connection import (
+    delivery_base_url,
+    edge_config_client,
+    secret_fingerprint,
+    token_secret,
+)
 from edgerules import has_errors, lint_rule_set
 
 
@@ -40,10 +46,20 @@ class SandboxEdgeTarget:
 
     def __init__(self, client: EdgeConfigClient | None = None) -> None:
         self.client = client or edge_config_client()
-        self.name = f"sandbox edge ({self.client.control_url})"
+        # Named by the address the configuration takes effect at (the edge people fetch
+        # from), not the control port it travels through, which nobody would recognise.
+        self.name = f"sandbox edge ({edge_address() or self.client.control_url})"
 
     def publish(self, config: Mapping[str, Any]) -> dict[str, Any]:
         return self.client.publish(config)
+
+
+def edge_address() -> str | None:
+    """The edge's address (`DELIVERY_URL`), or None when it is not configured."""
+    try:
+        return delivery_base_url()
+    except ProviderNotConfigured:
+        return None
 
 
 def default_target() -> ConfigTarget:

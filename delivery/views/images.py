@@ -20,6 +20,7 @@ from delivery.models import DeliverySettings
 from delivery.rules import LinkError
 from delivery.services.links import Signing, preview_signing
 from delivery.views.access import SIGN, abilities, needs
+from storage import services as storage
 
 
 def build_image_url(form: ImageForm, signing: Signing | None) -> str:
@@ -35,20 +36,25 @@ def image_builder(request: HttpRequest) -> HttpResponse:
     may_sign = request.user.has_perm(SIGN)
     # A link from the storage file browser carries only `path`: fill it in, check nothing yet.
     submitted = "mode" in request.GET
+    row = DeliverySettings.current()
     form = ImageForm(request.GET if submitted else None, may_sign=may_sign,
+                     token_protection=row.token_protection,
                      initial={"path": request.GET.get("path", "")})
     url = ""
+    unsigned = False
     errors: list[str] = []
     if submitted and form.is_valid():
         try:
             url = build_image_url(form, form.signing())
+            unsigned = form.refused_by_edge()
         except LinkError as error:
             add_link_errors(form, error, {"version": "version"})
         except ProviderNotConfigured as error:
             errors.append(str(error))
     return render(request, "delivery/images.html", {
-        "nav": "images", "form": form, "url": url, "page_errors": errors,
-        "separator": DeliverySettings.current().separator, "preview_texts": _preview_texts(),
+        "nav": "images", "form": form, "url": url, "page_errors": errors, "unsigned": unsigned,
+        "size_texts": storage.size_texts(),
+        "separator": row.separator, "preview_texts": _preview_texts(),
         **abilities(request.user)})
 
 
@@ -56,7 +62,7 @@ def _preview_texts() -> dict[str, str]:
     """Sentences the preview script shows, translated here (the script has no catalogue)."""
     return {
         "loading": _("Loading the processed image from the edge…"),
-        "info": _("{width} × {height} px · {type} · {bytes} bytes · edge cache: {cache}"),
+        "info": _("{width} × {height} px · {type} · {size} · edge cache: {cache}"),
         "empty": _("Fill in a file path and some processing to see the image."),
         "failed": _("The preview could not be loaded."),
     }
@@ -68,14 +74,14 @@ def image_preview(request: HttpRequest) -> HttpResponse:
     """The processed image as the edge serves it; JSON errors (400 input, 502 edge)."""
     form = ImageForm(request.GET, may_sign=False)
     if not form.is_valid():
-        return JsonResponse({"errors": _form_errors(form)}, status=400)
+        return _invalid(form)
     row = DeliverySettings.current()
     try:
         plain_url = build_image_url(form, None)
         url = build_image_url(form, preview_signing(row.token_protection))
     except LinkError as error:
         add_link_errors(form, error)
-        return JsonResponse({"errors": _form_errors(form)}, status=400)
+        return _invalid(form)
     except ProviderNotConfigured as error:
         return JsonResponse({"errors": [str(error)]}, status=503)
     response = _fetch(url, force_https=row.force_https)
@@ -103,11 +109,12 @@ def _fetch(url: str, *, force_https: bool) -> HttpResponse:
     return response
 
 
-def _form_errors(form: ImageForm) -> list[str]:
-    messages: list[str] = []
-    for field, errors in form.errors.items():
-        label = form.fields[field].label if field in form.fields else ""
-        for error in errors:
-            messages.append(f"{label}: {error}" if label and not str(error).startswith(
-                str(label)) else str(error))
-    return messages
+def _invalid(form: ImageForm) -> JsonResponse:
+    """A 400 whose field errors go beside their fields (`fields`), so that the preview lists
+    only what belongs to no field and never repeats a message shown at its field."""
+    fields = {name: [str(message) for message in messages]
+              for name, messages in form.errors.items() if name in form.fields}
+    others = [str(message) for message in form.non_field_errors()]
+    if fields and not others:
+        others = [_("Correct the marked fields to see the image.")]
+    return JsonResponse({"errors": others, "fields": fields}, status=400)

@@ -19,6 +19,7 @@ from delivery.forms import (
     CacheBypassForm,
     CombineForm,
     DownloadLinkForm,
+    OptionalSigningForm,
     SecretLinkForm,
     SignedLinkForm,
     add_link_errors,
@@ -67,19 +68,36 @@ KINDS: dict[str, tuple[type[forms.Form], Builder, bool]] = {
 }
 
 
-def _form(kind: str, request: HttpRequest, data: Any = None) -> forms.Form:
+def _form(kind: str, request: HttpRequest, token_protection: bool,
+          data: Any = None) -> forms.Form:
     form_class, _builder, _sign_only = KINDS[kind]
     # A link from the storage file browser carries the file's `path`: fill it in everywhere.
     kwargs: dict[str, Any] = {"prefix": kind, "initial": {"path": request.GET.get("path", "")}}
+    if issubclass(form_class, OptionalSigningForm):
+        kwargs["token_protection"] = token_protection
     if form_class in (DownloadLinkForm, CacheBypassForm, CombineForm):
         kwargs["may_sign"] = request.user.has_perm(SIGN)
     return form_class(data, **kwargs)
 
 
+def _unsigned_warning(form: forms.Form) -> str:
+    """Why the edge will refuse a link just built without a token, or ""."""
+    if not isinstance(form, OptionalSigningForm) or not form.refused_by_edge():
+        return ""
+    if form.may_sign:
+        return _("Token protection is on: the edge refuses this link without a token. "
+                 "Tick “Add a token (_upt)” to build one it serves.")
+    return _("Token protection is on: the edge refuses this link without a token, and "
+             "adding one needs the permission to sign links.")
+
+
 @needs()
 def link_builder(request: HttpRequest) -> HttpResponse:
     posted = request.POST.get("kind") if request.method == "POST" else None
+    settings_row = DeliverySettings.current()
+    protected = settings_row.token_protection
     results: dict[str, str] = {}
+    warnings: dict[str, str] = {}
     page_errors: list[str] = []
     built_forms = {}
     for kind in KINDS:
@@ -87,23 +105,23 @@ def link_builder(request: HttpRequest) -> HttpResponse:
             _form_class, builder, sign_only = KINDS[kind]
             if sign_only:
                 check_permissions(request, SIGN)
-            form = _form(kind, request, request.POST)
+            form = _form(kind, request, protected, request.POST)
             if form.is_valid():
                 try:
                     results[kind] = builder(form)
+                    warnings[kind] = _unsigned_warning(form)
                 except LinkError as error:
                     add_link_errors(form, error, {"_upp": "upp", "_upd": "name",
                                                   "_upv": "upv", "version": "suffix"})
                 except ProviderNotConfigured as error:
                     page_errors.append(str(error))
         else:
-            form = _form(kind, request)
+            form = _form(kind, request, protected)
         built_forms[kind] = form
-    settings_row = DeliverySettings.current()
     may_sign = request.user.has_perm(SIGN)
     sections = [
         {"kind": kind, "title": title, "intro": intro, "form": built_forms[kind],
-         "result": results.get(kind, "")}
+         "result": results.get(kind, ""), "warning": warnings.get(kind, "")}
         for kind, title, intro in _sections()
         if may_sign or not KINDS[kind][2]
     ]
@@ -112,7 +130,7 @@ def link_builder(request: HttpRequest) -> HttpResponse:
         "sections": sections,
         "posted": posted,
         "page_errors": page_errors,
-        "token_protection": settings_row.token_protection,
+        "token_protection": protected,
         "separator": settings_row.separator,
         "param_follow": settings_row.param_follow,
         "combine_on": settings_row.combine_js_css,

@@ -38,6 +38,7 @@ def publish_page(request: HttpRequest) -> HttpResponse:
         "preview_json": json.dumps(services.preview(rule_set), indent=2, ensure_ascii=False),
         "history": PublishedConfig.objects.select_related("published_by")[:20],
         "secret_changed": services.secret_changed_since_publish(fingerprint),
+        "edge_address": services.edge_address(),
         **abilities(request.user),
     })
 

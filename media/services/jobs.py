@@ -34,6 +34,7 @@ from media.client import (
 )
 from media.models import ErrorKind, JobKind, JobState, ProcessingJob
 from media.services.connection import media_client
+from media.texts import says_not_media
 
 logger = logging.getLogger(__name__)
 
@@ -169,6 +170,9 @@ def _run(
 def _failure(error: MediaError) -> tuple[JobState, ErrorKind]:
     if isinstance(error, MediaConnectionError):
         return JobState.NO_ANSWER, ErrorKind.NO_ANSWER
+    # Before the status classes: the provider words "this is not media" as a 400 or a 5xx.
+    if says_not_media(error.status, error.message):
+        return JobState.FAILED, ErrorKind.NOT_MEDIA
     if isinstance(error, MediaUnauthorized):
         return JobState.FAILED, ErrorKind.UNAUTHORIZED
     if isinstance(error, MediaRequestError):

@@ -15,10 +15,10 @@ from django.views.decorators.http import require_GET
 from backoffice.errors import NotFoundForStaff
 from backoffice.provider import ProviderNotConfigured
 from media.forms import JobFilterForm
-from media.models import JobKind, JobState, ProcessingJob
+from media.models import ErrorKind, JobKind, JobState, ProcessingJob
 from media.views import presenting
 from media.views.access import VIEW_JOBS, abilities, needs
-from media.views.links import storage_links
+from media.views.links import output_links, storage_links
 from storage import services as storage
 
 logger = logging.getLogger(__name__)
@@ -71,9 +71,13 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
         elif job.kind == JobKind.PLAYLIST_INFO:
             context["duration_text"] = presenting.seconds_text(job.answer.get("duration"))
             context["segments"] = presenting.segments(job.answer)
-    context["parameter_rows"] = sorted(job.parameters.items())
+    context["parameter_rows"] = presenting.parameter_rows(job.parameters)
     context["source_links"] = [storage_links(path) for path in job.sources]
-    context["output_links"] = storage_links(job.save_as) if job.save_as else None
+    if job.save_as:
+        context["output_links"] = output_links(
+            job.save_as, written=job.state == JobState.SUCCEEDED,
+            maybe_written=job.state in (JobState.RUNNING, JobState.NO_ANSWER)
+            or job.error_kind == ErrorKind.INTERRUPTED)
     return render(request, "media/job_detail.html", context)
 
 

@@ -29,3 +29,14 @@ def storage_links(path: str) -> PathLinks:
     folder = posixpath.dirname(path) or "/"
     return PathLinks(path=path, file_url=_url("storage:file", path),
                      folder_url=_url("storage:index", folder))
+
+
+def output_links(path: str, *, written: bool, maybe_written: bool) -> PathLinks:
+    """Links for a job's `save_as`: the file only when the job wrote it; its folder too when
+    the output may exist (no answer, interrupted), so people can look; neither when the
+    provider refused the job, since nothing was written and a link would lead nowhere."""
+    links = storage_links(path)
+    if written:
+        return links
+    return PathLinks(path=path, file_url=None,
+                     folder_url=links.folder_url if maybe_written else None)

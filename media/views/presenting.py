@@ -10,11 +10,12 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from django.template.defaultfilters import filesizeformat
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from media.texts import parameter_label
 from media.timecode import clock, point_of
+from storage import services as storage
 
 
 @dataclass(frozen=True)
@@ -81,8 +82,8 @@ def format_rows(answer: dict[str, Any]) -> list[Row]:
     size = media_format.get("filesize")
     size_text = ""
     if isinstance(size, int | float) and not isinstance(size, bool):
-        size_text = _("%(human)s (%(bytes)s bytes)") % {
-            "human": filesizeformat(size), "bytes": _number(size)}
+        size_text = _("%(human)s (%(bytes)s)") % {
+            "human": storage.size_text(size), "bytes": storage.bytes_text(size)}
     return [
         Row(_("Container"), _text(media_format.get("format")), "format"),
         Row(_("Full name"), _text(media_format.get("fullname")), "fullname"),
@@ -123,6 +124,21 @@ def stream_tables(answer: dict[str, Any]) -> list[StreamTable]:
         title = _("Stream %(index)s") % {"index": _text(stream.get("index"))}
         tables.append(StreamTable(title=title, kind=kind, rows=rows))
     return tables
+
+
+def parameter_value(value: Any) -> str:
+    """A request parameter as people read it: yes/no, a span as `from – to`."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, list | tuple):
+        return " – ".join(_text(item) for item in value)
+    return _text(value)
+
+
+def parameter_rows(parameters: dict[str, Any]) -> list[Row]:
+    """The job's request parameters with readable labels (the API word kept as the key)."""
+    return [Row(parameter_label(name), parameter_value(value), name)
+            for name, value in sorted(parameters.items())]
 
 
 def segments(answer: dict[str, Any]) -> list[Segment]:

@@ -22,6 +22,7 @@ from backoffice.provider import ProviderNotConfigured
 from media import paths, services
 from media.forms import ClipForm, ConcatForm, InfoForm, SnapshotForm
 from media.models import ErrorKind, JobKind, JobState, ProcessingJob
+from media.texts import NOT_MEDIA_ADVICE
 from media.timecode import BadTimePoint, normalise_point
 from media.views import basket
 from media.views.access import RUN, abilities, needs
@@ -62,6 +63,9 @@ def attach_job_errors(form: forms.Form, job: ProcessingJob) -> None:
         match = _PROVIDER_FIELD.match(job.error)
         if match:
             named = [(match[1], job.error)]
+    elif job.error_kind == ErrorKind.NOT_MEDIA:
+        match = _PROVIDER_FIELD.match(job.error)
+        named = [(match[1] if match else "source", str(NOT_MEDIA_ADVICE))]
     for field, message in named:
         name = FIELD_OF_PROBLEM.get(field.split("[")[0], field.split("[")[0])
         if name in form.fields:

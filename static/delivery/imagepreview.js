@@ -11,9 +11,11 @@
   const errors = document.getElementById("dl-preview-errors");
   const urlBox = document.getElementById("dl-image-url");
   const texts = JSON.parse(document.getElementById("dl-preview-texts").textContent);
+  const sizeTexts = JSON.parse(document.getElementById("size-texts").textContent);
   let timer = null;
   let sequence = 0;
   let objectUrl = null;
+  const TOKEN_FIELDS = ["sign", "expires_in", "expires_at", "upp"];
 
   function showMode() {
     const checked = form.querySelector('input[name="mode"]:checked');
@@ -32,6 +34,26 @@
     });
   }
 
+  /* Field errors go beside their fields, replacing what the server rendered there, so that a
+   * message is shown once; the preview lists only errors that belong to no field. */
+  function markFields(fields) {
+    form.querySelectorAll(".dl-field").forEach(function (box) {
+      if (TOKEN_FIELDS.includes(box.dataset.field)) return;  // the preview does not check these
+      const messages = fields[box.dataset.field] || [];
+      box.querySelectorAll(".errorlist").forEach(function (list) { list.remove(); });
+      box.classList.toggle("dl-invalid", messages.length > 0);
+      if (!messages.length) return;
+      const list = document.createElement("ul");
+      list.className = "errorlist";
+      messages.forEach(function (message) {
+        const item = document.createElement("li");
+        item.textContent = message;
+        list.appendChild(item);
+      });
+      box.appendChild(list);
+    });
+  }
+
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (whole, name) {
       return name in values ? String(values[name]) : whole;
@@ -41,7 +63,7 @@
   async function load() {
     const mine = ++sequence;
     const params = new URLSearchParams(new FormData(form));
-    ["sign", "expires_in", "expires_at", "upp"].forEach(function (name) { params.delete(name); });
+    TOKEN_FIELDS.forEach(function (name) { params.delete(name); });
     if (!params.get("path")) {
       info.textContent = texts.empty;
       img.hidden = true;
@@ -63,9 +85,11 @@
       try { payload = await response.json(); } catch (error) { /* not JSON: keep default */ }
       img.hidden = true;
       info.textContent = texts.failed;
+      markFields(payload.fields || {});
       listErrors(payload.errors || [texts.failed]);
       return;
     }
+    markFields({});
     const blob = await response.blob();
     if (mine !== sequence) return;
     urlBox.value = response.headers.get("X-Edge-URL") || "";
@@ -74,7 +98,7 @@
     img.onload = function () {
       info.textContent = fill(texts.info, {
         width: img.naturalWidth, height: img.naturalHeight, type: blob.type,
-        bytes: blob.size, cache: response.headers.get("X-Edge-Cache") || "-",
+        size: window.formatSize(blob.size, sizeTexts), cache: response.headers.get("X-Edge-Cache") || "-",
       });
       img.dataset.width = img.naturalWidth;
       img.dataset.height = img.naturalHeight;

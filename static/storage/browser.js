@@ -24,13 +24,8 @@
     return input ? input.value : "";
   }
 
-  function formatBytes(bytes) {
-    var units = ["B", "KiB", "MiB", "GiB", "TiB"];
-    var value = bytes;
-    var unit = 0;
-    while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit += 1; }
-    return (unit === 0 ? String(value) : value.toFixed(1)) + " " + units[unit];
-  }
+  // The shared format of static/js/sizes.js, with the page's translated patterns.
+  function formatBytes(bytes) { return window.formatSize(bytes, config.sizeTexts); }
 
   function element(tag, className, content) {
     var node = document.createElement(tag);
@@ -247,6 +242,18 @@
     if (any) { document.getElementById("upload-options-box").open = true; }
   }
 
+  /* What stopped a batch, at the drop zone where the file was dropped: the options box may be
+   * closed or scrolled away, and a dropped file must never fail without a word. */
+  function showDropProblem(message, details) {
+    var box = document.getElementById("drop-zone-errors");
+    if (!box) { return; }
+    box.querySelector("[data-drop-message]").textContent = message || "";
+    var listNode = box.querySelector("[data-drop-list]");
+    listNode.innerHTML = "";
+    (details || []).forEach(function (detail) { listNode.appendChild(element("li", "", detail)); });
+    box.hidden = !message;
+  }
+
   function sendNext() {
     while (inFlight < PARALLEL_SENDS && waiting.length) {
       var job = waiting.shift();
@@ -365,7 +372,11 @@
   }
 
   function startBatch(files) {
-    if (!files.length) { return; }
+    showDropProblem("");
+    if (!files.length) {
+      showDropProblem(text("nothingDropped", "Nothing to upload: drop files."));
+      return;
+    }
     var data = new FormData(optionsForm);
     files.forEach(function (file) {
       data.append("name", file.name);
@@ -378,11 +389,17 @@
       .then(function (response) { return response.json(); })
       .then(function (answer) {
         showOptionErrors(answer.errors);
-        if (answer.errors) { return; }
+        if (answer.errors) {
+          showDropProblem(text("badOptions", "Nothing was uploaded: correct the upload options."),
+            answer.summary || []);
+          return;
+        }
+        if (!answer.files) { throw new Error(answer.error || "no files in the answer"); }
         var existing = answer.files.filter(function (info) { return info.exists; })
           .map(function (info) { return info.path; });
         if (existing.length &&
             !window.confirm(text("replaceConfirm", "These files will be replaced:") + "\n" + existing.join("\n"))) {
+          showDropProblem(text("notReplaced", "Nothing was sent: the existing files were kept."));
           return;
         }
         answer.files.forEach(function (info, index) {
@@ -399,7 +416,23 @@
         });
         sendNext();
       })
-      .catch(function () { showOptionErrors({ __all__: [text("checkFailed", "The files could not be checked.")] }); });
+      .catch(function () {
+        showDropProblem(text("checkFailed", "The files could not be checked; nothing was sent."));
+      });
+  }
+
+  /* Dropped folders arrive as files that cannot be read; they are named, not sent. */
+  function droppedFiles(transfer) {
+    if (!transfer) { return { files: [], folders: [] }; }
+    var files = [];
+    var folders = [];
+    var items = transfer.items ? Array.prototype.slice.call(transfer.items) : [];
+    Array.prototype.forEach.call(transfer.files, function (file, index) {
+      var item = items[index];
+      var entry = item && item.webkitGetAsEntry ? item.webkitGetAsEntry() : null;
+      if (entry && entry.isDirectory) { folders.push(file.name); } else { files.push(file); }
+    });
+    return { files: files, folders: folders };
   }
 
   var dropZone = document.getElementById("drop-zone");
@@ -417,8 +450,22 @@
     dropZone.addEventListener("drop", function (event) {
       event.preventDefault();
       dropZone.classList.remove("dragging");
-      var files = event.dataTransfer ? Array.prototype.slice.call(event.dataTransfer.files) : [];
-      startBatch(files);
+      var dropped = droppedFiles(event.dataTransfer);
+      if (dropped.folders.length && !dropped.files.length) {
+        showDropProblem(text("nothingDropped", "Nothing to upload: drop files."),
+          dropped.folders.map(function (name) { return text("isFolder", "%s is a folder.").replace("%s", name); }));
+        return;
+      }
+      startBatch(dropped.files);
+      if (dropped.folders.length) {
+        // The files go ahead; the folders are named so that nobody waits for them.
+        var box = document.getElementById("drop-zone-errors");
+        dropped.folders.forEach(function (name) {
+          box.querySelector("[data-drop-list]").appendChild(
+            element("li", "", text("isFolder", "%s is a folder.").replace("%s", name)));
+        });
+        box.hidden = false;
+      }
     });
     dropZone.addEventListener("keydown", function (event) {
       if (event.key === "Enter" || event.key === " ") { event.preventDefault(); input.click(); }

@@ -7,7 +7,8 @@ import time
 from typing import TextIO
 
 from django.core.management.base import OutputWrapper
-from django.template.defaultfilters import filesizeformat
+
+from storage.services import size_text
 
 
 class ProgressBar:
@@ -49,8 +50,8 @@ class ProgressBar:
         filled = int(fraction * self.WIDTH)
         bar = "#" * filled + "." * (self.WIDTH - filled)
         elapsed = max(time.monotonic() - self.started, 1e-6)
-        rate = filesizeformat(done / elapsed)
+        rate = size_text(done / elapsed)
         return (
             f"{self.label} [{bar}] {fraction * 100:5.1f}% "
-            f"{filesizeformat(done)} / {filesizeformat(self.total)} {rate}/s"
+            f"{size_text(done)} / {size_text(self.total)} {rate}/s"
         )

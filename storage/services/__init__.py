@@ -76,8 +76,12 @@ from storage.services.uploads import (
     run_upload,
     upload_dir,
 )
+from storage.texts import bytes_text, size_text, size_texts
 
 __all__ = [
+    "bytes_text",
+    "size_text",
+    "size_texts",
     "uploads_by_state",
     "Download",
     "FileAction",

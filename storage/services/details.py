@@ -28,6 +28,10 @@ class FileDetails:
     def has_secret(self) -> bool:
         return bool(self.secret)
 
+    def readable_metadata(self) -> dict[str, str]:
+        """The entries by bare name (no `x-svc-meta-` prefix), values URL-decoded."""
+        return {name: rules.decode_meta_value(value) for name, value in self.metadata.items()}
+
     def all_metadata(self) -> dict[str, str]:
         """Every entry as the provider stores it, secret and TTL included."""
         entries = dict(self.metadata)

@@ -133,6 +133,7 @@ def browser(request: HttpRequest) -> HttpResponse:
             "listingUrl": _partial_url(request),
             "threshold": services.resumable_threshold(),
             "texts": script_texts(),
+            "sizeTexts": services.size_texts(),
         },
     )
     return render(request, "storage/browser.html", context)

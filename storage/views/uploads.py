@@ -13,7 +13,6 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext, pgettext
@@ -66,8 +65,12 @@ def status_json(task: UploadTask) -> dict[str, Any]:
     }
 
 
-def _bad_request(errors: dict[str, list[str]]) -> JsonResponse:
-    return JsonResponse({"ok": False, "errors": errors}, status=400)
+def _bad_request(errors: dict[str, list[str]], summary: list[str] | None = None) -> JsonResponse:
+    """400 with the errors by field and, for the drop zone, each with its field's label."""
+    return JsonResponse({"ok": False, "errors": errors,
+                         "summary": summary if summary is not None else
+                         [message for messages in errors.values() for message in messages]},
+                        status=400)
 
 
 @needs(MANAGE)
@@ -77,7 +80,7 @@ def upload_check(request: HttpRequest) -> JsonResponse:
     targets already exist (so the page can ask before replacing them)."""
     form = UploadOptionsForm(request.POST)
     if not form.is_valid():
-        return _bad_request(form.error_dict())
+        return _bad_request(form.error_dict(), form.error_summary())
     folder = form.cleaned_data["folder"]
     options = form.options()
     names = request.POST.getlist("name")
@@ -100,7 +103,7 @@ def upload_check(request: HttpRequest) -> JsonResponse:
 def _too_large_text(name: str) -> str:
     return gettext(
         "%(name)s is larger than %(limit)s, the most the provider takes in one file."
-    ) % {"name": name, "limit": filesizeformat(MAX_UPLOAD_BYTES)}
+    ) % {"name": name, "limit": services.size_text(MAX_UPLOAD_BYTES)}
 
 
 def _judge_name(
@@ -170,7 +173,7 @@ def _size_problem(name: str, size: int, options: services.UploadOptions) -> str:
         # Preprocessed images go in one request, which a web node holds in memory.
         return gettext(
             "%(name)s is larger than %(limit)s, the most a preprocessed image may be."
-        ) % {"name": name, "limit": filesizeformat(one_request_limit)}
+        ) % {"name": name, "limit": services.size_text(one_request_limit)}
     return ""
 
 
@@ -254,7 +257,7 @@ def upload_list(request: HttpRequest) -> HttpResponse:
             "state": state,
             "states": UploadTask.State.choices,
             "can_manage": request.user.has_perm(MANAGE),
-            "script_config": {"texts": script_texts()},
+            "script_config": {"texts": script_texts(), "sizeTexts": services.size_texts()},
         },
     )
 
@@ -279,5 +282,11 @@ def script_texts() -> dict[str, str]:
             "These files already exist and will be replaced:"
         ),
         "checkFailed": gettext("The files could not be checked; nothing was sent."),
+        "badOptions": gettext("Nothing was uploaded: correct the upload options."),
+        "nothingDropped": gettext(
+            "Nothing to upload: drop files (a folder cannot be uploaded as a whole)."
+        ),
+        "isFolder": gettext("%s is a folder: drop the files inside it instead."),
+        "notReplaced": gettext("Nothing was sent: the existing files were kept."),
         "confirmDelete": gettext("Delete %s?"),
     }

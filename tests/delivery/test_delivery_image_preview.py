@@ -46,8 +46,25 @@ def test_bad_values_come_back_as_messages(photo: Edge, manager_client: Any) -> N
     response = manager_client.get(reverse("delivery:image_preview"), {
         "path": "/photos/sea.png", "mode": "params", "key_scale": "150"})
     assert response.status_code == 400
-    assert response.json()["errors"] == [
-        "scale: must be a whole number from 1 to 99, not “150”."]
+    # beside its field only; the preview itself says where to look
+    assert response.json()["fields"] == {
+        "key_scale": ["scale: must be a whole number from 1 to 99, not “150”."]}
+    assert response.json()["errors"] == ["Correct the marked fields to see the image."]
+
+
+def test_an_error_of_no_field_stays_in_the_preview(photo: Edge, manager_client: Any) -> None:
+    response = manager_client.get(reverse("delivery:image_preview"), {
+        "path": "/photos/sea.png", "mode": "params"})
+    assert response.status_code == 400
+    assert response.json() == {"errors": ["Choose at least one processing operation."],
+                               "fields": {}}
+
+
+def test_the_builder_labels_keys_readably_with_the_api_word_beside(
+        photo: Edge, manager_client: Any) -> None:
+    html = manager_client.get(reverse("delivery:images")).content.decode()
+    assert 'Fixed width <small class="api-word"><code>fw</code></small>' in html
+    assert 'Gaussian blur <small class="api-word"><code>gaussblur</code></small>' in html
 
 
 def test_an_edge_refusal_is_reported(photo: Edge, manager_client: Any) -> None:

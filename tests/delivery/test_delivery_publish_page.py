@@ -49,3 +49,16 @@ def test_a_missing_control_url_is_reported(db: Any, manager_client: Any, setting
                                    follow=True)
     assert "SANDBOX_CONTROL_URL" in response.content.decode()
     assert not PublishedConfig.objects.exists()
+
+
+def test_the_page_and_the_history_name_the_edge_address_not_the_control_port(
+        edge: Edge, manager_client: Any) -> None:
+    control_url = edge.sandbox.info["control_url"]
+    page = manager_client.get(reverse("delivery:publish")).content.decode()
+    assert f"The edge at {edge.base_url} serves what is published here." in page
+    response = manager_client.post(reverse("delivery:publish_now"), {"rule_set": ""},
+                                   follow=True)
+    html = response.content.decode()
+    assert f"Published to sandbox edge ({edge.base_url})." in html
+    assert PublishedConfig.objects.get().target == f"sandbox edge ({edge.base_url})"
+    assert control_url not in html

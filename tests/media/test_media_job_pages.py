@@ -80,7 +80,8 @@ def test_the_list_is_paged_by_50(operator_client):
 def test_a_clip_jobs_page_shows_request_and_output(operator_client, jobs):
     page = operator_client.get(
         reverse("media:job_detail", args=[jobs["clip_ok"].pk])).content.decode()
-    assert 'data-parameter="include">[0, 2]<' in page
+    assert 'data-parameter="include">0 – 2<' in page
+    assert 'data-parameter="index">no<' in page
     assert 'id="job-save-as"' in page and "/out/c.m3u8" in page
     assert f'{reverse("storage:file")}?path=%2Fout%2Fc.m3u8' in page
     assert f'{reverse("media:clip")}?job={jobs["clip_ok"].pk}' in page
@@ -108,6 +109,38 @@ def test_an_info_job_from_the_provider_answer_renders_its_tables(operator_client
     assert "00:00:02.500" in page and "250.0 kb/s" in page and "76.3" in page
     assert "64 × 48 pixels" in page and "12.500 frames/s" in page
     assert "8,000 Hz" in page and "chi" in page
+
+
+def test_job_parameters_have_readable_labels_with_the_api_word_beside(operator_client, jobs):
+    page = operator_client.get(
+        reverse("media:job_detail", args=[jobs["clip_ok"].pk])).content.decode()
+    assert 'Keep span <small class="api-word"><code>include</code></small>' in page
+    assert 'Segment numbers (from 0) <small class="api-word"><code>index</code></small>' in page
+
+
+def test_a_failed_job_names_its_output_without_a_dead_link(operator_client, jobs):
+    failed = jobs["snap_failed"]
+    page = operator_client.get(reverse("media:job_detail", args=[failed.pk])).content.decode()
+    save_as = page[page.index('id="job-save-as"'):]
+    save_as = save_as[:save_as.index("</dd>")]
+    assert "/s/a.jpg" in save_as
+    assert "<a " not in save_as
+
+
+def test_a_job_without_answer_links_the_output_folder_where_the_file_may_be(operator_client,
+                                                                            jobs):
+    lost = jobs["concat_lost"]
+    page = operator_client.get(reverse("media:job_detail", args=[lost.pk])).content.decode()
+    save_as = page[page.index('id="job-save-as"'):]
+    save_as = save_as[:save_as.index("</dd>")]
+    assert 'data-link="folder"' in save_as and 'data-link="file"' not in save_as
+
+
+def test_job_pages_read_in_chinese(operator_client, jobs):
+    operator_client.cookies["django_language"] = "zh-hans"
+    page = operator_client.get(
+        reverse("media:job_detail", args=[jobs["clip_ok"].pk])).content.decode()
+    assert "保留区间" in page and 'data-parameter="index">否<' in page
 
 
 def test_an_unknown_job_is_404(operator_client):

@@ -18,7 +18,7 @@ def test_the_format_table_has_every_container_field():
                                            "filesize": 107443.0}}))
     assert rows == {"format": "mov,mp4", "fullname": "QuickTime / MOV",
                     "duration": "6.000 s (00:00:06.000)", "bitrate": "143.3 kb/s",
-                    "filesize": "104.9\xa0KB (107,443 bytes)"}
+                    "filesize": "104.9 KiB (107,443 bytes)"}
 
 
 def test_missing_fields_are_empty_not_errors():

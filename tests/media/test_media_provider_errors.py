@@ -113,3 +113,28 @@ def test_the_failed_jobs_page_shows_the_stored_error(lab, operator_client):
     assert 'data-error-kind="not_found"' in page
     assert job.error in page
     assert 'data-http-status>404<' in page
+
+
+def test_a_snapshot_of_a_text_file_says_it_is_not_a_video_or_playlist(lab, operator_client):
+    lab.storage.put_bytes(b"just some notes\n", "/docs/notes.txt", "text/plain")
+    response = snapshot(operator_client, source="/docs/notes.txt")
+    assert response.status_code == 400
+    job = ProcessingJob.objects.get()
+    assert (job.state, job.error_kind) == (JobState.FAILED, ErrorKind.NOT_MEDIA)
+    box = shown(response)
+    assert "Not a video or playlist" in box
+    assert "Provider failure" not in box
+    assert 'id="not-media-advice"' in box
+    # the advice sits beside the source field too, where the path is corrected
+    html = response.content.decode()
+    errors = html[html.index('data-errors-for="source"'):]
+    assert "not a video or playlist" in errors[:600]
+
+
+def test_a_snapshot_of_an_audio_file_says_it_is_not_a_video_or_playlist(lab, operator_client):
+    lab.storage.put(lab.media.audio, "/audio/tone.m4a", "audio/mp4")
+    snapshot(operator_client, source="/audio/tone.m4a")
+    job = ProcessingJob.objects.get()
+    assert job.error_kind == ErrorKind.NOT_MEDIA
+    assert job.http_status == 400
+

@@ -2,6 +2,7 @@
 
 import pytest
 
+from storage import rules
 from storage.rules import (
     Problem,
     RuleViolation,
@@ -192,3 +193,20 @@ def test_it_rejects_list_limits_out_of_range(limit):
 
 def test_it_rejects_an_unknown_list_order():
     assert codes(check_list_options(100, "ASC")) == [("x-list-order", "invalid")]
+
+
+@pytest.mark.parametrize("text", ["张三", "50% done", "a b", "%41", "tab\there", "emoji 🙂"])
+def test_encoded_metadata_values_are_printable_ascii_and_decode_to_what_was_typed(text):
+    encoded = rules.encode_meta_value(text)
+    assert rules.check_meta_value("x-svc-meta-a", encoded) == []
+    assert rules.decode_meta_value(encoded) == text
+
+
+def test_printable_ascii_values_are_sent_unchanged_except_the_percent_sign():
+    assert rules.encode_meta_value("project x-1 (v2)") == "project x-1 (v2)"
+    assert rules.encode_meta_value("100%") == "100%25"
+
+
+@pytest.mark.parametrize("stored", ["100%", "%FF%FE", "%E5%BC"])
+def test_a_stored_value_that_does_not_decode_is_shown_as_stored(stored):
+    assert rules.decode_meta_value(stored) == stored

@@ -39,6 +39,15 @@ def test_a_large_file_is_uploaded_in_parts_with_a_progress_bar(provider, tmp_pat
     assert local.exists()  # the user's own file is never removed
 
 
+def test_a_chinese_metadata_value_is_url_encoded_for_the_user(provider, tmp_path,
+                                                              sandbox_storage):
+    local = tmp_path / "note.txt"
+    local.write_bytes(b"note")
+    run("storage_upload", str(local), "/notes/note.txt", "--meta", "owner=运维组")
+    meta = sandbox_storage.download("/notes/note.txt", io.BytesIO()).metadata
+    assert meta == {"owner": "%E8%BF%90%E7%BB%B4%E7%BB%84"}
+
+
 def test_running_the_upload_again_resumes_an_interrupted_file(provider, tmp_path, settings,
                                                               sandbox_storage):
     settings.STORAGE_RESUMABLE_THRESHOLD = PART_SIZE

@@ -31,7 +31,7 @@ def test_the_tile_shows_bucket_usage_and_upload_counts(provider, sandbox_storage
     failed = queue_upload(b"f", "/u/f.bin")
     UploadTask.objects.filter(pk=failed.pk).update(state="failed")
     shown = dict(figures(manager))
-    assert shown["Bucket usage"] == "2.0\xa0KB"
+    assert shown["Bucket usage"] == "2.0 KiB"
     assert shown["Uploads in progress"] == "0" and shown["Uploads failed"] == "1"
     assert shown["Mirror refreshed"] == "never"
 
@@ -39,9 +39,9 @@ def test_the_tile_shows_bucket_usage_and_upload_counts(provider, sandbox_storage
 def test_usage_is_cached_so_the_dashboard_does_not_call_the_provider_each_time(
     provider, sandbox_storage, manager
 ):
-    assert dict(figures(manager))["Bucket usage"] == "0\xa0bytes"
+    assert dict(figures(manager))["Bucket usage"] == "0 bytes"
     sandbox_storage.upload("/u/b.bin", io.BytesIO(b"x" * 5000))
-    assert dict(figures(manager))["Bucket usage"] == "0\xa0bytes"
+    assert dict(figures(manager))["Bucket usage"] == "0 bytes"
 
 
 def test_a_provider_that_does_not_answer_leaves_the_dashboard_fast(provider, manager):

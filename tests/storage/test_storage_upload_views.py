@@ -225,7 +225,7 @@ def test_a_file_above_the_providers_limit_is_refused_and_not_kept(manager_client
                                             "size": "300000"})
     assert response.status_code == 400
     assert response.json()["errors"]["size"] == [
-        "huge.bin is larger than 97.7\xa0KB, the most the provider takes in one file."]
+        "huge.bin is larger than 97.7 KiB, the most the provider takes in one file."]
     assert not UploadTask.objects.exists()
     check = manager_client.post(CHECK, {"folder": "/x", "name": "huge.bin", "size": "300000"})
     assert "larger than" in check.json()["files"][0]["error"]

@@ -32,7 +32,7 @@ class Command(BaseCommand):
         parser.add_argument("--ttl", type=int, help="lifetime in days (1-180)")
         parser.add_argument(
             "--meta", action="append", default=[], metavar="NAME=VALUE",
-            help="metadata entry (repeatable)",
+            help="metadata entry (repeatable); values in any language are URL-encoded",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -60,7 +60,9 @@ class Command(BaseCommand):
             if "=" not in entry:
                 raise CommandError(f"--meta #{number}: write NAME=VALUE, got {entry!r}")
             name, value = entry.split("=", 1)
-            metadata[name.strip()] = value.strip()
+            # As on the file page: any language, URL-encoded for the user (header values are
+            # printable ASCII).
+            metadata[name.strip()] = rules.encode_meta_value(value.strip())
         try:
             return services.UploadOptions(metadata=metadata, ttl_days=ttl)
         except rules.RuleViolation as violation:
