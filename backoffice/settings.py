@@ -314,7 +314,8 @@ LOG_FORMAT = env.choice("LOG_FORMAT", ("plain", "json"), "plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "backoffice.request_ids.RequestIdFilter"}},
+    "filters": {"request_id": {"()": "backoffice.request_ids.RequestIdFilter"},
+                "refusal": {"()": "backoffice.logs.RefusalWithoutTraceback"}},
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
         "json": {"()": "backoffice.logs.JsonFormatter"},
@@ -322,6 +323,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,
                              "filters": ["request_id"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # A 403 is one line without a traceback (backoffice.logs.RefusalWithoutTraceback).
+    "loggers": {"django.request": {"filters": ["refusal"]}},
 }
 # Workers log through the configuration above (JSON included), not Celery's own.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
