@@ -16,6 +16,7 @@ from sms.services.campaign_store import store_import, store_recipients, store_up
 from sms.services.campaigns import RunOutcome, run_campaign
 from sms.services.connection import latest_quota, sms_client
 from sms.services.counts import messages_by_status
+from sms.services.figures import sent_per_day
 from sms.services.lifecycle import (
     MAX_FORM_RECIPIENTS,
     CampaignStateError,
@@ -55,6 +56,7 @@ from sms.services.template_ops import (
 
 __all__ = [
     "messages_by_status",
+    "sent_per_day",
     "MAX_FORM_RECIPIENTS",
     "MAX_NUMBERS_PER_SEND",
     "CampaignCounts",
