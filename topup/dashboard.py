@@ -35,14 +35,22 @@ def figures(user: User | AnonymousUser) -> list[Figure]:
     """
     if not user.has_perm("topup.access_topup"):
         return []
+    balance_page = reverse("topup:balance")
     snapshot = latest_snapshot()
     if snapshot is None:
-        balance = _("not checked yet")
+        balance_rows = [Figure(_("Available balance"), _("not checked yet"), balance_page)]
     else:
-        balance = _("%(amount)s yuan at %(time)s") % {
-            "amount": formats.number_format(snapshot.avail_balance, 2),
-            "time": formats.date_format(timezone.localtime(snapshot.taken_at), "H:i"),
-        }
+        # The amount and the time of the reading on rows of their own: together they were too
+        # wide for one line beside the label.
+        taken = timezone.localtime(snapshot.taken_at)
+        balance_rows = [
+            Figure(_("Available balance"), _("%(amount)s yuan") % {
+                "amount": formats.number_format(snapshot.avail_balance, 2,
+                                                force_grouping=True)}, balance_page),
+            Figure(_("Balance checked"), formats.date_format(
+                taken, "H:i" if taken.date() == timezone.localdate() else "Y-m-d H:i"),
+                balance_page),
+        ]
     start = day_start(timezone.localdate())
     # Today's orders by state and the orders waiting for a person (of any day): one query of
     # two parts, each on its own index, within the dashboard's query budget.
@@ -59,7 +67,7 @@ def figures(user: User | AnonymousUser) -> list[Figure]:
     failed = today.get(OrderState.FAILED, 0)
     open_today = sum(today.values()) - succeeded - failed
     return [
-        Figure(_("Available balance"), balance, reverse("topup:balance")),
+        *balance_rows,
         Figure(_("Today: succeeded"), str(succeeded), orders_today(OrderState.SUCCESS)),
         Figure(_("Today: failed"), str(failed), orders_today(OrderState.FAILED)),
         Figure(_("Today: in progress"), str(open_today), orders_today()),
