@@ -5,6 +5,7 @@ staff traffic, and a traceback per refusal buried real failures in the logs."""
 from __future__ import annotations
 
 import logging
+import sys
 
 import pytest
 from django.test import Client
@@ -48,3 +49,17 @@ def test_an_api_call_without_permission_is_logged_once_without_traceback(
         response = client.get("/api/topup/orders/X1/")
     assert response.status_code == 403
     assert_logged_once_without_traceback(caplog, "/api/topup/orders/X1/")
+
+
+def test_a_failure_keeps_its_traceback():
+    """The filter drops the traceback of refusals only: a 500 is a fault to investigate."""
+    from backoffice.logs import RefusalWithoutTraceback
+
+    try:
+        raise ValueError("broken")
+    except ValueError:
+        failure = logging.LogRecord("django.request", logging.ERROR, __file__, 1,
+                                    "Internal Server Error: %s", ("/x/",), sys.exc_info())
+    failure.status_code = 500
+    assert RefusalWithoutTraceback().filter(failure)
+    assert failure.exc_info is not None
