@@ -58,52 +58,64 @@ def forget_today() -> None:
     """Drop today's cached figures and the chart's past days (the next page load counts
     again)."""
     today = timezone.localdate()
-    cache.delete_many([_key(today), _past_key(today - timedelta(days=CHART_DAYS - 1), today)])
+    cache.delete_many([_key(today), *(_day_key(today - timedelta(days=back))
+                                      for back in range(1, CHART_DAYS))])
 
 
 # --- the dashboard's 14-day chart ------------------------------------------------------------
 
-PAST_DAYS_TTL_S = 3600
+# A day is counted once and kept: a day that is over gains no more sends, except yesterday,
+# whose late-settled submissions (a number in doubt at midnight) are counted again hourly.
+DAY_KEPT_S = 15 * 24 * 3600
+YESTERDAY_KEPT_S = 3600
 
 
-def _past_key(first: date, today: date) -> str:
-    return f"sms:sent-per-day:{first.isoformat()}:{today.isoformat()}"
+def _day_key(day: date) -> str:
+    return f"sms:sent-on:{day.isoformat()}"
 
 
-def _count_past(first: date, today: date) -> dict[str, int]:
-    # One grouped query over a range of the submitted_at index (sms_message_submitted), never
-    # the table whole; keyed by ISO day so that the cache stores plain values.
+def _count_days(first: date, last: date) -> dict[date, int]:
+    """Messages accepted on each day from `first` to `last` (both included): one grouped query
+    over a range of the submitted_at index (sms_message_submitted). Usually the range is one
+    day (yesterday's); the whole chart only when nothing was kept yet."""
     start = timezone.make_aware(datetime.combine(first, time.min))
-    end = timezone.make_aware(datetime.combine(today, time.min))
+    end = timezone.make_aware(datetime.combine(last + timedelta(days=1), time.min))
     rows = (
         Message.objects.filter(submitted_at__gte=start, submitted_at__lt=end,
                                provider_message_id__isnull=False)
         .annotate(day=TruncDate("submitted_at"))
         .values("day").annotate(n=Count("id")).values_list("day", "n")
     )
-    return {day.isoformat(): n for day, n in rows}
+    found = dict(rows)
+    span = (last - first).days + 1
+    return {first + timedelta(days=i): found.get(first + timedelta(days=i), 0)
+            for i in range(span)}
 
 
 def sent_per_day(days: list[date]) -> dict[date, int]:
     """Messages sent (accepted by the provider) on each of `days`, the last of which is today.
 
-    Days before today no longer change, so they are counted once and kept an hour (the key
-    names today, so a new day counts again); today's figure is `today_counts()`'s, the same
-    as the tile's "Sent today".
+    Past days come from the cache (one round trip for all), and only the days missing there are
+    counted; today's figure is `today_counts()`'s, the same as the tile's "Sent today".
     """
-    today = days[-1]
-    key = _past_key(days[0], today)
+    today, past = days[-1], days[:-1]
     try:
-        past = cache.get(key)
+        kept = cache.get_many([_day_key(day) for day in past])
     except Exception:  # a cache that is down must not take the dashboard with it
         logger.warning("SMS figures: cache unavailable, counting", exc_info=True)
-        past = None
-    if past is None:
-        past = _count_past(days[0], today)
+        kept = {}
+    counts = {day: kept[_day_key(day)] for day in past if _day_key(day) in kept}
+    missing = [day for day in past if day not in counts]
+    if missing:
+        counted = _count_days(missing[0], missing[-1])
+        counts.update(counted)
+        yesterday = today - timedelta(days=1)
         try:
-            cache.set(key, past, PAST_DAYS_TTL_S)
+            cache.set_many({_day_key(day): n for day, n in counted.items() if day != yesterday},
+                           DAY_KEPT_S)
+            if yesterday in counted:
+                cache.set(_day_key(yesterday), counted[yesterday], YESTERDAY_KEPT_S)
         except Exception:
-            logger.warning("SMS figures: could not cache the past days' counts", exc_info=True)
-    counts = {date.fromisoformat(day): n for day, n in past.items()}
+            logger.warning("SMS figures: could not keep the past days' counts", exc_info=True)
     counts[today] = today_counts()["sent"]
     return counts

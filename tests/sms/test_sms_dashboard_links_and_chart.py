@@ -4,7 +4,7 @@ submitted_at index, the past days counted once, today's figure the tile's own.""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 
 import pytest
 from django.db import connection
@@ -81,3 +81,21 @@ def test_todays_figures_link_to_the_report_of_today_filtered_by_status(
     report = operator_client.get(figures["Sent today"].url).content.decode()
     assert report.count('<tr data-mobile="') == 3
     assert figures["Quota"].url == "/sms/"
+
+
+def test_a_new_day_counts_only_the_days_not_kept_yet(operator, sent_over_days):
+    from django.core.cache import cache
+
+    from sms.services.figures import _day_key
+
+    dashboard.chart(operator)
+    two_days_ago = timezone.localdate() - timedelta(days=2)
+    cache.delete(_day_key(two_days_ago))  # as if that day had just ended
+    with CaptureQueriesContext(connection) as queries:
+        chart = dashboard.chart(operator)
+    counted = [sql for sql in sql_on_messages(queries) if "GROUP BY" in sql]
+    assert len(counted) == 1
+    # the range is that one day only
+    start = timezone.make_aware(datetime.combine(two_days_ago, time.min))
+    assert start.isoformat(sep=" ") in counted[0]
+    assert chart is not None and chart.values[-3] == 2
