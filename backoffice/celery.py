@@ -7,9 +7,11 @@ copies them into its tables when beat starts.
 
 import importlib
 import importlib.util
+import logging.config
 import os
 
 from celery import Celery
+from celery.signals import setup_logging
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backoffice.settings")
 
@@ -23,6 +25,15 @@ def collect_beat_schedule() -> dict:
         if importlib.util.find_spec(module_name) is not None:
             schedule.update(importlib.import_module(module_name).BEAT_SCHEDULE)
     return schedule
+
+
+@setup_logging.connect
+def use_django_logging(**_: object) -> None:
+    """Worker and beat log through settings.LOGGING only: with a receiver here Celery adds none
+    of its own handlers, whose task lines had their own format and the local zone's time."""
+    from django.conf import settings
+
+    logging.config.dictConfig(settings.LOGGING)
 
 
 app = Celery("backoffice")

@@ -326,14 +326,21 @@ LOG_FORMAT = env.choice("LOG_FORMAT", ("plain", "json"), "plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "backoffice.request_ids.RequestIdFilter"}},
+    "filters": {"request_id": {"()": "backoffice.request_ids.RequestIdFilter"},
+                "refusal": {"()": "backoffice.logs.RefusalWithoutTraceback"}},
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "plain": {"()": "backoffice.logs.UtcFormatter"},
         "json": {"()": "backoffice.logs.JsonFormatter"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,
                              "filters": ["request_id"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # A 403 is one line without a traceback (backoffice.logs.RefusalWithoutTraceback).
+    "loggers": {
+        "django.request": {"filters": ["refusal"]},
+        # runserver's request lines: the same format and zone as every other line.
+        "django.server": {"handlers": ["console"], "propagate": False},
+    },
 }
 # Workers log through the configuration above (JSON included), not Celery's own.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from backoffice.tiles import Figure
 from media.models import JobState
 from media.services.stats import jobs_today_by_state
 
@@ -13,11 +15,11 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
 
-def figures(user: User | AnonymousUser) -> list[tuple[str, str]]:
+def figures(user: User | AnonymousUser) -> list[Figure]:
     """Today's jobs by state (running, succeeded, failed, no answer).
 
-    Contract of the hook: (label, value) pairs, already translated; only called for users who
-    may open the media pages.
+    Contract of the hook: figures already translated, each linked to the job list filtered by
+    its state (the list has no date filter; it shows the newest jobs first).
     """
     if not user.has_perm("media.access_media"):
         return []
@@ -28,4 +30,6 @@ def figures(user: User | AnonymousUser) -> list[tuple[str, str]]:
         JobState.FAILED: _("Today: failed"),
         JobState.NO_ANSWER: _("Today: no answer"),
     }
-    return [(label, str(today.get(state.value, 0))) for state, label in labels.items()]
+    jobs = reverse("media:job_list")
+    return [Figure(label, str(today.get(state.value, 0)), f"{jobs}?state={state.value}")
+            for state, label in labels.items()]

@@ -64,7 +64,8 @@ SANDBOX_TICK_INTERVAL_S = 0.5
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s sandbox %(levelname)s %(name)s: %(message)s"}},
+    "formatters": {"plain": {"()": "sandbox.core.logs.UtcFormatter",
+                             "fmt": "%(asctime)s sandbox %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("SANDBOX_LOG_LEVEL", "INFO")},
     "loggers": {"django.request": {"level": "ERROR"}},

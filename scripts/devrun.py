@@ -134,8 +134,8 @@ def main() -> None:
         # Printed last (below), where it is not lost among the processes' start-up messages.
         demo_user = manage_output("create_demo_user", env=env)
         manage("load_demo_data", env=env)
-        start("web", [str(BIN / "gunicorn"), "backoffice.wsgi", "--bind",
-                      f"127.0.0.1:{WEB_PORT}", "--workers", "2", "--threads", "4",
+        start("web", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py", "backoffice.wsgi",
+                      "--bind", f"127.0.0.1:{WEB_PORT}", "--workers", "2", "--threads", "4",
                       "--access-logfile", "-"], env)
         start("worker", [str(BIN / "celery"), "-A", "backoffice", "worker", "--loglevel",
                          "INFO", "--concurrency", "2"], env)

@@ -189,3 +189,23 @@ class SyncRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.root} @ {self.started_at:%Y-%m-%d %H:%M}"
+
+
+class UsageSnapshot(models.Model):
+    """The bucket's usage as last read on one local day: the dashboard's 14-day chart.
+
+    One row a day, overwritten by every fresh reading of that day (the dashboard's, at most
+    every five minutes, and the hourly job's), so a day keeps its latest figure.
+    """
+
+    day = models.DateField(_("day"), unique=True)
+    used_bytes = models.BigIntegerField(_("bytes used"))
+    taken_at = models.DateTimeField(_("read at"))
+
+    class Meta:
+        verbose_name = _("bucket usage of a day")
+        verbose_name_plural = _("bucket usage by day")
+        ordering = ["-day"]
+
+    def __str__(self) -> str:
+        return f"{self.day}: {self.used_bytes} bytes"

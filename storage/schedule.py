@@ -13,4 +13,10 @@ BEAT_SCHEDULE = {
         "schedule": 120.0,
         "options": {"expires": 110},
     },
+    "storage-record-usage": {
+        # The day's usage for the dashboard's chart; hourly, so a day keeps a late reading.
+        "task": "storage.tasks.record_usage",
+        "schedule": 3600.0,
+        "options": {"expires": 3500},
+    },
 }

@@ -25,3 +25,10 @@ def recover_uploads() -> int:
 def mirror_bucket(root: str = "/") -> str:
     """Mirror the folder tree under `root` into StoredFile."""
     return services.sync_tree(root).state
+
+
+@shared_task(acks_late=True)
+def record_usage() -> int:
+    """Read the bucket's usage, which keeps it as the day's figure, even on days nobody opens
+    the dashboard; returns the bytes used."""
+    return services.bucket_usage(refresh=True)

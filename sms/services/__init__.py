@@ -17,6 +17,7 @@ from sms.services.campaign_store import store_import, store_recipients, store_up
 from sms.services.campaigns import RunOutcome, run_campaign
 from sms.services.connection import latest_quota, sms_client
 from sms.services.counts import messages_by_status
+from sms.services.figures import sent_per_day
 from sms.services.lifecycle import (
     MAX_FORM_RECIPIENTS,
     CampaignStateError,
@@ -78,6 +79,7 @@ __all__ = [
     "parse_start_time",
     "reschedule_campaign",
     "start_due_campaigns",
+    "sent_per_day",
     "MAX_FORM_RECIPIENTS",
     "MAX_NUMBERS_PER_SEND",
     "CampaignCounts",

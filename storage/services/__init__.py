@@ -60,6 +60,7 @@ from storage.services.files import (
     remove_folder,
     remove_secret,
     set_secret,
+    usage_per_day,
 )
 from storage.services.mirror import refresh_mirror, sync_tree
 from storage.services.uploads import (
@@ -99,6 +100,7 @@ __all__ = [
     "UploadOptions",
     "breadcrumbs",
     "bucket_usage",
+    "usage_per_day",
     "cancel_upload",
     "change_metadata",
     "create_folder",

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from datetime import date
 from typing import Literal
 
 from django.core.cache import cache
+from django.utils import timezone
 
 from backoffice.audit import audited
 from storage import paths, rules
 from storage.client import OpenDownload, StorageClient
+from storage.models import UsageSnapshot
 from storage.services import extensions, mirror
 from storage.services.connection import storage_client
 from storage.services.details import FileDetails, fetch_details
@@ -173,11 +176,24 @@ def open_download(path: str, *, client: StorageClient | None = None) -> Download
 
 
 def bucket_usage(*, refresh: bool = False, client: StorageClient | None = None) -> int:
-    """Bytes used by the bucket, cached for five minutes (the dashboard asks on every visit)."""
+    """Bytes used by the bucket, cached for five minutes (the dashboard asks on every visit).
+
+    Every fresh reading is also kept as the day's usage (UsageSnapshot), for the dashboard's
+    14-day chart.
+    """
     if not refresh:
         cached = cache.get(USAGE_CACHE_KEY)
         if cached is not None:
             return int(cached)
     used = _client(client).usage()
     cache.set(USAGE_CACHE_KEY, used, USAGE_CACHE_S)
+    now = timezone.now()
+    UsageSnapshot.objects.update_or_create(
+        day=timezone.localdate(now), defaults={"used_bytes": used, "taken_at": now})
     return used
+
+
+def usage_per_day(first: date) -> dict[date, int]:
+    """Bytes used at the last reading of each day since `first` (a day without one is
+    absent)."""
+    return dict(UsageSnapshot.objects.filter(day__gte=first).values_list("day", "used_bytes"))

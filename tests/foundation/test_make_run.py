@@ -1,6 +1,7 @@
 """`make run`'s supervisor on a bare machine: embedded SQLite and file broker, a demo user whose
-printed password signs in, the sandbox wired in, the product's own 404 page (DEBUG off), and one
-interrupt stopping every process."""
+printed password signs in, the sandbox wired in, the product's own 404 page (DEBUG off), every
+log line of every process stamped in UTC with its offset, and one interrupt stopping every
+process."""
 
 import os
 import re
@@ -35,12 +36,28 @@ def process_group_alive(pgid: int) -> bool:
     return True
 
 
+# A line that starts with a time stamp of any common shape: ISO, gunicorn's [..] or Django's.
+STAMPED = re.compile(r"^\[?(\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\d\d/\w{3}/\d{4})")
+UTC_STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00 ")
+
+
+def assert_one_zone(output: str) -> None:
+    stamped = [line for line in output.splitlines() if STAMPED.match(line)]
+    assert [line for line in stamped if not UTC_STAMP.match(line)] == []
+    # (The sandbox logs nothing at INFO on a quiet start; tests/foundation/test_log_time_stamps
+    # checks its format.)
+    for source in ("gunicorn.error:", "gunicorn.access:", "celery.apps.worker:", "celery.beat:"):
+        assert any(source in line for line in stamped), f"no stamped line from {source}"
+
+
 def test_make_run_serves_the_back_office_and_one_interrupt_stops_everything(tmp_path):
     web_port = free_base_port()
     env = {key: value for key, value in os.environ.items()
            if key not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG"}}
     env.update({"VAR_DIR": str(tmp_path / "var"), "WEB_PORT": str(web_port),
-                "SANDBOX_BASE_PORT": str(free_base_port()), "PYTHONUNBUFFERED": "1"})
+                "SANDBOX_BASE_PORT": str(free_base_port()), "PYTHONUNBUFFERED": "1",
+                # Neither UTC nor TIME_ZONE: a line stamped in either local zone would show.
+                "TZ": "America/Sao_Paulo"})
     log_path = tmp_path / "run.log"
     with open(log_path, "wb") as log:
         supervisor = subprocess.Popen([sys.executable, "scripts/devrun.py"], cwd=ROOT, env=env,
@@ -74,6 +91,7 @@ def test_make_run_serves_the_back_office_and_one_interrupt_stops_everything(tmp_
         assert missing.status_code == 404
         assert 'class="card error-page"' in missing.text  # the product's own page
         assert "URLconf" not in missing.text
+        assert_one_zone(log_path.read_text())
     finally:
         supervisor.send_signal(signal.SIGINT)
         supervisor.wait(60)

@@ -29,8 +29,15 @@ def test_figures_count_todays_jobs_by_state(operator, auditor):
         created_at=start_of_today() - timedelta(seconds=1))
     expected = [("Today: running", "1"), ("Today: succeeded", "2"), ("Today: failed", "1"),
                 ("Today: no answer", "1")]
-    assert dashboard.figures(operator) == expected
-    assert dashboard.figures(auditor) == expected  # reading is enough
+    figures = dashboard.figures(operator)
+    assert [tuple(figure) for figure in figures] == expected
+    # Each figure links to the job list filtered by its state.
+    assert [figure.url for figure in figures] == [
+        f"/media/jobs/?state={state}"
+        for state in ("running", "succeeded", "failed", "no_answer")
+    ]
+    # reading is enough
+    assert [tuple(figure) for figure in dashboard.figures(auditor)] == expected
 
 
 def test_figures_are_empty_for_staff_without_the_media_role(make_user):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from decimal import Decimal
 
 import pytest
@@ -25,7 +26,8 @@ def test_the_tile_shows_balance_todays_outcomes_and_the_waiting_orders(products,
                                      requested_by=None, source=OrderSource.SINGLE)
         Order.objects.filter(pk=order.pk).update(state=state)
     figures = dict(dashboard.figures(operator))
-    assert figures["Available balance"].startswith("115.25 yuan")
+    assert figures["Available balance"] == "115.25 yuan"
+    assert re.fullmatch(r"\d\d:\d\d", figures["Balance checked"])  # today: the time only
     assert (figures["Today: succeeded"], figures["Today: failed"],
             figures["Today: in progress"], figures["Waiting for a person"]) == ("2", "1", "2", "1")
     client = Client()

@@ -13,7 +13,13 @@ from topup.services.apitokens import (
     revoke_token,
     token_for_key,
 )
-from topup.services.balance import history, history_chart, latest_snapshot, take_snapshot
+from topup.services.balance import (
+    daily_balance,
+    history,
+    history_chart,
+    latest_snapshot,
+    take_snapshot,
+)
 from topup.services.bulk import BulkFileError, check_upload, confirm_batch, discard_batch
 from topup.services.callbacks import (
     CallbackReply,
@@ -49,7 +55,7 @@ __all__ = [
     "CallbackReply", "DueOrders", "IdempotencyConflict", "OrderInputError",
     "OrderRequest", "build_client", "build_report", "check_mobile", "check_order",
     "check_request", "check_upload", "confirm_batch", "confirm_manual", "discard_batch",
-    "due_orders", "history", "history_chart", "latest_snapshot", "manual_queue",
+    "daily_balance", "due_orders", "history", "history_chart", "latest_snapshot", "manual_queue",
     "place_api_order", "place_order",
     "process_receipt", "receive_callback", "replay_receipts", "request_headers",
     "seek_paused_until", "submit_order", "take_snapshot", "unprocessed_receipt_ids",

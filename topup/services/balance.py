@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
+from django.db.models import Max, Subquery
+from django.db.models.functions import TruncDate
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
@@ -35,6 +37,21 @@ def history(days: int, max_points: int = 240) -> list[BalanceSnapshot]:
         return snapshots
     step = (len(snapshots) - 1) / (max_points - 1)
     return [snapshots[round(i * step)] for i in range(max_points)]
+
+
+def daily_balance(since: datetime) -> dict[date, Decimal]:
+    """The available balance at the end of each local day since `since` (its last snapshot;
+    a day without one is absent), from the same snapshots as the balance page's chart, in
+    one query: the newest snapshot id per day, then those rows."""
+    last_of_day = (
+        BalanceSnapshot.objects.filter(taken_at__gte=since)
+        .annotate(day=TruncDate("taken_at")).values("day")
+        .annotate(last=Max("id")).values("last")
+    )
+    return {
+        timezone.localdate(snapshot.taken_at): snapshot.avail_balance
+        for snapshot in BalanceSnapshot.objects.filter(id__in=Subquery(last_of_day))
+    }
 
 
 def history_chart(snapshots: list[BalanceSnapshot]) -> str:
