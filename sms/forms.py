@@ -133,7 +133,12 @@ def status_choices() -> list[tuple[str, object]]:
 
 
 class ReportFilterForm(forms.Form):
-    mobile = forms.CharField(label=_("Mobile"), required=False, max_length=20)
+    mobile = forms.CharField(
+        label=_("Mobile"),
+        required=False,
+        max_length=20,
+        help_text=_("A whole number, or its first digits (for example 138001)."),
+    )
     status = forms.ChoiceField(label=_("Status"), required=False, choices=status_choices)
     date_from = forms.DateField(
         label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
@@ -150,6 +155,10 @@ class ReportFilterForm(forms.Form):
         try:
             return rules.normalize_mobile(raw)
         except rules.InvalidMobileError as error:
+            # Fewer than 11 digits that can begin a number: a search by the start of it.
+            prefix = rules.mobile_prefix(raw)
+            if prefix is not None:
+                return prefix
             raise forms.ValidationError(texts.problem_text(error.problem)) from None
 
     def clean(self) -> dict[str, Any]:
