@@ -4,6 +4,7 @@ Views, API views, tasks and commands import from here; each use case lives in it
 """
 
 from topup.client import TopupError
+from topup.services.again import top_up_again, topped_up_again_as
 from topup.services.apitokens import (
     TokenInputError,
     TokenRefused,
@@ -39,6 +40,7 @@ from topup.services.ordering import (
     place_order,
     submit_order,
 )
+from topup.services.order_export import order_csv_lines
 from topup.services.reports import build_report
 
 __all__ = [
@@ -55,4 +57,5 @@ __all__ = [
     "seek_paused_until", "submit_order", "take_snapshot", "unprocessed_receipt_ids",
     "TokenInputError", "TokenRefused", "create_token", "legacy_keys", "refuse_scope",
     "revoke_token", "token_for_key",
+    "order_csv_lines", "top_up_again", "topped_up_again_as",
 ]
