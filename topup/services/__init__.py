@@ -15,7 +15,14 @@ from topup.services.apitokens import (
     token_for_key,
 )
 from topup.services.balance import history, history_chart, latest_snapshot, take_snapshot
-from topup.services.bulk import BulkFileError, check_upload, confirm_batch, discard_batch
+from topup.services.bulk import (
+    BatchResults,
+    BulkFileError,
+    batch_results,
+    check_upload,
+    confirm_batch,
+    discard_batch,
+)
 from topup.services.callbacks import (
     CallbackReply,
     drain_receipts,
@@ -57,5 +64,5 @@ __all__ = [
     "seek_paused_until", "submit_order", "take_snapshot", "unprocessed_receipt_ids",
     "TokenInputError", "TokenRefused", "create_token", "legacy_keys", "refuse_scope",
     "revoke_token", "token_for_key",
-    "order_csv_lines", "top_up_again", "topped_up_again_as",
+    "order_csv_lines", "top_up_again", "topped_up_again_as", "BatchResults", "batch_results",
 ]
