@@ -104,8 +104,8 @@ def line_chart_svg(
         return box.top + (v_max - float(value)) / (v_max - v_min) * box.plot_height
 
     parts = [header, '<g class="axes">']
-    for value, text in zip(ticks, tick_texts, strict=True):
-        y = y_of(value)
+    for tick_value, text in zip(ticks, tick_texts, strict=True):
+        y = y_of(tick_value)
         parts.append(
             f'<line class="grid" x1="{left}" x2="{box.width - box.right}" '
             f'y1="{y:.1f}" y2="{y:.1f}"/>'

@@ -25,7 +25,16 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from django.db import connection
-from django.db.models import CharField, Expression, F, Func, IntegerField, QuerySet, TextField, Value
+from django.db.models import (
+    CharField,
+    Expression,
+    F,
+    Func,
+    IntegerField,
+    QuerySet,
+    TextField,
+    Value,
+)
 from django.utils import timezone
 
 from sms.services import csv_export

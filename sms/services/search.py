@@ -299,7 +299,8 @@ def csv_lines(filters: Filters) -> Iterator[str]:
 def _csv_row(row: tuple[Any, ...]) -> list[object]:
     (
         message_id, created_at, mobile, carrier, status, raw_status, error_code, units,
-        units_billed, text, campaign_id, template_number, provider_message_id, submitted_at, sent_at,
+        units_billed, text, campaign_id, template_number, provider_message_id, submitted_at,
+        sent_at,
     ) = row
     return [
         message_id,

@@ -21,8 +21,8 @@ def test_every_example_is_copied_by_its_button(page, live_server, staff_login):
     curl = page.locator(".topup-op pre code.language-bash").first
     button = curl.locator("xpath=ancestor::div[@class='example']/button")
     button.click()
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('.copy-example')].some(b => b.textContent === 'Copied')")
+    page.wait_for_function("() => [...document.querySelectorAll('.copy-example')]"
+                           ".some(b => b.textContent === 'Copied')")
     copied = page.evaluate("() => navigator.clipboard.readText()")
     assert copied == curl.text_content()
     assert copied.startswith(f"curl -sS -X POST '{live_server.url}/api/topup/orders/'")

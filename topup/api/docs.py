@@ -76,7 +76,9 @@ def _guide_text(locale: str) -> str:
 def guide(locale: str, base_url: str) -> Guide:
     """The guide in `locale` (English when there is none), cut at its `## ` headings."""
     text = _guide_text(locale).replace(BASE_URL_MARK, base_url)
-    intro, sections, heading, lines = "", {}, "", []
+    intro, heading = "", ""
+    sections: dict[str, str] = {}
+    lines: list[str] = []
     for line in text.splitlines(keepends=True):
         if line.startswith("## "):
             if heading:

@@ -37,6 +37,7 @@ from topup.services.checking import DueOrders, check_order, due_orders, seek_pau
 from topup.services.connection import build_client
 from topup.services.counts import callbacks_by_verdict, orders_by_state
 from topup.services.manual import confirm_manual, manual_queue
+from topup.services.order_export import order_csv_lines
 from topup.services.ordering import (
     IdempotencyConflict,
     OrderInputError,
@@ -47,7 +48,6 @@ from topup.services.ordering import (
     place_order,
     submit_order,
 )
-from topup.services.order_export import order_csv_lines
 from topup.services.reports import build_report
 
 __all__ = [

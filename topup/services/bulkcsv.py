@@ -8,6 +8,7 @@ blank lines and empty trailing columns are all accepted.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -45,7 +46,8 @@ class Problem:
     field: str
     message: str
     template: str = ""
-    params: dict[str, str] = field(default_factory=dict)
+    # dataclasses.field by its full name: `field` is a member's name here.
+    params: dict[str, str] = dataclasses.field(default_factory=dict)
     cells: tuple[str, ...] = ()
 
     @classmethod
