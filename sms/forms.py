@@ -75,10 +75,13 @@ class TemplateForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         super().clean()  # returns cleaned_data, typed as possibly None
         cleaned = self.cleaned_data
-        if self.errors:
-            return cleaned
+        # The rules run even when a field already failed (a missing title, say), so that
+        # every other field's problem is listed at once; a field named already is skipped.
+        failed = set(self.errors)
         for problem in rules.check_template(self.draft()):
             field = problem.field if problem.field in self.fields else None
+            if field is not None and field in failed:
+                continue
             if problem.is_error:
                 self.add_error(field, texts.problem_text(problem))
             elif problem.code == rules.UNSUBSCRIBE_MISSING and not cleaned.get("accept_failing"):
