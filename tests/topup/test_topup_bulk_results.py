@@ -64,7 +64,7 @@ def test_a_row_skipped_at_confirmation_says_why_in_its_place(client, products, o
 
     row = re.search(r'<tr data-line="2">(.*?)</tr>', html, re.S)
     assert row is not None
-    assert "Not placed" in row.group(1) and "Product CTCC_10 is not on sale." in row.group(1)
+    assert "Not placed: Product CTCC_10 is not on sale." in row.group(1)
 
 
 def test_problems_read_in_the_reader_language_not_the_uploader(client, products):

@@ -132,7 +132,10 @@ def batch_results(batch: BulkBatch) -> BatchResults:
             "batch_line", "custno", "state")
     }
     labels = dict(OrderState.choices)
-    late = {int(p["line"]): shown_text(p) for p in batch.problems if p.get("at_confirmation")}
+    # Shown as "Not placed: <why>" in the line's own row: the "At confirmation" prefix of
+    # the stored text would only repeat that.
+    late = {int(p["line"]): shown_text({**p, "at_confirmation": False})
+            for p in batch.problems if p.get("at_confirmation")}
     rows = []
     for row in batch.rows:
         line = int(row["line"])
