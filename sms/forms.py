@@ -76,10 +76,13 @@ class TemplateForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         super().clean()  # returns cleaned_data, typed as possibly None
         cleaned = self.cleaned_data
-        if self.errors:
-            return cleaned
+        # The rules run even when a field already failed (a missing title, say), so that
+        # every other field's problem is listed at once; a field named already is skipped.
+        failed = set(self.errors)
         for problem in rules.check_template(self.draft()):
             field = problem.field if problem.field in self.fields else None
+            if field is not None and field in failed:
+                continue
             if problem.is_error:
                 self.add_error(field, texts.problem_text(problem))
             elif problem.code == rules.UNSUBSCRIBE_MISSING and not cleaned.get("accept_failing"):
@@ -208,7 +211,12 @@ def status_choices() -> list[tuple[str, object]]:
 
 
 class ReportFilterForm(forms.Form):
-    mobile = forms.CharField(label=_("Mobile"), required=False, max_length=20)
+    mobile = forms.CharField(
+        label=_("Mobile"),
+        required=False,
+        max_length=20,
+        help_text=_("A whole number, or its first digits (for example 138001)."),
+    )
     status = forms.ChoiceField(label=_("Status"), required=False, choices=status_choices)
     date_from = forms.DateField(
         label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
@@ -225,6 +233,10 @@ class ReportFilterForm(forms.Form):
         try:
             return rules.normalize_mobile(raw)
         except rules.InvalidMobileError as error:
+            # Fewer than 11 digits that can begin a number: a search by the start of it.
+            prefix = rules.mobile_prefix(raw)
+            if prefix is not None:
+                return prefix
             raise forms.ValidationError(texts.problem_text(error.problem)) from None
 
     def clean(self) -> dict[str, Any]:

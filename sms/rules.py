@@ -540,6 +540,19 @@ def normalize_mobile(raw: str) -> str:
     return national
 
 
+_MOBILE_PREFIX_RE = re.compile(r"1(?:[3-9]\d{0,8})?", re.ASCII)
+
+
+def mobile_prefix(raw: str) -> str | None:
+    """The first digits of a mainland mobile number (1 to 10 of them, spaces and hyphens
+    ignored), or None when `raw` is not the start of any valid number.
+
+    For searches by the start of a number ("138001"); a whole number is normalize_mobile's.
+    """
+    compact = _MOBILE_SEPARATORS_RE.sub("", raw)
+    return compact if _MOBILE_PREFIX_RE.fullmatch(compact) else None
+
+
 def mobile_problem(raw: str) -> Problem | None:
     """The problem with a number, or None when it is valid (for forms and import rows)."""
     try:

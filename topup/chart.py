@@ -5,6 +5,7 @@ Pure Python (no Django): the caller passes already-translated labels and formatt
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -39,6 +40,17 @@ class Box:
         return self.height - self.top - self.bottom
 
 
+# Estimated width of one character of the chart's 11 px font, in viewBox units: enough to keep
+# every label inside the viewBox (digits are about 6.2 px wide, CJK characters 11).
+CHAR_WIDTH = 6.6
+WIDE_CHAR_WIDTH = 11.0
+LEGEND_GAP = 24
+
+
+def text_width(text: str) -> float:
+    return sum(WIDE_CHAR_WIDTH if ord(ch) > 0x2E80 else CHAR_WIDTH for ch in text)
+
+
 def line_chart_svg(
     series: Sequence[Series],
     *,
@@ -49,8 +61,17 @@ def line_chart_svg(
     box: Box = Box(),
     y_ticks: int = 4,
     x_ticks: int = 4,
+    format_tick: Callable[[float, float], str] | None = None,
 ) -> str:
-    """SVG markup of the series on shared axes; every text is escaped here."""
+    """SVG markup of the series on shared axes; every text is escaped here.
+
+    The value axis runs between round ticks (steps of 1, 2 or 5 times a power of ten, see
+    nice_ticks), labelled by `format_tick(value, step)` (format_value by default). Every label
+    stays inside the viewBox: the left margin grows to the longest value label, time labels
+    are moved in from the edges, legend entries are spaced by their own width. Series are
+    drawn in order, each with its own line style (see the stylesheet), so a later one lying
+    on an earlier one (the available balance equal to the balance) leaves both visible.
+    """
     drawn = [s for s in series if s.points]
     header = (
         f'<svg class="topup-chart" role="img" viewBox="0 0 {box.width} {box.height}" '
@@ -65,35 +86,45 @@ def line_chart_svg(
     times = [t.timestamp() for s in drawn for t, _ in s.points]
     values = [float(v) for s in drawn for _, v in s.points]
     t_min, t_max = min(times), max(times)
-    v_min, v_max = _value_range(min(values), max(values))
+    ticks = nice_ticks(min(values), max(values), y_ticks)
+    v_min, v_max = ticks[0], ticks[-1]
+    step = ticks[1] - ticks[0]
+    tick_texts = [
+        format_tick(value, step) if format_tick else format_value(value) for value in ticks
+    ]
+    left = max(box.left, round(max(text_width(t) for t in tick_texts)) + 14)
+    plot_width = box.width - left - box.right
 
     def x_of(moment: datetime) -> float:
         if t_max == t_min:
-            return box.left + box.plot_width / 2
-        return box.left + (moment.timestamp() - t_min) / (t_max - t_min) * box.plot_width
+            return left + plot_width / 2
+        return left + (moment.timestamp() - t_min) / (t_max - t_min) * plot_width
 
     def y_of(value: Number) -> float:
         return box.top + (v_max - float(value)) / (v_max - v_min) * box.plot_height
 
     parts = [header, '<g class="axes">']
-    for i in range(y_ticks + 1):
-        value: Number = v_min + (v_max - v_min) * i / y_ticks
-        y = y_of(value)
+    for tick_value, text in zip(ticks, tick_texts, strict=True):
+        y = y_of(tick_value)
         parts.append(
-            f'<line class="grid" x1="{box.left}" x2="{box.width - box.right}" '
+            f'<line class="grid" x1="{left}" x2="{box.width - box.right}" '
             f'y1="{y:.1f}" y2="{y:.1f}"/>'
-            f'<text class="tick" x="{box.left - 6}" y="{y + 4:.1f}" text-anchor="end">'
-            f"{escape(format_value(value))}</text>"
+            f'<text class="tick" x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">'
+            f"{escape(text)}</text>"
         )
     moments = sorted({t for s in drawn for t, _ in s.points})
     for moment in _spread(moments, x_ticks):
-        x = x_of(moment)
+        text = format_time(moment)
+        half = text_width(text) / 2
+        # Centred under its point, but moved in so that no label runs off either edge.
+        x = min(max(x_of(moment), half + 2), box.width - half - 2)
         parts.append(
             f'<text class="tick" x="{x:.1f}" y="{box.height - box.bottom + 18}" '
-            f'text-anchor="middle">{escape(format_time(moment))}</text>'
+            f'text-anchor="middle">{escape(text)}</text>'
         )
     parts.append("</g>")
-    for index, one in enumerate(drawn):
+    legend_x = float(left)
+    for one in drawn:
         coords = " ".join(f"{x_of(t):.1f},{y_of(v):.1f}" for t, v in one.points)
         parts.append(f'<g class="series {escape(one.css_class)}">')
         parts.append(f'<polyline fill="none" points="{coords}"/>')
@@ -103,23 +134,43 @@ def line_chart_svg(
                 f"<title>{escape(one.label)}: {escape(format_value(value))} · "
                 f"{escape(format_time(moment))}</title></circle>"
             )
-        legend_x = box.left + 8 + index * 160
         parts.append(
-            f'<rect x="{legend_x}" y="{box.height - 14}" width="12" height="4"/>'
-            f'<text class="legend" x="{legend_x + 18}" y="{box.height - 9}">'
+            f'<line class="key" x1="{legend_x:.1f}" x2="{legend_x + 18:.1f}" '
+            f'y1="{box.height - 11}" y2="{box.height - 11}"/>'
+            f'<text class="legend" x="{legend_x + 24:.1f}" y="{box.height - 7}">'
             f"{escape(one.label)}</text></g>"
         )
+        legend_x += 24 + text_width(one.label) + LEGEND_GAP
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _value_range(low: float, high: float) -> tuple[float, float]:
-    """A range with some air, never empty (a flat balance still gets a readable axis)."""
+def nice_step(span: float, count: int) -> float:
+    """The smallest step of 1, 2 or 5 times a power of ten that covers `span` in `count`."""
+    raw = span / count
+    power = 10 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 5, 10):
+        if factor * power >= raw * (1 - 1e-9):
+            return factor * power
+    return 10 * power  # not reached: 10 x power >= raw always
+
+
+def nice_ticks(low: float, high: float, count: int = 4) -> list[float]:
+    """Round tick values from at or below `low` to at or above `high`, about `count` steps.
+
+    A flat series (low == high) gets a step around its value, so it sits mid-axis.
+    """
     if high == low:
         pad = abs(high) * 0.05 or 1.0
-        return low - pad, high + pad
-    pad = (high - low) * 0.08
-    return low - pad, high + pad
+        # A balance never goes below zero: nor does the axis of one that stays at or above it.
+        low, high = (low - pad if low - pad >= 0 or low < 0 else 0.0), high + pad
+    step = nice_step(high - low, count)
+    first = math.floor(low / step + 1e-9) * step
+    last = math.ceil(high / step - 1e-9) * step
+    steps = round((last - first) / step)
+    # Rounded to the step's own decimals, so that 0.1 + 0.2 prints as 0.3.
+    decimals = max(0, -math.floor(math.log10(step)))
+    return [round(first + i * step, decimals) for i in range(steps + 1)]
 
 
 def _spread(moments: Sequence[datetime], count: int) -> list[datetime]:

@@ -51,11 +51,21 @@ class SingleTopupForm(forms.Form):
             "%(code)s · %(size)s MB · %(price)s yuan") % {
                 "code": obj.code, "size": obj.size_mb, "price": obj.price}
 
+    def clean_mobile(self) -> str:
+        # Checked on its own, so that a bad number is reported together with the other
+        # fields' problems (a missing product, say), not only once they are mended.
+        raw = self.cleaned_data["mobile"]
+        try:
+            services.check_mobile(raw)
+        except services.OrderInputError as error:
+            raise forms.ValidationError(error.message) from None
+        return raw
+
     def clean(self) -> dict[str, Any]:
         super().clean()  # returns cleaned_data, typed as possibly None
         data = self.cleaned_data
         if self.errors:
-            return data
+            return data  # each field's own problem is already listed
         request = services.OrderRequest(
             mobile=data["mobile"], product_code=data["product"].code,
             prodtime=data["prodtime"], prodstandard=data["prodstandard"],

@@ -5,7 +5,8 @@ Pages, tasks, commands and other apps import from here; each concern has its own
 `campaign_store` (an import or the send page's recipients -> rows), `lifecycle` (confirm,
 schedule, cancel, resume, clean-up), `campaigns` (chunked sending and reconciliation),
 `reports` (the delivery report sync), `scheduling` (start times and the marketing sending
-window), `search` and `csv_export` (the delivery report page), `figures` (the
+window), `search` and `csv_export` (the delivery report page; its `csv_lines` is
+re-exported for other apps' CSV exports), `figures` (the
 dashboard's counts), `progress` (a campaign's sending and delivery figures) and `connection`
 (the configured client). The client's error types are re-exported so that pages can tell a
 refusal from a failure without importing the client.
@@ -17,6 +18,7 @@ from sms.services.campaign_store import store_import, store_recipients, store_up
 from sms.services.campaigns import RunOutcome, run_campaign
 from sms.services.connection import latest_quota, sms_client
 from sms.services.counts import messages_by_status
+from sms.services.csv_export import csv_lines
 from sms.services.figures import sent_per_day
 from sms.services.lifecycle import (
     MAX_FORM_RECIPIENTS,
@@ -80,6 +82,7 @@ __all__ = [
     "reschedule_campaign",
     "start_due_campaigns",
     "sent_per_day",
+    "csv_lines",
     "MAX_FORM_RECIPIENTS",
     "MAX_NUMBERS_PER_SEND",
     "CampaignCounts",

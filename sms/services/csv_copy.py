@@ -25,7 +25,16 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from django.db import connection
-from django.db.models import CharField, F, Func, IntegerField, QuerySet, TextField, Value
+from django.db.models import (
+    CharField,
+    Expression,
+    F,
+    Func,
+    IntegerField,
+    QuerySet,
+    TextField,
+    Value,
+)
 from django.utils import timezone
 
 from sms.services import csv_export
@@ -50,6 +59,11 @@ class _Guarded(Func):
 
 def guarded(field: str) -> Func:
     return _Guarded(F(field))
+
+
+def guarded_expression(expression: Expression) -> Func:
+    """The formula guard around any text expression (a computed label, say)."""
+    return _Guarded(expression)
 
 
 def local_time(field: str) -> Func:

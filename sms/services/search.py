@@ -11,13 +11,28 @@ Numbers of a campaign still waiting for confirmation (a draft) are not in the re
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from django.core.cache import cache
 from django.db import connection
-from django.db.models import BigIntegerField, ExpressionWrapper, F, QuerySet, Subquery
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    Count,
+    ExpressionWrapper,
+    F,
+    Func,
+    Max,
+    QuerySet,
+    Subquery,
+    TextField,
+    Value,
+    When,
+)
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -26,11 +41,13 @@ from sms.services import csv_copy, csv_export
 
 PAGE_SIZE = 50
 UNKNOWN_STATUS = "unknown"  # filter value: any status we do not know
+MOBILE_LENGTH = 11
+TOTALS_TTL_S = 60
 
 
 @dataclass(frozen=True)
 class Filters:
-    mobile: str = ""
+    mobile: str = ""  # a whole number, or its first digits (fewer than 11: a prefix search)
     status: str = ""
     date_from: date | None = None
     date_to: date | None = None
@@ -44,8 +61,10 @@ def _day_start(day: date) -> datetime:
 
 def filtered(filters: Filters) -> QuerySet[Message]:
     messages = Message.objects.exclude(campaign__state=CampaignState.DRAFT)
-    if filters.mobile:
+    if len(filters.mobile) == MOBILE_LENGTH:
         messages = messages.filter(mobile=filters.mobile)
+    elif filters.mobile:
+        messages = messages.filter(**_prefix_range(filters.mobile))
     if filters.status == UNKNOWN_STATUS:
         messages = messages.exclude(status__in=MessageStatus.values)
     elif filters.status:
@@ -59,6 +78,17 @@ def filtered(filters: Filters) -> QuerySet[Message]:
     if filters.campaign_id:
         messages = messages.filter(campaign_id=filters.campaign_id, **_id_span(filters.campaign_id))
     return messages
+
+
+def _prefix_range(prefix: str) -> dict[str, str]:
+    """Numbers starting with `prefix` (digits only), as a range on the mobile column.
+
+    A plain range (`mobile >= '138001' AND mobile < '138002'`) is read from the existing
+    (mobile, id) btree index whatever the database's collation, which `LIKE '138001%'` is
+    only with a text_pattern_ops index. The upper bound is the prefix plus one as a number
+    ("1389" -> "1390"), so it never needs a character past '9'.
+    """
+    return {"mobile__gte": prefix, "mobile__lt": str(int(prefix) + 1)}
 
 
 def _id_span(campaign_id: int) -> dict[str, Subquery]:
@@ -144,6 +174,53 @@ def page(
     )
 
 
+@dataclass(frozen=True)
+class StatusTotal:
+    status: str  # a MessageStatus value, or UNKNOWN_STATUS for every status we do not know
+    label: str
+    count: int
+
+
+def _count_by_status(filters: Filters) -> dict[str, int]:
+    rows = filtered(filters).order_by().values_list("status").annotate(n=Count("id"))
+    return dict(rows)
+
+
+def status_totals(filters: Filters) -> list[StatusTotal]:
+    """How many messages of each status match `filters`, most frequent first.
+
+    One grouped count restricted by the filters, kept for TOTALS_TTL_S under a key of the
+    filters and the newest message id: paging through a search, or reloading it, counts once
+    a minute at most, while new messages (a new newest id) are counted at once. Without any
+    filter this is a count of the whole table, hence the cache; with a mobile, campaign or
+    dates it reads only what their indexes select.
+    """
+    newest = Message.objects.aggregate(newest=Max("id"))["newest"] or 0
+    key = f"sms:report-totals:{newest}:{hashlib.sha256(repr(filters).encode()).hexdigest()}"
+    try:
+        counts = cache.get(key)
+    except Exception:  # a cache that is down must not take the page with it
+        counts = None
+    if counts is None:
+        counts = _count_by_status(filters)
+        try:
+            cache.set(key, counts, TOTALS_TTL_S)
+        except Exception:
+            pass  # counted again next time
+    known = dict(MessageStatus.choices)
+    merged: dict[str, int] = {}
+    for status, count in counts.items():
+        name = status if status in known else UNKNOWN_STATUS
+        merged[name] = merged.get(name, 0) + count
+    totals = [
+        StatusTotal(
+            status, str(known[status]) if status in known else _("Unknown status"), count
+        )
+        for status, count in merged.items()
+    ]
+    return sorted(totals, key=lambda total: (-total.count, total.status))
+
+
 def _when(value: datetime | None) -> str:
     return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S") if value else ""
 
@@ -154,6 +231,7 @@ _CSV_FIELDS = (
     "created_at",
     "mobile",
     "carrier",
+    "status",  # twice: the translated label, then the provider's status verbatim
     "status",
     "error_code",
     "units",
@@ -175,7 +253,6 @@ def csv_bytes(filters: Filters) -> Iterator[bytes]:
         "created_at": csv_copy.local_time("created_at"),
         "mobile": csv_copy.guarded("mobile"),
         "carrier": csv_copy.guarded("carrier"),
-        "status": csv_copy.guarded("status"),
         "error_code": csv_copy.guarded("error_code"),
         "text": csv_copy.guarded("text"),
         "provider_message_id": csv_copy.blank_zero("provider_message_id"),
@@ -183,8 +260,34 @@ def csv_bytes(filters: Filters) -> Iterator[bytes]:
         "sent_at": csv_copy.local_time("sent_at"),
     }
     cells = {f"cell_{index}": shaped.get(name, F(name)) for index, name in enumerate(_CSV_FIELDS)}
+    label, raw = (index for index, name in enumerate(_CSV_FIELDS) if name == "status")
+    cells[f"cell_{label}"] = csv_copy.guarded_expression(_status_label_sql())
+    cells[f"cell_{raw}"] = csv_copy.guarded("status")
     rows = filtered(filters).order_by("-id").annotate(**cells).values_list(*cells)
     return csv_copy.copy_csv(_csv_headers(), rows)
+
+
+def _status_label_sql() -> Case:
+    """Message.status_label in SQL, in the current language."""
+    unknown = Func(
+        Value(_("Unknown status (%(status)s)")),
+        Value("%(status)s"),
+        F("status"),
+        function="replace",
+        output_field=TextField(),
+    )
+    return Case(
+        *(When(status=value, then=Value(str(label))) for value, label in MessageStatus.choices),
+        default=unknown,
+        output_field=TextField(),
+    )
+
+
+def _status_label(status: str) -> str:
+    known = dict(MessageStatus.choices)
+    if status in known:
+        return str(known[status])
+    return _("Unknown status (%(status)s)") % {"status": status}
 
 
 def csv_lines(filters: Filters) -> Iterator[str]:
@@ -195,15 +298,17 @@ def csv_lines(filters: Filters) -> Iterator[str]:
 
 def _csv_row(row: tuple[Any, ...]) -> list[object]:
     (
-        message_id, created_at, mobile, carrier, status, error_code, units, units_billed,
-        text, campaign_id, template_number, provider_message_id, submitted_at, sent_at,
+        message_id, created_at, mobile, carrier, status, raw_status, error_code, units,
+        units_billed, text, campaign_id, template_number, provider_message_id, submitted_at,
+        sent_at,
     ) = row
     return [
         message_id,
         _when(created_at),
         mobile,
         carrier,
-        status,
+        _status_label(status),
+        raw_status,
         error_code,
         units,
         "" if units_billed is None else units_billed,
@@ -223,6 +328,7 @@ def _csv_headers() -> tuple[str, ...]:
         _("Mobile"),
         _("Carrier"),
         _("Status"),
+        _("Provider status"),
         _("Error code"),
         _("Units"),
         _("Units billed"),

@@ -36,18 +36,30 @@ def _cursor(request: HttpRequest, name: str) -> int | None:
 def report(request: HttpRequest) -> HttpResponse:
     form = ReportFilterForm(request.GET or None)
     page = None
+    totals: list[search.StatusTotal] = []
     if not request.GET or form.is_valid():
         filters = _filters(form) if request.GET else search.Filters()
         page = search.page(
             filters, before=_cursor(request, "before"), after=_cursor(request, "after")
         )
+        totals = search.status_totals(filters)
     query = request.GET.copy()
     for name in ("before", "after"):
         query.pop(name, None)
+    # The totals link to the same search narrowed to their status.
+    by_status = query.copy()
+    by_status.pop("status", None)
     return render(
         request,
         "sms/report.html",
-        {"form": form, "page": page, "query": query.urlencode(), **abilities(request.user)},
+        {
+            "form": form,
+            "page": page,
+            "totals": totals,
+            "query": query.urlencode(),
+            "query_without_status": by_status.urlencode(),
+            **abilities(request.user),
+        },
     )
 
 

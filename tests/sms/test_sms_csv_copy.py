@@ -87,3 +87,16 @@ def test_the_report_view_streams_every_row_through_copy(auditor_client, awkward_
     body = b"".join(response.streaming_content)
     assert body == python_csv(search.Filters())
     assert body.count(b"\r\n") >= 1 + len(AWKWARD_TEXTS)
+
+
+def test_both_exports_write_the_status_label_in_the_reader_language_and_the_raw_status(
+    awkward_messages,
+):
+    from django.utils import translation
+
+    with translation.override("zh-hans"):
+        copied = b"".join(search.csv_bytes(search.Filters()))
+        assert copied == python_csv(search.Filters())
+    text = copied.decode("utf-8-sig")
+    assert "发送成功,success," in text
+    assert "未知状态（-x）,'-x," in text  # the raw status keeps the formula guard

@@ -54,10 +54,16 @@ def mobiles(response) -> list[str]:  # type: ignore[no-untyped-def]
     return re.findall(r'<tr data-mobile="(\d+)"', response.content.decode())
 
 
+def counts(queries) -> list[str]:  # type: ignore[no-untyped-def]
+    return [q["sql"] for q in queries.captured_queries if "COUNT(" in q["sql"].upper()]
+
+
 def test_it_pages_newest_first_by_keyset_without_counting(auditor_client, messages_table):
     with CaptureQueriesContext(connection) as queries:
         first = get(auditor_client)
-    assert not [q["sql"] for q in queries.captured_queries if "COUNT(" in q["sql"].upper()]
+    # The one count is the status totals' grouped count, never one per page.
+    assert len(counts(queries)) == 1 and "GROUP BY" in counts(queries)[0].upper()
+    assert len(queries.captured_queries) <= 20
     assert mobiles(first)[:2] == ["13800000129", "13800000128"]
     assert len(mobiles(first)) == 50
 
@@ -65,7 +71,10 @@ def test_it_pages_newest_first_by_keyset_without_counting(auditor_client, messag
     page = first
     while 'id="older"' in page.content.decode():
         cursor = page.context["page"].older_cursor
-        page = get(auditor_client, before=cursor)
+        with CaptureQueriesContext(connection) as queries:
+            page = get(auditor_client, before=cursor)
+        assert counts(queries) == []  # the totals of this search are still in the cache
+        assert len(queries.captured_queries) <= 20
         seen += mobiles(page)
     assert len(seen) == 130 and len(set(seen)) == 130
 
@@ -83,6 +92,58 @@ def test_it_filters_by_mobile_status_dates_and_campaign(auditor_client, messages
     assert mobiles(get(auditor_client, campaign=messages_table.pk + 1)) == []
 
 
+def test_it_finds_numbers_by_their_first_digits(auditor_client, messages_table):
+    assert sorted(mobiles(get(auditor_client, mobile="1380000012"))) == [
+        f"1380000012{n}" for n in range(10)
+    ]
+    assert len(mobiles(get(auditor_client, mobile="138 0000 01"))) == 30  # 100-129
+    assert mobiles(get(auditor_client, mobile="139")) == []
+    assert len(mobiles(get(auditor_client, mobile="1"))) == 50  # every number: one page
+
+
+def test_a_prefix_no_number_can_start_with_is_refused_with_the_field_named(
+    auditor_client, messages_table
+):
+    for bad in ("12", "2", "138x", "13800000000000"):
+        response = get(auditor_client, mobile=bad)
+        form = response.context["form"]
+        assert "mobile" in form.errors, bad
+        assert response.context["page"] is None
+
+
+def test_the_page_totals_each_status_under_the_current_filter(auditor_client, messages_table):
+    Message.objects.filter(mobile="13800000001").update(status="carrier_queued")
+
+    everything = get(auditor_client).context["totals"]
+    first_day = get(auditor_client, date_from="2026-11-10", date_to="2026-11-10")
+    prefix = get(auditor_client, mobile="1380000012").context["totals"]
+
+    assert {(t.status, t.count) for t in everything} == {
+        ("success", 103), ("failed", 26), ("unknown", 1)
+    }
+    assert {(t.status, t.count) for t in first_day.context["totals"]} == {
+        ("success", 39), ("failed", 10), ("unknown", 1)
+    }
+    assert {(t.status, t.count) for t in prefix} == {("success", 8), ("failed", 2)}
+    page = first_day.content.decode()
+    assert "Delivered: 39" in page and "Failed: 10" in page and "Unknown status: 1" in page
+    # Each total narrows the same search to its status.
+    assert "date_from=2026-11-10&amp;date_to=2026-11-10&amp;status=failed" in page
+
+
+def test_the_totals_follow_new_messages_at_once(auditor_client, messages_table):
+    before = {t.status: t.count for t in get(auditor_client).context["totals"]}
+    message = Message.objects.filter(campaign=messages_table).first()
+    assert message is not None
+    message.pk = None
+    message.mobile = "13900000000"
+    message.provider_message_id = None
+    message.save()
+
+    after = {t.status: t.count for t in get(auditor_client).context["totals"]}
+    assert after[message.status] == before[message.status] + 1
+
+
 def test_bad_filters_are_named_and_do_not_crash(auditor_client, messages_table):
     response = get(auditor_client, mobile="12345", date_from="2026-11-12", date_to="2026-11-10")
 
@@ -98,9 +159,26 @@ def test_the_csv_export_streams_every_matching_row(auditor_client, messages_tabl
     assert response.streaming
     assert response["Content-Type"].startswith("text/csv")
     lines = b"".join(response.streaming_content).decode("utf-8-sig").splitlines()
-    assert lines[0].startswith("Message,Created at,Mobile")
+    assert lines[0].startswith("Message,Created at,Mobile,Carrier,Status,Provider status,")
     assert len(lines) == 1 + 26
-    assert all(",failed," in line for line in lines[1:])
+    assert all(",Failed,failed," in line for line in lines[1:])
+
+
+def test_the_csv_has_the_translated_label_and_the_raw_provider_status(
+    auditor_client, messages_table
+):
+    Message.objects.filter(mobile="13800000001").update(status="carrier_queued")
+
+    response = auditor_client.get(
+        reverse("sms:report_csv"), {"mobile": "1380000000"}, HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+
+    lines = b"".join(response.streaming_content).decode("utf-8-sig").splitlines()
+    assert ",状态," in lines[0] and ",服务商状态," in lines[0]
+    by_mobile = {line.split(",")[2]: line.split(",") for line in lines[1:]}
+    assert by_mobile["13800000000"][4:6] == ["发送失败", "failed"]
+    assert by_mobile["13800000002"][4:6] == ["发送成功", "success"]
+    assert by_mobile["13800000001"][4:6] == ["未知状态（carrier_queued）", "carrier_queued"]
 
 
 def test_an_unknown_status_is_shown_as_unknown(auditor_client, messages_table):

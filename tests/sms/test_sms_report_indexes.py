@@ -63,3 +63,16 @@ def plan(status: str) -> str:
 )
 def test_a_status_filter_reads_its_index(mostly_delivered, status, index):
     assert index in plan(status), plan(status)
+
+
+@pytest.mark.parametrize("prefix", ["1380001234", "138000123"])
+def test_a_search_by_the_first_digits_reads_the_mobile_index_as_a_range(
+    mostly_delivered, prefix
+):
+    rows = search.filtered(search.Filters(mobile=prefix)).order_by("-id")[: search.PAGE_SIZE + 1]
+
+    assert "sms_message_mobile" in rows.explain(), rows.explain()
+    assert "LIKE" not in str(rows.query).upper()
+    matching = [f"138{n:08d}" for n in range(20_000) if f"138{n:08d}".startswith(prefix)]
+    # Newest first, and the fixture numbers its messages in id order.
+    assert [row.mobile for row in rows] == matching[::-1][: search.PAGE_SIZE + 1]

@@ -43,6 +43,21 @@ def test_it_refuses_a_bad_template_naming_each_field_and_calls_nobody(operator_c
     assert sms_client().list_templates() == []
 
 
+def test_a_missing_field_is_listed_together_with_the_other_fields_problems(
+    operator_client, provider
+):
+    response = operator_client.post(
+        reverse("sms:template_create"),
+        form_data(title="", temp_sign="【签名】", content="<b>{$var1}</b>"),
+    )
+
+    errors = response.context["form"].errors
+    assert errors["title"] == ["This field is required."]  # once, not again by the rules
+    assert "without brackets" in " ".join(errors["temp_sign"])
+    assert "must not use the characters" in " ".join(errors["content"])
+    assert not Template.objects.exists()
+
+
 def test_it_warns_about_a_marketing_template_without_unsubscribe_wording(operator_client, provider):
     response = operator_client.post(
         reverse("sms:template_check"),

@@ -6,6 +6,7 @@ import re
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -38,23 +39,26 @@ class OrderCreateView(APIView):
     required_scope = "orders:write"
 
     @extend_schema(
-        summary="Place a top-up order",
-        description=(
+        summary=gettext_lazy("Place a top-up order"),
+        description=gettext_lazy(
             "Stores the order and queues its chargeOrder. Send a unique `Idempotency-Key` per "
             "intended top-up: repeating a request with the same key returns the order already "
             "placed (200) instead of placing another; the same key with a different body is "
-            "refused (409). Follow the order with GET /api/topup/orders/{custno}/."
+            "refused (409). Follow the order with `GET /api/topup/orders/{custno}/`."
         ),
         parameters=[OpenApiParameter(
             IDEMPOTENCY_HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, required=True,
-            description="1 to 100 printable ASCII characters, unique per intended top-up.")],
+            description=gettext_lazy(
+                "1 to 100 printable ASCII characters, unique per intended top-up."))],
         request=OrderCreateSerializer,
         responses={
-            201: OpenApiResponse(OrderSerializer, description="Order placed."),
-            200: OpenApiResponse(OrderSerializer, description="Repeated request: the order "
-                                 "placed earlier under this key."),
-            400: OpenApiResponse(description="Invalid request: each field with its messages."),
-            409: OpenApiResponse(description="The key was used for a different request."),
+            201: OpenApiResponse(OrderSerializer, description=gettext_lazy("Order placed.")),
+            200: OpenApiResponse(OrderSerializer, description=gettext_lazy(
+                "Repeated request: the order placed earlier under this key.")),
+            400: OpenApiResponse(description=gettext_lazy(
+                "Invalid request: each field with its messages.")),
+            409: OpenApiResponse(description=gettext_lazy(
+                "The key was used for a different request.")),
         },
     )
     def post(self, request: Request) -> Response:
@@ -90,7 +94,10 @@ class OrderDetailView(APIView):
     required_permission = "topup.view_order"
     required_scope = "orders:read"
 
-    @extend_schema(summary="Read one top-up order", responses={200: OrderSerializer})
+    @extend_schema(summary=gettext_lazy("Read one top-up order"), responses={
+        200: OpenApiResponse(OrderSerializer, description=gettext_lazy("The order.")),
+        404: OpenApiResponse(description=gettext_lazy("No order has this number.")),
+    })
     def get(self, request: Request, custno: str) -> Response:
         order = get_object_or_404(Order, custno=custno)
         return Response(OrderSerializer(order).data)

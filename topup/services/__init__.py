@@ -4,6 +4,7 @@ Views, API views, tasks and commands import from here; each use case lives in it
 """
 
 from topup.client import TopupError
+from topup.services.again import top_up_again, topped_up_again_as
 from topup.services.apitokens import (
     TokenInputError,
     TokenRefused,
@@ -20,7 +21,14 @@ from topup.services.balance import (
     latest_snapshot,
     take_snapshot,
 )
-from topup.services.bulk import BulkFileError, check_upload, confirm_batch, discard_batch
+from topup.services.bulk import (
+    BatchResults,
+    BulkFileError,
+    batch_results,
+    check_upload,
+    confirm_batch,
+    discard_batch,
+)
 from topup.services.callbacks import (
     CallbackReply,
     drain_receipts,
@@ -35,6 +43,7 @@ from topup.services.checking import DueOrders, check_order, due_orders, seek_pau
 from topup.services.connection import build_client
 from topup.services.counts import callbacks_by_verdict, orders_by_state
 from topup.services.manual import confirm_manual, manual_queue
+from topup.services.order_export import order_csv_lines
 from topup.services.ordering import (
     IdempotencyConflict,
     OrderInputError,
@@ -61,4 +70,5 @@ __all__ = [
     "seek_paused_until", "submit_order", "take_snapshot", "unprocessed_receipt_ids",
     "TokenInputError", "TokenRefused", "create_token", "legacy_keys", "refuse_scope",
     "revoke_token", "token_for_key",
+    "order_csv_lines", "top_up_again", "topped_up_again_as", "BatchResults", "batch_results",
 ]

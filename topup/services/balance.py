@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
@@ -63,6 +64,11 @@ def history_chart(snapshots: list[BalanceSnapshot]) -> str:
     def money(value: Decimal | float | int) -> str:
         return formats.number_format(Decimal(str(value)), 2)
 
+    def tick(value: float, step: float) -> str:
+        # As many decimals as the round step needs: 1,000 not 1,000.00, but 0.5 stays.
+        decimals = max(0, -math.floor(math.log10(step) + 1e-9)) if step < 1 else 0
+        return formats.number_format(Decimal(str(value)), decimals)
+
     return line_chart_svg(
         [
             Series(_("Balance"), [(s.taken_at, s.balance) for s in snapshots], "balance"),
@@ -72,5 +78,6 @@ def history_chart(snapshots: list[BalanceSnapshot]) -> str:
         title=_("Balance history (yuan)"),
         format_time=when,
         format_value=money,
+        format_tick=tick,
         empty_text=_("No balance recorded yet."),
     )

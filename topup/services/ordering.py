@@ -44,12 +44,25 @@ CHARGE_CODES_TO_QUERY = frozenset({"512"})
 
 
 class OrderInputError(ValueError):
-    """A request that cannot become an order; `field` names the culprit, `message` is for staff."""
+    """A request that cannot become an order; `field` names the culprit, `message` is for staff.
 
-    def __init__(self, field: str, message: str) -> None:
+    `template` and `params`, when given, are the untranslated message id and its values, so
+    that a problem kept for later (a bulk batch's) reads in each reader's language.
+    """
+
+    def __init__(self, field: str, message: str, template: str = "",
+                 params: dict[str, str] | None = None) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+        self.template = template
+        self.params = params or {}
+
+
+def _refusal(field: str, template: str, **params: str) -> OrderInputError:
+    """An OrderInputError from a message id marked with gettext_noop, translated now."""
+    text = _(template)
+    return OrderInputError(field, text % params if params else text, template, params)
 
 
 @dataclass(frozen=True)
@@ -84,10 +97,11 @@ def check_mobile(raw: str) -> tuple[str, str]:
     try:
         mobile = normalize_mobile(raw)
     except InvalidInput:
-        raise OrderInputError(
+        raise _refusal(
             "mobile",
-            _("%(value)s is not a mainland mobile number (11 digits starting with 13-19, "
-              "optionally +86).") % {"value": repr(raw)},
+            gettext_noop("%(value)s is not a mainland mobile number (11 digits starting with "
+                         "13-19, optionally +86)."),
+            value=repr(raw),
         ) from None
     carrier = detect_carrier(mobile)
     return mobile, carrier.value if carrier else ""
@@ -103,31 +117,33 @@ def check_request(
     mobile, carrier = check_mobile(request.mobile)
     code = (request.product_code or "").strip()
     if not code:
-        raise OrderInputError("product", _("No product code given."))
+        raise _refusal("product", gettext_noop("No product code given."))
     product = (products or {}).get(code) if products is not None else (
         Product.objects.filter(code=code).first())
     if product is None:
-        raise OrderInputError("product", _("Unknown product code %(code)s.") % {"code": code})
+        raise _refusal("product", gettext_noop("Unknown product code %(code)s."), code=code)
     if not product.active:
-        raise OrderInputError("product", _("Product %(code)s is not on sale.") % {"code": code})
+        raise _refusal("product", gettext_noop("Product %(code)s is not on sale."), code=code)
     if carrier and product.carrier != carrier and not request.allow_other_carrier:
-        raise OrderInputError(
+        raise _refusal(
             "product",
-            _("%(code)s is a %(product_carrier)s product but %(mobile)s is a %(carrier)s "
-              "number.") % {"code": code, "product_carrier": product.carrier, "mobile": mobile,
-                            "carrier": carrier},
+            gettext_noop("%(code)s is a %(product_carrier)s product but %(mobile)s is a "
+                         "%(carrier)s number."),
+            code=code, product_carrier=product.carrier, mobile=mobile, carrier=carrier,
         )
     try:
         prodtime = int(parse_prodtime(1 if request.prodtime is None else request.prodtime))
     except InvalidInput:
-        raise OrderInputError(
-            "prodtime", _("Data period must be 0 (off-peak) or 1 (all-time).")) from None
+        raise _refusal(
+            "prodtime", gettext_noop("Data period must be 0 (off-peak) or 1 (all-time).")
+        ) from None
     try:
         prodstandard = int(
             parse_prodstandard(7 if request.prodstandard is None else request.prodstandard))
     except InvalidInput:
-        raise OrderInputError(
-            "prodstandard", _("Networks must be 1 (2G), 3 (2G and 3G) or 7 (all).")) from None
+        raise _refusal(
+            "prodstandard", gettext_noop("Networks must be 1 (2G), 3 (2G and 3G) or 7 (all).")
+        ) from None
     return CheckedRequest(mobile, carrier or product.carrier, product, prodtime, prodstandard)
 
 

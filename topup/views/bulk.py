@@ -42,8 +42,10 @@ def bulk_index(request: HttpRequest) -> HttpResponse:
 def bulk_detail(request: HttpRequest, pk: int) -> HttpResponse:
     batch = get_object_or_404(BulkBatch.objects.select_related("uploaded_by", "confirmed_by"),
                               pk=pk)
+    results = services.batch_results(batch)
     return render(request, "topup/bulk_detail.html", {
-        "batch": batch, "orders_count": batch.orders.count(), **abilities(request.user)})
+        "batch": batch, "orders_count": sum(count for _s, _l, count in results.by_state),
+        "results": results, **abilities(request.user)})
 
 
 @require_POST

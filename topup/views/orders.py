@@ -14,7 +14,13 @@ from django.db.models import (
     QuerySet,
     Value,
 )
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    JsonResponse,
+    StreamingHttpResponse,
+)
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -23,7 +29,7 @@ from django.views.decorators.http import require_GET, require_POST
 from backoffice.provider import ProviderNotConfigured
 from topup import services
 from topup.forms import ManualConfirmForm, OrderFilterForm, SingleTopupForm
-from topup.models import CARRIER_CHOICES, Order, OrderSource, Product
+from topup.models import CARRIER_CHOICES, Order, OrderSource, OrderState, Product
 from topup.services import TopupError
 from topup.views.access import CHARGE, QUERY, abilities, needs
 from topup.views.paging import CappedPaginator
@@ -79,13 +85,57 @@ def order_list(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @needs()
+def order_csv(request: HttpRequest) -> HttpResponseBase:
+    """The orders the list's filters select, as CSV (bad filters: the list names them)."""
+    form = OrderFilterForm(request.GET or None)
+    if request.GET and not form.is_valid():
+        return order_list(request)
+    orders = filtered_orders(form).order_by("-created_at", "-id")
+    response = StreamingHttpResponse(
+        (line.encode() for line in services.order_csv_lines(orders)),
+        content_type="text/csv; charset=utf-8")
+    stamp = timezone.localtime().strftime("%Y%m%d-%H%M%S")
+    response["Content-Disposition"] = f'attachment; filename="topup-orders-{stamp}.csv"'
+    return response
+
+
+@require_GET
+@needs()
 def order_detail(request: HttpRequest, custno: str) -> HttpResponse:
     order = get_object_or_404(Order.objects.select_related("product", "requested_by", "batch"),
                               custno=custno)
     events = order.events.select_related("actor", "receipt")
     return render(request, "topup/order_detail.html", {
         "order": order, "events": events, "receipts": order.receipts.all(),
-        "confirm_form": ManualConfirmForm(), **abilities(request.user)})
+        "confirm_form": ManualConfirmForm(),
+        "again_as": services.topped_up_again_as(order) if order.state == OrderState.FAILED
+        else "",
+        **abilities(request.user)})
+
+
+@needs(CHARGE)
+def order_again(request: HttpRequest, custno: str) -> HttpResponse:
+    """Top up a failed order again: GET says what will happen, POST places the new order."""
+    order = get_object_or_404(Order.objects.select_related("product"), custno=custno)
+    if request.method == "POST":
+        try:
+            placed, new = services.top_up_again(order.pk, requested_by=request.user)
+        except services.OrderInputError as error:
+            messages.error(request, error.message)
+            return redirect("topup:order_detail", custno=custno)
+        if new:
+            messages.success(request, _("Order %(custno)s placed to top up %(mobile)s again; "
+                                        "it is being sent to the provider.") % {
+                                            "custno": placed.custno, "mobile": placed.mobile})
+        else:
+            messages.info(request, _("Order %(old)s was already topped up again: this is "
+                                     "that order.") % {"old": custno})
+        return redirect("topup:order_detail", custno=placed.custno)
+    again_as = services.topped_up_again_as(order)
+    if order.state != OrderState.FAILED or again_as:
+        # Nothing to confirm: the order page says why (its state, or the order placed).
+        return redirect("topup:order_detail", custno=again_as or custno)
+    return render(request, "topup/order_again.html", {"order": order})
 
 
 @needs(CHARGE)
