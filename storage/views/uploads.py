@@ -279,5 +279,4 @@ def script_texts() -> dict[str, str]:
             "These files already exist and will be replaced:"
         ),
         "checkFailed": gettext("The files could not be checked; nothing was sent."),
-        "confirmDelete": gettext("Delete %s?"),
     }
