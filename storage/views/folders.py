@@ -274,8 +274,8 @@ def delete_selected(request: HttpRequest) -> HttpResponse:
         ))
     try:
         outcome = services.delete_entries(targets)
-    except ProviderNotConfigured as failure:
-        messages.error(request, error_text(failure, folder))
+    except ProviderNotConfigured as unconfigured:
+        messages.error(request, error_text(unconfigured, folder))
         return redirect(back)
     if outcome.deleted:
         messages.success(request, ngettext("%(count)s entry deleted.", "%(count)s entries deleted.",

@@ -11,8 +11,7 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from storage.services import search_page
-from storage.services import browsing
+from storage.services import browsing, search_page
 
 pytestmark = pytest.mark.django_db
 
