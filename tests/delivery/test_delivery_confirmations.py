@@ -94,3 +94,12 @@ def test_deleting_a_rule_set_asks_first_with_its_rule_count(manager_client: Any,
     assert RuleSet.objects.exists()
     manager_client.post(url, {"confirmed": "1"})
     assert not RuleSet.objects.exists()
+
+
+def test_a_long_list_names_the_first_fifty_and_counts_the_rest(manager_client: Any) -> None:
+    urls = "\n".join(f"http://cdn.example.com/{n}.jpg" for n in range(60))
+    html = manager_client.post(reverse("delivery:purge"), {"urls": urls}).content.decode()
+    assert question(html) == "Refresh 60 URLs at the edge?"
+    assert len(re.findall(r"<li>http://cdn\.example\.com/", html)) == 50
+    assert re.search(r'id="confirm-more">\s*and 10 more\s*<', html)
+    assert hidden_fields(html)["urls"] == urls  # every URL is sent on confirmation
