@@ -264,6 +264,50 @@ class DeleteForm(forms.Form):
         return data
 
 
+class DeleteSelectionForm(forms.Form):
+    """The entries ticked on a folder page: `selected` values `<file|folder>:<path>`, each a
+    direct entry of `folder`. Every bad value is refused with the value named."""
+
+    KINDS = ("file", "folder")
+    # A folder page shows at most 1000 entries.
+    MAX_SELECTED = 1000
+
+    folder = forms.CharField(max_length=1024, required=False, widget=forms.HiddenInput)
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        data["folder"] = _folder_path(data.get("folder") or "")
+        selected = self.data.getlist("selected") if hasattr(self.data, "getlist") else []
+        if not selected:
+            raise forms.ValidationError(gettext("Tick at least one file or folder to delete."))
+        if len(selected) > self.MAX_SELECTED:
+            raise forms.ValidationError(gettext(
+                "At most %(count)d entries can be deleted at once.") % {
+                    "count": self.MAX_SELECTED})
+        targets: list[tuple[str, str]] = []
+        problems: list[str] = []
+        for value in selected:
+            kind, _colon, raw = value.partition(":")
+            try:
+                path = paths.canonical(raw, allow_root=False)
+            except rules.RuleViolation as violation:
+                problems.extend(f"{value}: {problem_text(p)}" for p in violation.problems)
+                continue
+            if kind not in self.KINDS:
+                problems.append(gettext("%(value)s: not a file or folder of this page.")
+                                % {"value": value})
+            elif paths.parent_of(path) != data["folder"]:
+                problems.append(gettext("%(path)s is not in %(folder)s.")
+                                % {"path": path, "folder": data["folder"]})
+            elif (kind, path) not in targets:
+                targets.append((kind, path))
+        if problems:
+            raise forms.ValidationError(problems)
+        data["targets"] = targets
+        return data
+
+
 class MetadataForm(forms.Form):
     """The metadata editor. `entries` holds one `name=value` per line (names only for delete);
     the lifetime and the secret have their own fields and forms."""

@@ -5,12 +5,17 @@ from __future__ import annotations
 import json
 
 from django.contrib import messages
+from django.contrib.humanize.templatetags.humanize import intcomma
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods
 
+from backoffice.confirm import Confirmation, confirmation_page, confirmed
 from backoffice.provider import ProviderNotConfigured
 from delivery import services
 from delivery.models import PublishedConfig, PublishStatus, RuleSet
@@ -44,16 +49,21 @@ def publish_page(request: HttpRequest) -> HttpResponse:
 
 
 @needs(MANAGE)
-@require_POST
+@require_http_methods(["GET", "POST"])
 def publish_now(request: HttpRequest) -> HttpResponse:
-    value = request.POST.get("rule_set", "")
+    value = request.POST.get("rule_set", "") or request.GET.get("rule_set", "")
     rule_set = RuleSet.objects.filter(pk=value).first() if value.isdigit() else None
     if value and rule_set is None:
         messages.error(request, _("That rule set no longer exists; nothing was published."))
         return redirect("delivery:publish")
-    back = redirect(reverse("delivery:publish")
-                    + (f"?rule_set={rule_set.pk}" if rule_set else ""))
+    back_url = reverse("delivery:publish") + (f"?rule_set={rule_set.pk}" if rule_set else "")
+    back = redirect(back_url)
     try:
+        if not confirmed(request):
+            # A rule set the publish would refuse is refused now, not after a confirmation.
+            if errors := services.blocking_errors(rule_set):
+                raise services.PublishBlocked(errors)
+            return confirmation_page(request, _publish_question(rule_set, back_url))
         record = services.publish(user=request.user, rule_set=rule_set)
     except services.PublishBlocked as blocked:
         messages.error(request, _("Nothing was published: rules %(numbers)s have errors.") % {
@@ -68,3 +78,32 @@ def publish_now(request: HttpRequest) -> HttpResponse:
         return back
     messages.success(request, _("Published to %(target)s.") % {"target": record.target})
     return back
+
+
+def _publish_question(rule_set: RuleSet | None, back_url: str) -> Confirmation:
+    live = PublishedConfig.objects.filter(status=PublishStatus.OK).first()
+    replaces = (_("It replaces the configuration published at %(when)s.") % {
+        "when": date_format(localtime(live.published_at), "Y-m-d H:i")}
+        if live else _("Nothing was published before."))
+    if rule_set is None:
+        question = _("Publish the delivery settings to the edge, with no rewrite rules?")
+    else:
+        count = rule_set.rules.count()
+        question = ngettext(
+            "Publish the delivery settings and the rule set “%(name)s” (%(count)s rule) to "
+            "the edge?",
+            "Publish the delivery settings and the rule set “%(name)s” (%(count)s rules) to "
+            "the edge?",
+            count,
+        ) % {"name": rule_set.name, "count": intcomma(count)}
+    return Confirmation(
+        question=question,
+        consequences=[
+            _("The edge applies it at once to every request it serves."),
+            replaces,
+            _("It cannot be withdrawn: to go back, publish the earlier rule set again."),
+        ],
+        button=_("Publish now"),
+        back_url=back_url,
+        fields={"rule_set": str(rule_set.pk) if rule_set else ""},
+    )

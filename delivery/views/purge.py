@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.humanize.templatetags.humanize import intcomma
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from backoffice.access import check_permissions
+from backoffice.confirm import Confirmation, confirmation_page, confirmed
 from backoffice.provider import ProviderNotConfigured
 from delivery import services, texts
 from delivery.forms import PurgeForm
@@ -22,6 +26,8 @@ def purge_page(request: HttpRequest) -> HttpResponse:
         check_permissions(request, PURGE)
         if form.is_valid():
             outcome = _purge(request, form)
+            if isinstance(outcome, HttpResponse):
+                return outcome
             if outcome:
                 return redirect("delivery:purge")
     return render(request, "delivery/purge.html", {
@@ -32,14 +38,17 @@ def purge_page(request: HttpRequest) -> HttpResponse:
     })
 
 
-def _purge(request: HttpRequest, form: PurgeForm) -> bool:
-    """Send the purge; False (the form stays, with its errors) when nothing was sent."""
+def _purge(request: HttpRequest, form: PurgeForm) -> bool | HttpResponse:
+    """Send the purge; False (the form stays, with its errors) when nothing was sent, the
+    confirmation page while the URLs are checked but not yet confirmed."""
     try:
         urls = services.parse_urls(form.cleaned_data["urls"])
     except services.PurgeInputError as error:
         for message in texts.purge_input_texts(error):
             form.add_error("urls", message)
         return False
+    if not confirmed(request):
+        return confirmation_page(request, _purge_question(urls, form.cleaned_data["urls"]))
     try:
         purge = services.request_manual_purge(urls, request.user)
     except services.PurgeWindowFull as full:
@@ -61,3 +70,22 @@ def _purge(request: HttpRequest, form: PurgeForm) -> bool:
         messages.error(request, _("The provider refused the purge: %(error)s") % {
             "error": purge.error})
     return True
+
+
+def _purge_question(urls: list[str], typed: str) -> Confirmation:
+    count = len(urls)
+    return Confirmation(
+        question=ngettext(
+            "Refresh %(count)s URL at the edge?", "Refresh %(count)s URLs at the edge?", count
+        ) % {"count": intcomma(count)},
+        consequences=[
+            _("The edge drops its cached copies at once: the next requests for them go to the "
+              "origin, which is slower and costs origin traffic."),
+            _("This cannot be undone."),
+        ],
+        button=ngettext("Refresh %(count)s URL", "Refresh %(count)s URLs", count)
+        % {"count": intcomma(count)},
+        back_url=reverse("delivery:purge"),
+        fields={"urls": typed},
+        items=urls,
+    )

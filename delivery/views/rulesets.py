@@ -13,10 +13,13 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_POST
 
 from backoffice.access import check_permissions
+from backoffice.confirm import Confirmation, confirmation_page, confirmed
 from delivery import services, texts
 from delivery.forms import RuleFormSet, RuleSetForm
 from delivery.models import PublishedConfig, PublishStatus, RuleSet
@@ -94,10 +97,23 @@ def _editor_texts() -> dict[str, str]:
 
 
 @needs(DELETE_RULESET)
-@require_POST
+@require_http_methods(["GET", "POST"])
 def rule_set_delete(request: HttpRequest, pk: int) -> HttpResponse:
     rule_set = get_object_or_404(RuleSet, pk=pk)
     name = rule_set.name
+    if not confirmed(request):
+        count = rule_set.rules.count()
+        return confirmation_page(request, Confirmation(
+            question=ngettext("Delete the rule set “%(name)s” and its %(count)s rule?",
+                              "Delete the rule set “%(name)s” and its %(count)s rules?",
+                              count) % {"name": name, "count": count},
+            consequences=[
+                _("The edge keeps what was last published until the next publish."),
+                _("This cannot be undone."),
+            ],
+            button=_("Delete the rule set"),
+            back_url=reverse("delivery:ruleset_edit", args=[rule_set.pk]),
+        ))
     rule_set.delete()
     messages.success(request, _("Rule set “%(name)s” deleted; the edge keeps what was last "
                                 "published until the next publish.") % {"name": name})

@@ -12,11 +12,13 @@ from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
+from backoffice.confirm import Confirmation, confirmation_page, confirmed
 from sms import services, texts
 from sms.forms import RescheduleForm, ScheduleForm
 from sms.models import Campaign, CampaignSource, CampaignState, ImportProblem
@@ -261,9 +263,14 @@ def campaign_reschedule(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @needs(SEND)
-@require_POST
+@require_http_methods(["GET", "POST"])
 def campaign_discard(request: HttpRequest, pk: int) -> HttpResponse:
     campaign = get_object_or_404(Campaign, pk=pk)
+    if campaign.state != CampaignState.DRAFT:
+        messages.error(request, _("Only a campaign waiting for confirmation can be discarded."))
+        return redirect("sms:campaign", pk=pk)
+    if not confirmed(request):
+        return confirmation_page(request, _discard_question(campaign))
     try:
         services.discard_campaign(campaign)
     except services.CampaignStateError:
@@ -276,11 +283,65 @@ def campaign_discard(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("sms:send")
 
 
+def _discard_question(campaign: Campaign) -> Confirmation:
+    count = campaign.total_numbers
+    numbers = {"count": intcomma(count), "id": campaign.pk}
+    if campaign.source == CampaignSource.IMPORT:
+        question = ngettext(
+            "Discard the import of campaign #%(id)s and its %(count)s number to send?",
+            "Discard the import of campaign #%(id)s and its %(count)s numbers to send?",
+            count,
+        ) % numbers
+        gone = _("The uploaded file and its report of bad lines are deleted.")
+    else:
+        question = ngettext(
+            "Discard the draft of campaign #%(id)s and its %(count)s number to send?",
+            "Discard the draft of campaign #%(id)s and its %(count)s numbers to send?",
+            count,
+        ) % numbers
+        gone = _("The previewed recipients are deleted.")
+    return Confirmation(
+        question=question,
+        consequences=[_("Nothing is sent."), gone, _("This cannot be undone.")],
+        button=ngettext("Discard %(count)s number", "Discard %(count)s numbers", count)
+        % numbers,
+        back_url=reverse("sms:campaign", args=[campaign.pk]),
+    )
+
+
 @needs(SEND)
-@require_POST
+@require_http_methods(["GET", "POST"])
 def campaign_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    if not confirmed(request):
+        campaign = get_object_or_404(Campaign, pk=pk)
+        # Only the states nothing can leave are refused here; any other state is the
+        # service's to judge (a scheduled campaign is cancelled through this same path).
+        if campaign.state in (CampaignState.DONE, CampaignState.CANCELLED, CampaignState.DRAFT):
+            messages.error(request, _("The campaign is not being sent; there is nothing to "
+                                      "cancel."))
+            return redirect("sms:campaign", pk=pk)
+        return confirmation_page(request, _cancel_question(campaign))
     return _act(
         request, pk, services.cancel_campaign, _("Cancelled: numbers not yet sent will not be.")
+    )
+
+
+def _cancel_question(campaign: Campaign) -> Confirmation:
+    # Numbers not handed to the provider yet: exactly those the cancel stops.
+    count = services.campaign_counts(campaign).queued
+    numbers = {"count": intcomma(count), "id": campaign.pk}
+    return Confirmation(
+        question=ngettext(
+            "Cancel the %(count)s number not yet sent of campaign #%(id)s?",
+            "Cancel the %(count)s numbers not yet sent of campaign #%(id)s?",
+            count,
+        ) % numbers,
+        consequences=[
+            _("Numbers already handed to the provider are not affected."),
+            _("This cannot be undone: a cancelled campaign cannot be resumed."),
+        ],
+        button=ngettext("Cancel %(count)s number", "Cancel %(count)s numbers", count) % numbers,
+        back_url=reverse("sms:campaign", args=[campaign.pk]),
     )
 
 

@@ -7,10 +7,12 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from backoffice.confirm import Confirmation, confirmation_page, confirmed
 from sms import rules, services, texts
 from sms.forms import TemplateForm
 from sms.models import MessageType, ReportType, Template, TemplateStatus
@@ -119,7 +121,7 @@ def template_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @needs(MANAGE_TEMPLATES)
 def template_delete(request: HttpRequest, pk: int) -> HttpResponse:
     template = get_object_or_404(Template, pk=pk, removed_at__isnull=True)
-    if request.method == "POST":
+    if confirmed(request):
         try:
             services.delete_template(template)
         except PROVIDER_FAILURES as error:
@@ -129,7 +131,18 @@ def template_delete(request: HttpRequest, pk: int) -> HttpResponse:
                 request, _("Template #%(id)s was deleted.") % {"id": template.provider_id}
             )
             return redirect("sms:templates")
-    return render(request, "sms/template_delete.html", {"template": template})
+    return confirmation_page(request, Confirmation(
+        question=_("Delete template #%(id)s “%(title)s”?")
+        % {"id": template.provider_id, "title": template.title},
+        consequences=[
+            _("The template is deleted at the provider. Campaigns already sent with it keep "
+              "their history here."),
+            _("This cannot be undone."),
+        ],
+        button=_("Delete the template"),
+        back_url=reverse("sms:templates"),
+        items=[template.content],
+    ))
 
 
 @needs(MANAGE_TEMPLATES)

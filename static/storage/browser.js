@@ -1,7 +1,7 @@
 /* The storage file browser: drag-and-drop uploads sent in 1 MiB parts, each forwarded to the
  * provider by whichever web node receives it (so nothing waits on one node's disk), with two
  * progress bars per file (the part on the wire, measured by XMLHttpRequest, and the whole file
- * as the provider confirmed it), Resume/Discard after a failure, and delete confirmations.
+ * as the provider confirmed it), Resume/Discard after a failure, and row selection.
  * Plain JavaScript, no libraries. Texts come translated from the page (#storage-config). */
 (function () {
   "use strict";
@@ -34,17 +34,16 @@
     return node;
   }
 
-  /* --- delete confirmation and small conveniences ------------------------------------- */
+  /* --- selection and small conveniences ---------------------------------------------- */
 
-  /* A delete form names its path in data-confirm; the listing's shared form gets it from the
-   * button that was pressed. */
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    var submitter = event.submitter;
-    var path = form.dataset.confirm || (submitter && submitter.dataset.confirmPath);
-    if (!path) { return; }
-    var question = text("confirmDelete", "Delete %s?").replace("%s", path);
-    if (!window.confirm(question)) { event.preventDefault(); }
+  /* Deletes are confirmed on the server's confirmation page (one pattern for every
+   * destructive action), so nothing is asked here. "Select all" ticks the rows of the page;
+   * delegated, because the listing is replaced after uploads. */
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (box.id !== "select-all") { return; }
+    Array.prototype.forEach.call(document.querySelectorAll("input[data-select]"),
+      function (row) { row.checked = box.checked; });
   });
 
   Array.prototype.forEach.call(document.querySelectorAll("[data-autosubmit]"), function (select) {

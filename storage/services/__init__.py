@@ -28,14 +28,16 @@ from storage.services.browser_uploads import (
 )
 from storage.services.browsing import (
     FolderPage,
+    SearchPage,
     Target,
     breadcrumbs,
     is_file,
     is_previewable,
     probe_targets,
     read_page,
+    search_page,
 )
-from storage.services.connection import storage_client
+from storage.services.connection import bucket_name, storage_client
 from storage.services.counts import uploads_by_state
 from storage.services.details import FileDetails
 from storage.services.extensions import (
@@ -50,10 +52,12 @@ from storage.services.extensions import (
     unregister_file_action,
 )
 from storage.services.files import (
+    DeleteOutcome,
     Download,
     bucket_usage,
     change_metadata,
     create_folder,
+    delete_entries,
     delete_file,
     file_details,
     open_download,
@@ -84,11 +88,13 @@ __all__ = [
     "size_text",
     "size_texts",
     "uploads_by_state",
+    "DeleteOutcome",
     "Download",
     "FileAction",
     "FileDetails",
     "FolderExists",
     "FolderPage",
+    "SearchPage",
     "ListItem",
     "NotFound",
     "PartRefused",
@@ -99,12 +105,14 @@ __all__ = [
     "Target",
     "UploadOptions",
     "breadcrumbs",
+    "bucket_name",
     "bucket_usage",
     "usage_per_day",
     "cancel_upload",
     "change_metadata",
     "create_folder",
     "create_upload",
+    "delete_entries",
     "delete_file",
     "enqueue_upload",
     "file_actions_for",
@@ -132,6 +140,7 @@ __all__ = [
     "resumable_threshold",
     "resume_upload",
     "run_upload",
+    "search_page",
     "set_secret",
     "start_browser_upload",
     "storage_client",

@@ -103,6 +103,66 @@ def read_page(
     )
 
 
+# A search reads the folder in name order from the start (the provider has no name filter):
+# at most this many listing requests per page of results, after which the page offers to
+# search on from where it stopped.
+SEARCH_REQUESTS_PER_PAGE = 20
+
+
+@dataclass(frozen=True)
+class SearchPage(FolderPage):
+    """A page of the entries of `path` whose names start with `prefix`: `scanned` names were
+    read for it; `next_cursor` (None: nothing more can match) continues the search."""
+
+    prefix: str = ""
+    scanned: int = 0
+
+
+def search_page(
+    folder: str,
+    prefix: str,
+    *,
+    cursor: str | None = None,
+    limit: int = DEFAULT_PAGE_SIZE,
+    client: StorageClient | None = None,
+) -> SearchPage:
+    """The entries of `folder` whose name starts with `prefix` (case-sensitive), from `cursor`.
+
+    The provider lists a folder in name order and has no filter, so the listing is read in
+    ascending order, `limit` names a request, keeping the matches, until `limit` matches are
+    found, a name sorts after every name the prefix can start (nothing later can match), the
+    folder ends, or SEARCH_REQUESTS_PER_PAGE requests were made. Whole listing pages are kept,
+    so a page of results holds up to 2 * limit - 1 entries and `next_cursor` is exactly where
+    the next search page resumes. Raises as `read_page` does.
+    """
+    client = client or storage_client()
+    found: list[Entry] = []
+    scanned = 0
+    at = cursor
+    for _request in range(SEARCH_REQUESTS_PER_PAGE):
+        page = read_page(folder, cursor=at, order="asc", limit=limit, client=client)
+        scanned += len(page.entries)
+        found.extend(entry for entry in page.entries if entry.name.startswith(prefix))
+        at = page.next_cursor
+        if at is None or _past(prefix, [entry.name for entry in page.entries]):
+            at = None
+            break
+        if len(found) >= limit:
+            break
+    return SearchPage(path=folder, entries=found, cursor=cursor, next_cursor=at, order="asc",
+                      limit=limit, prefix=prefix, scanned=scanned)
+
+
+def _past(prefix: str, names: list[str]) -> bool:
+    """Whether the listing has gone past every name starting with `prefix`. Only trusted when
+    the page is in code point order, as the sandbox lists; under another collation the
+    search reads on to the end rather than stop early and miss a match."""
+    in_code_point_order = names == sorted(names)
+    return in_code_point_order and any(
+        name > prefix and not name.startswith(prefix) for name in names
+    )
+
+
 def breadcrumbs(folder: str) -> list[tuple[str, str]]:
     return paths.breadcrumbs(folder)
 

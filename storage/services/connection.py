@@ -32,3 +32,8 @@ def storage_client(
         session=provider_session("storage"),
         retry=retry,
     )
+
+
+def bucket_name() -> str:
+    """The configured bucket's name, for the file browser's root ('' when it is not set)."""
+    return str(settings.PROVIDER["storage"].get("bucket") or "")

@@ -4,7 +4,7 @@ download, usage. Each call keeps the StoredFile mirror in step and sends the sig
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Literal
@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from backoffice.audit import audited
 from storage import paths, rules
-from storage.client import OpenDownload, StorageClient
+from storage.client import OpenDownload, StorageClient, StorageError
 from storage.models import UsageSnapshot
 from storage.services import extensions, mirror
 from storage.services.connection import storage_client
@@ -61,6 +61,40 @@ def delete_file(
     _client(client).delete(path, asynchronous=asynchronous)
     mirror.record_gone(path)
     extensions.send(extensions.file_deleted, path, asynchronous=asynchronous)
+
+
+@dataclass(frozen=True)
+class DeleteOutcome:
+    """What a delete of several entries did: the paths deleted, and each path refused with
+    the provider's reason."""
+
+    deleted: list[str]
+    failed: list[tuple[str, Exception]]
+
+
+def delete_entries(
+    targets: Sequence[tuple[Literal["file", "folder"], str]],
+    *,
+    client: StorageClient | None = None,
+) -> DeleteOutcome:
+    """Delete files and (empty) folders one by one over one client. A refusal for one entry
+    (a folder not empty, a file gone meanwhile) is kept with its path and the others go on;
+    each delete is audited and signalled as a single delete is. ProviderNotConfigured is
+    raised before any call."""
+    client = _client(client)
+    deleted: list[str] = []
+    failed: list[tuple[str, Exception]] = []
+    for kind, path in targets:
+        try:
+            if kind == "folder":
+                remove_folder(path, client=client)
+            else:
+                delete_file(path, client=client)
+        except (StorageError, rules.RuleViolation) as failure:
+            failed.append((path, failure))
+        else:
+            deleted.append(path)
+    return DeleteOutcome(deleted, failed)
 
 
 def file_details(path: str, *, client: StorageClient | None = None) -> FileDetails:

@@ -60,6 +60,7 @@ def _render_file(
         "error": error,
         "mirror": StoredFile.objects.filter(path=path).first(),
         "crumbs": services.breadcrumbs(paths.parent_of(path)),
+        "bucket": services.bucket_name(),
         "folder_url": browse_url(paths.parent_of(path)),
         "download_url": path_url("storage:download", path),
         "preview_url": path_url("storage:preview", path)

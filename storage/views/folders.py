@@ -10,23 +10,33 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from django import forms
 from django.contrib import messages
+from django.contrib.humanize.templatetags.humanize import intcomma
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from backoffice.confirm import Confirmation, came_from, confirmation_page, confirmed
 from backoffice.models import ProviderContact
 from backoffice.provider import ProviderNotConfigured
 from storage import paths, rules, services
-from storage.forms import DeleteForm, FolderForm, UploadOptionsForm
+from storage.forms import DeleteForm, DeleteSelectionForm, FolderForm, UploadOptionsForm
 from storage.models import SyncRun, UploadTask
 from storage.services import StorageError, StorageProtocolError
-from storage.services.browsing import PAGE_SIZES, Entry, FolderPage
+from storage.services.browsing import PAGE_SIZES, Entry, FolderPage, SearchPage
 from storage.texts import error_text, problem_text
 from storage.views.access import MANAGE, needs
-from storage.views.navigation import browse_url, folder_param, listing_params, path_url
+from storage.views.navigation import (
+    Listing,
+    browse_url,
+    folder_param,
+    listing_of,
+    path_url,
+    safe_next,
+)
 from storage.views.uploads import script_texts, status_json
 
 PROVIDER_ERRORS = (StorageError, ProviderNotConfigured, rules.RuleViolation)
@@ -80,38 +90,58 @@ def _partial_url(request: HttpRequest) -> str:
     return f"{request.path}?{query.urlencode()}"
 
 
+def _read(folder: str, listing: Listing) -> FolderPage:
+    if listing.prefix:
+        return services.search_page(folder, listing.prefix, cursor=listing.cursor,
+                                    limit=listing.limit)
+    return services.read_page(folder, cursor=listing.cursor, order=listing.order,
+                              limit=listing.limit)
+
+
 @needs()
 @require_GET
 def browser(request: HttpRequest) -> HttpResponse:
     folder, problems = folder_param(request.GET.get("path"))
     for problem in problems:
         messages.error(request, problem_text(problem))
-    order, limit, cursor, page_number = listing_params(request)
+    listing = listing_of(request)
     page: FolderPage | None = None
     error = None
-    try:
-        page = services.read_page(folder, cursor=cursor, order=order, limit=limit)
-    except StorageProtocolError as failure:
-        # Listing a file answers its content: send the user to the file's page instead.
-        if services.is_file(folder):
-            return redirect(path_url("storage:file", folder))
-        error = error_text(failure, folder)
-    except PROVIDER_ERRORS as failure:
-        error = error_text(failure, folder)
+    if "/" in listing.prefix:
+        # A name in a folder never holds a slash: say so instead of searching in vain.
+        error = gettext("Search: “%(prefix)s” holds a “/”, which no name in a folder has; "
+                        "open the folder and search there.") % {"prefix": listing.prefix}
+    else:
+        try:
+            page = _read(folder, listing)
+        except StorageProtocolError as failure:
+            # Listing a file answers its content: send the user to the file's page instead.
+            if services.is_file(folder):
+                return redirect(path_url("storage:file", folder))
+            error = error_text(failure, folder)
+        except PROVIDER_ERRORS as failure:
+            error = error_text(failure, folder)
+    order, limit = listing.order, listing.limit
     context: dict[str, Any] = {
         "folder": folder,
         "crumbs": services.breadcrumbs(folder),
+        "bucket": services.bucket_name(),
         "page": page,
         "rows": _rows(page, request) if page else [],
         "error": error,
         "order": order,
         "limit": limit,
-        "page_number": page_number,
+        "prefix": listing.prefix,
+        "scanned": page.scanned if isinstance(page, SearchPage) else None,
+        "page_number": listing.page_number,
         "page_sizes": PAGE_SIZES,
-        "first_url": browse_url(folder, order=order, limit=limit) if cursor else None,
-        "next_url": browse_url(folder, order=order, limit=limit, cursor=page.next_cursor,
-                               page=page_number + 1) if page and page.next_cursor else None,
-        "sort_url": browse_url(folder, order="desc" if order == "asc" else "asc", limit=limit),
+        "first_url": listing.url(folder) if listing.cursor else None,
+        "previous_url": listing.previous_url(folder),
+        "next_url": listing.next_url(folder, page.next_cursor) if page else None,
+        "clear_search_url": browse_url(folder, order=order, limit=limit)
+        if listing.prefix else None,
+        "sort_url": None if listing.prefix
+        else browse_url(folder, order="desc" if order == "asc" else "asc", limit=limit),
         "can_manage": request.user.has_perm(MANAGE),
         "parent_url": browse_url(paths.parent_of(folder), order=order, limit=limit)
         if folder != paths.ROOT
@@ -159,22 +189,30 @@ def create_folder(request: HttpRequest) -> HttpResponse:
     return redirect(browse_url(form.cleaned_data["parent"]))
 
 
+def _form_errors(request: HttpRequest, form: forms.Form) -> None:
+    for errors in form.errors.values():
+        for message in errors:
+            messages.error(request, str(message))
+
+
 @needs(MANAGE)
 @require_POST
 def delete(request: HttpRequest) -> HttpResponse:
     form = DeleteForm(request.POST)
     if not form.is_valid():
-        for errors in form.errors.values():
-            for message in errors:
-                messages.error(request, str(message))
+        _form_errors(request, form)
         return redirect(reverse("storage:index"))
     path = form.cleaned_data["path"]
+    kind = form.cleaned_data["kind"]
+    asynchronous = form.cleaned_data["asynchronous"]
     back = browse_url(paths.parent_of(path))
+    if not confirmed(request):
+        return confirmation_page(request, _delete_question(path, kind, asynchronous, request))
     try:
-        if form.cleaned_data["kind"] == "folder":
+        if kind == "folder":
             services.remove_folder(path)
             done = gettext("Folder %(path)s deleted.")
-        elif form.cleaned_data["asynchronous"]:
+        elif asynchronous:
             services.delete_file(path, asynchronous=True)
             done = gettext("%(path)s will be deleted in the background.")
         else:
@@ -184,6 +222,68 @@ def delete(request: HttpRequest) -> HttpResponse:
         messages.error(request, error_text(failure, path))
     else:
         messages.success(request, done % {"path": path})
+    return redirect(back)
+
+
+def _delete_question(path: str, kind: str, asynchronous: bool,
+                     request: HttpRequest) -> Confirmation:
+    if kind == "folder":
+        question = gettext("Delete the folder %(path)s?") % {"path": path}
+        what = gettext("Only an empty folder can be deleted; a folder with files in it is left "
+                       "as it is.")
+    else:
+        question = gettext("Delete the file %(path)s?") % {"path": path}
+        what = (gettext("The provider removes it shortly after answering.") if asynchronous
+                else gettext("It is removed from storage at once, with its metadata."))
+    return Confirmation(
+        question=question,
+        consequences=[what, gettext("This cannot be undone.")],
+        button=gettext("Delete the folder") if kind == "folder" else gettext("Delete the file"),
+        back_url=came_from(request, browse_url(paths.parent_of(path))),
+        fields={"path": path, "kind": kind, "asynchronous": "on" if asynchronous else ""},
+    )
+
+
+@needs(MANAGE)
+@require_POST
+def delete_selected(request: HttpRequest) -> HttpResponse:
+    """Delete the entries ticked on a folder page, after one confirmation naming them all."""
+    form = DeleteSelectionForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect(browse_url(folder_param(request.POST.get("folder"))[0]))
+    folder = form.cleaned_data["folder"]
+    targets = form.cleaned_data["targets"]
+    back = safe_next(request, browse_url(folder))
+    if not confirmed(request):
+        count = len(targets)
+        return confirmation_page(request, Confirmation(
+            question=ngettext("Delete the %(count)s selected entry of %(folder)s?",
+                              "Delete the %(count)s selected entries of %(folder)s?",
+                              count) % {"count": intcomma(count), "folder": folder},
+            consequences=[
+                gettext("Files are removed from storage at once, with their metadata. A folder "
+                        "is deleted only when it is empty."),
+                gettext("This cannot be undone."),
+            ],
+            button=ngettext("Delete %(count)s entry", "Delete %(count)s entries", count)
+            % {"count": intcomma(count)},
+            back_url=back,
+            fields={"folder": folder, "selected": request.POST.getlist("selected"),
+                    "next": back},
+            items=[path + ("/" if kind == "folder" else "") for kind, path in targets],
+        ))
+    try:
+        outcome = services.delete_entries(targets)
+    except ProviderNotConfigured as unconfigured:
+        messages.error(request, error_text(unconfigured, folder))
+        return redirect(back)
+    if outcome.deleted:
+        messages.success(request, ngettext("%(count)s entry deleted.", "%(count)s entries deleted.",
+                                           len(outcome.deleted))
+                         % {"count": intcomma(len(outcome.deleted))})
+    for path, failure in outcome.failed:
+        messages.error(request, error_text(failure, path))
     return redirect(back)
 
 

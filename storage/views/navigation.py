@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.http import HttpRequest
@@ -11,6 +13,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from storage import paths, rules
 from storage.services.browsing import DEFAULT_PAGE_SIZE, PAGE_SIZES
 
+# The listing cursors of the pages before the current one travel in the address (the
+# provider's cursors only go forward); they are Base64, which has no comma.
+TRAIL_SEPARATOR = ","
+# Name prefixes longer than a file name cannot match anything.
+PREFIX_MAX_LENGTH = 255
+
 
 def browse_url(
     folder: str,
@@ -18,19 +26,25 @@ def browse_url(
     order: str = "asc",
     limit: int = DEFAULT_PAGE_SIZE,
     cursor: str | None = None,
-    page: int = 1,
+    trail: Sequence[str] = (),
+    prefix: str = "",
 ) -> str:
-    """The file browser at `folder`; defaults are left out to keep links short."""
+    """The file browser at `folder`; defaults are left out to keep links short. `trail` holds
+    the cursors of the pages between the first one and the one at `cursor`, so that the page
+    can link to the previous one; `prefix` searches the folder by name."""
     query: dict[str, object] = {}
     if folder != paths.ROOT:
         query["path"] = folder
+    if prefix:
+        query["q"] = prefix
     if order != "asc":
         query["order"] = order
     if limit != DEFAULT_PAGE_SIZE:
         query["limit"] = limit
     if cursor:
         query["cursor"] = cursor
-        query["page"] = page
+        if trail:
+            query["trail"] = TRAIL_SEPARATOR.join(trail)
     base = reverse("storage:index")
     return f"{base}?{urlencode(query)}" if query else base
 
@@ -47,8 +61,43 @@ def folder_param(value: str | None) -> tuple[str, list[rules.Problem]]:
         return paths.ROOT, list(violation.problems)
 
 
-def listing_params(request: HttpRequest) -> tuple[str, int, str | None, int]:
-    """order, limit, cursor and page number of a browser request, defaults for bad values."""
+@dataclass(frozen=True)
+class Listing:
+    """Where a browser request is: order, page size, the page's cursor (None: the first), the
+    cursors of the pages before it (after the first) and the name prefix searched."""
+
+    order: str
+    limit: int
+    cursor: str | None
+    trail: tuple[str, ...]
+    prefix: str
+
+    @property
+    def page_number(self) -> int:
+        return len(self.trail) + 2 if self.cursor else 1
+
+    def url(self, folder: str, *, cursor: str | None = None,
+            trail: Sequence[str] = ()) -> str:
+        return browse_url(folder, order=self.order, limit=self.limit, cursor=cursor,
+                          trail=trail, prefix=self.prefix)
+
+    def previous_url(self, folder: str) -> str | None:
+        if not self.cursor:
+            return None
+        if not self.trail:
+            return self.url(folder)
+        return self.url(folder, cursor=self.trail[-1], trail=self.trail[:-1])
+
+    def next_url(self, folder: str, next_cursor: str | None) -> str | None:
+        if not next_cursor:
+            return None
+        trail = (*self.trail, self.cursor) if self.cursor else ()
+        return self.url(folder, cursor=next_cursor, trail=trail)
+
+
+def listing_of(request: HttpRequest) -> Listing:
+    """The listing a browser request asks for; defaults for bad values. A search always lists
+    in ascending name order (it relies on it to stop early)."""
     order = "desc" if request.GET.get("order") == "desc" else "asc"
     try:
         limit = int(request.GET.get("limit", DEFAULT_PAGE_SIZE))
@@ -57,11 +106,10 @@ def listing_params(request: HttpRequest) -> tuple[str, int, str | None, int]:
     if limit not in PAGE_SIZES:
         limit = DEFAULT_PAGE_SIZE
     cursor = request.GET.get("cursor") or None
-    try:
-        page = max(1, int(request.GET.get("page", 1)))
-    except ValueError:
-        page = 1
-    return order, limit, cursor, page if cursor else 1
+    prefix = (request.GET.get("q") or "").strip()[:PREFIX_MAX_LENGTH]
+    raw_trail = request.GET.get("trail") or ""
+    trail = tuple(part for part in raw_trail.split(TRAIL_SEPARATOR) if part) if cursor else ()
+    return Listing("asc" if prefix else order, limit, cursor, trail, prefix)
 
 
 def safe_next(request: HttpRequest, fallback: str) -> str:

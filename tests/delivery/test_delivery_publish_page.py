@@ -21,7 +21,8 @@ def test_publishing_from_the_page(edge: Edge, manager_client: Any, manager: Any)
     preview = page.content.decode()
     assert "********" in preview
     assert edge.secret not in preview
-    response = manager_client.post(reverse("delivery:publish_now"), {"rule_set": rule_set.pk},
+    response = manager_client.post(reverse("delivery:publish_now"), {"rule_set": rule_set.pk,
+                                                                      "confirmed": "1"},
                                    follow=True)
     assert "Published to sandbox edge" in response.content.decode()
     record = PublishedConfig.objects.get()
@@ -45,7 +46,8 @@ def test_errors_block_publishing(edge: Edge, manager_client: Any) -> None:
 def test_a_missing_control_url_is_reported(db: Any, manager_client: Any, settings: Any) -> None:
     settings.PROVIDER["delivery"]["token_secret"] = "s"
     settings.PROVIDER["sandbox_control_url"] = None
-    response = manager_client.post(reverse("delivery:publish_now"), {"rule_set": ""},
+    response = manager_client.post(reverse("delivery:publish_now"), {"rule_set": "",
+                                                                      "confirmed": "1"},
                                    follow=True)
     assert "SANDBOX_CONTROL_URL" in response.content.decode()
     assert not PublishedConfig.objects.exists()

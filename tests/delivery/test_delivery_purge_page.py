@@ -13,10 +13,14 @@ from tests.delivery.conftest import Edge
 
 pytestmark = pytest.mark.django_db
 
+# What the confirmation page posts back.
+CONFIRMED = {"confirmed": "1"}
+
 
 def test_a_purge_from_the_page(edge: Edge, manager_client: Any) -> None:
     urls = f"{edge.base_url}/a.jpg\nhttp://elsewhere.example.org/b.jpg"
-    response = manager_client.post(reverse("delivery:purge"), {"urls": urls}, follow=True)
+    response = manager_client.post(reverse("delivery:purge"), {"urls": urls, **CONFIRMED},
+                                   follow=True)
     purge = PurgeRequest.objects.get()
     assert purge.status == PurgeStatus.SENT
     assert purge.url_count == 2
@@ -36,8 +40,9 @@ def test_bad_lines_are_refused_with_their_number(edge: Edge, manager_client: Any
 
 def test_the_minute_limit_is_explained(edge: Edge, manager_client: Any) -> None:
     first = "\n".join(f"{edge.base_url}/{n}.jpg" for n in range(600))
-    manager_client.post(reverse("delivery:purge"), {"urls": first})
-    response = manager_client.post(reverse("delivery:purge"), {"urls": f"{edge.base_url}/x"})
+    manager_client.post(reverse("delivery:purge"), {"urls": first, **CONFIRMED})
+    response = manager_client.post(reverse("delivery:purge"), {"urls": f"{edge.base_url}/x",
+                                                               **CONFIRMED})
     message = response.context["form"].errors["urls"][0]
     assert "At most 600 URLs may be purged a minute: 600 were sent" in message
     assert PurgeRequest.objects.count() == 1

@@ -89,7 +89,8 @@ def test_a_duplicate_name_is_refused(manager_client: Any) -> None:
 def test_deleting_a_rule_set(manager_client: Any) -> None:
     rule_set = RuleSet.objects.create(name="old")
     Rule.objects.create(rule_set=rule_set, position=1, pattern="", rule="/x")
-    response = manager_client.post(reverse("delivery:ruleset_delete", args=[rule_set.pk]))
+    response = manager_client.post(reverse("delivery:ruleset_delete", args=[rule_set.pk]),
+                                   {"confirmed": "1"})
     assert response.status_code == 302
     assert not RuleSet.objects.exists()
     assert not Rule.objects.exists()

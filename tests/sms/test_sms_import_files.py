@@ -154,7 +154,7 @@ def test_confirming_queues_the_campaign_and_discarding_drops_it(
 
     upload(operator_client, order_template, ROWS.encode())
     draft = Campaign.objects.get(state=CampaignState.DRAFT)
-    operator_client.post(reverse("sms:campaign_discard", args=[draft.pk]))
+    operator_client.post(reverse("sms:campaign_discard", args=[draft.pk]), {"confirmed": "1"})
     assert not Campaign.objects.filter(pk=draft.pk).exists()
     assert not Message.objects.filter(campaign_id=draft.pk).exists()
 

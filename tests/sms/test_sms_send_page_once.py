@@ -150,7 +150,8 @@ def test_a_form_draft_can_be_confirmed_or_discarded_from_its_campaign_page(
     page = operator_client.get(reverse("sms:campaign", args=[draft])).content.decode()
 
     assert 'id="confirm-campaign"' in page and 'id="discard-campaign"' in page
-    response = operator_client.post(reverse("sms:campaign_discard", args=[draft]))
+    response = operator_client.post(reverse("sms:campaign_discard", args=[draft]),
+                                   {"confirmed": "1"})
     assert response["Location"] == reverse("sms:send")
     assert not Campaign.objects.exists()
 

@@ -133,7 +133,7 @@ def test_editing_resubmits_the_template_for_review(operator_client, sms_template
 def test_deleting_removes_it_at_the_provider_and_keeps_the_row(operator_client, sms_template):
     template = sms_template()
 
-    operator_client.post(reverse("sms:template_delete", args=[template.pk]))
+    operator_client.post(reverse("sms:template_delete", args=[template.pk]), {"confirmed": "1"})
 
     template.refresh_from_db()
     assert template.removed_at is not None

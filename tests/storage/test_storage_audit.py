@@ -31,7 +31,7 @@ def test_secret_metadata_and_delete_are_recorded_with_the_person(manager_client,
     manager_client.post(reverse("storage:edit_metadata"), {
         "path": "/docs/report.txt", "option": "merge", "entries": "author=alice"})
     manager_client.post(reverse("storage:delete"), {"path": "/docs/report.txt",
-                                                     "kind": "file"})
+                                                     "kind": "file", "confirmed": "1"})
     actions = [action for action, _summary, _outcome in storage_entries()]
     assert actions[0] == "file.secret" and actions[-1] == "file.delete"
     assert "file.metadata" in actions
@@ -43,7 +43,7 @@ def test_secret_metadata_and_delete_are_recorded_with_the_person(manager_client,
 
 def test_a_delete_the_provider_refuses_is_recorded_as_failed(manager_client, provider):
     manager_client.post(reverse("storage:delete"), {"path": "/docs/missing.txt",
-                                                     "kind": "file"})
+                                                     "kind": "file", "confirmed": "1"})
     assert storage_entries()[-1][0] == "file.delete"
     assert storage_entries()[-1][2] == "failed"
 

@@ -150,7 +150,8 @@ def test_an_existing_folder_and_a_bad_name_are_refused_clearly(manager_client, b
 def test_a_file_is_deleted(manager_client, bucket, asynchronous):
     # The listing's buttons send one "<kind>:<path>" target.
     target = ("file-async:" if asynchronous else "file:") + "/photos/2024/a.txt"
-    response = manager_client.post(reverse("storage:delete"), {"target": target})
+    response = manager_client.post(reverse("storage:delete"), {"target": target,
+                                                               "confirmed": "1"})
     assert response.status_code == 302
     assert response.url == f"{INDEX}?path=%2Fphotos%2F2024"
     expected = ("/photos/2024/a.txt will be deleted in the background." if asynchronous
@@ -162,12 +163,14 @@ def test_a_file_is_deleted(manager_client, bucket, asynchronous):
 
 
 def test_only_an_empty_folder_is_deleted(manager_client, bucket):
-    full = manager_client.post(reverse("storage:delete"), {"target": "folder:/photos/2024"})
+    full = manager_client.post(reverse("storage:delete"), {"target": "folder:/photos/2024",
+                                                           "confirmed": "1"})
     assert ("The folder /photos/2024 is not empty: delete the files and folders in it first."
             in messages_of(full))
     assert bucket.head("/photos/2024").type == "folder"
     empty = manager_client.post(reverse("storage:delete"),
-                                {"path": "/photos/2024/sub", "kind": "folder"})
+                                {"path": "/photos/2024/sub", "kind": "folder",
+                                 "confirmed": "1"})
     assert "Folder /photos/2024/sub deleted." in messages_of(empty)
     with pytest.raises(NotFound):
         bucket.head("/photos/2024/sub")

@@ -14,6 +14,11 @@ from storage import services
 pytestmark = pytest.mark.django_db
 
 
+def confirmed_delete(client, target: str):  # type: ignore[no-untyped-def]
+    """A delete as the confirmation page sends it."""
+    return client.post(reverse("storage:delete"), {"target": target, "confirmed": "1"})
+
+
 @pytest.fixture
 def video_action():  # type: ignore[no-untyped-def]
     """A media-like action on videos and playlists, pointing at an existing URL."""
@@ -95,8 +100,8 @@ def test_deleting_and_editing_files_send_signals_with_the_path(manager_client, f
     try:
         manager_client.post(reverse("storage:edit_secret"), {"path": "/v/notes.txt",
                                                             "action": "set", "secret": "abc"})
-        manager_client.post(reverse("storage:delete"), {"target": "file-async:/v/notes.txt"})
-        manager_client.post(reverse("storage:delete"), {"target": "file:/v/clip.mp4"})
+        confirmed_delete(manager_client, "file-async:/v/notes.txt")
+        confirmed_delete(manager_client, "file:/v/clip.mp4")
     finally:
         services.file_deleted.disconnect(on_deleted)
         services.file_metadata_changed.disconnect(on_metadata)
@@ -113,7 +118,7 @@ def test_a_failing_receiver_does_not_undo_or_fail_the_delete(manager_client, fil
 
     services.file_deleted.connect(failing)
     try:
-        response = manager_client.post(reverse("storage:delete"), {"target": "file:/v/notes.txt"})
+        response = confirmed_delete(manager_client, "file:/v/notes.txt")
     finally:
         services.file_deleted.disconnect(failing)
     assert response.status_code == 302
@@ -128,7 +133,7 @@ def test_no_signal_is_sent_when_the_provider_refuses(manager_client, files):
 
     services.file_deleted.connect(on_deleted)
     try:
-        manager_client.post(reverse("storage:delete"), {"target": "file:/v/missing.txt"})
+        confirmed_delete(manager_client, "file:/v/missing.txt")
     finally:
         services.file_deleted.disconnect(on_deleted)
     assert received == []

@@ -44,6 +44,6 @@ def test_translations_keep_every_placeholder():
 def test_the_file_browser_speaks_simplified_chinese(manager_client, provider):
     html = manager_client.get(reverse("storage:index"), HTTP_ACCEPT_LANGUAGE="zh-hans"
                               ).content.decode()
-    assert "将文件拖放到此处" in html and "存储空间" in html and "创建目录" in html
+    assert "将文件拖放到此处" in html and "在此目录中搜索" in html and "创建目录" in html
     config = html.split('id="storage-config"')[1]
     assert "\\u7ee7\\u7eed\\u4e0a\\u4f20" in config  # "继续上传" for the script, JSON-escaped

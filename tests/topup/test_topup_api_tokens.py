@@ -85,7 +85,8 @@ def test_an_auditor_sees_the_tokens_but_cannot_create_or_revoke(auditor, operato
     assert client.get(reverse("topup:api_tokens")).status_code == 200
     assert client.post(reverse("topup:api_tokens"), {
         "name": "x", "scopes": ["orders:read"], "days": "1"}).status_code == 403
-    assert client.post(reverse("topup:api_token_revoke", args=[token.pk])).status_code == 403
+    assert client.post(reverse("topup:api_token_revoke", args=[token.pk]),
+                       {"confirmed": "1"}).status_code == 403
     assert ApiToken.objects.count() == 1 and ApiToken.objects.get().revoked_at is None
 
 
@@ -109,8 +110,8 @@ def test_a_token_without_the_scope_gets_403_with_a_reason_and_is_audited(operato
 def test_a_revoked_token_gets_401_with_a_reason_and_is_audited(page_client, operator,
                                                                products):
     token, key = services.create_token(user=operator, name="ERP", scopes=["orders:write"])
-    assert page_client.post(reverse("topup:api_token_revoke", args=[token.pk])).status_code \
-        == 302
+    assert page_client.post(reverse("topup:api_token_revoke", args=[token.pk]),
+                            {"confirmed": "1"}).status_code == 302
     response = place(bearer(key))
     assert response.status_code == 401
     assert response.json()["reason"] == "revoked_token"

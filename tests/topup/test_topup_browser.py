@@ -62,6 +62,10 @@ def test_a_bulk_run_is_checked_then_confirmed(page, live_server, staff_login, to
     assert "999" in page.inner_text("#problems")
     assert topup_sandbox.orders() == []  # nothing charged before the confirmation
     page.click("#confirm-batch")
+    # The confirmation page names the count and the total before anything is charged.
+    assert page.inner_text("#confirm-question").startswith("Charge 2 top-ups of batch #")
+    assert topup_sandbox.orders() == []
+    page.click("#confirm-action")
     page.wait_for_selector("[data-status=confirmed]")
     assert BulkBatch.objects.get().status == "confirmed"
     assert sorted(o["prodcode"] for o in topup_sandbox.orders()) == ["CMCC_10", "CTCC_30"]

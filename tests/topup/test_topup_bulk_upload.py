@@ -16,6 +16,9 @@ from topup.models import BalanceSnapshot, BatchStatus, BulkBatch, Order, OrderSo
 
 pytestmark = pytest.mark.django_db
 
+# What the confirmation page posts back.
+CONFIRMED = {"confirmed": "1"}
+
 
 def upload(client: Client, content: bytes, name: str = "topups.csv"):  # type: ignore[no-untyped-def]
     return client.post(reverse("topup:bulk_index"),
@@ -110,7 +113,7 @@ def test_confirming_places_one_order_per_valid_row_once(client, products, operat
     batch = BulkBatch.objects.get()
     confirm = reverse("topup:bulk_confirm", args=[batch.pk])
     with django_capture_on_commit_callbacks(execute=False) as queued:
-        assert client.post(confirm).status_code == 302
+        assert client.post(confirm, CONFIRMED).status_code == 302
     assert len(queued) == 2
     orders = Order.objects.order_by("batch_line")
     assert [(o.batch_line, o.source, o.requested_by) for o in orders] == [
@@ -118,10 +121,11 @@ def test_confirming_places_one_order_per_valid_row_once(client, products, operat
     batch.refresh_from_db()
     assert batch.status == BatchStatus.CONFIRMED and batch.confirmed_by == operator
     # A second click (or a second tab) places nothing more.
-    response = client.post(confirm, follow=True)
+    response = client.post(confirm, CONFIRMED, follow=True)
     assert "already confirmed" in response.content.decode()
     assert Order.objects.count() == 2
-    assert client.post(reverse("topup:bulk_discard", args=[batch.pk])).status_code == 302
+    assert client.post(reverse("topup:bulk_discard", args=[batch.pk]),
+                       CONFIRMED).status_code == 302
     assert BulkBatch.objects.get().status == BatchStatus.CONFIRMED
 
 
@@ -139,8 +143,8 @@ def test_a_row_that_no_longer_passes_at_confirmation_is_skipped(client, products
 def test_a_discarded_batch_cannot_be_confirmed(client, products):
     upload(client, f"{CMCC_NUMBER},CMCC_10\n".encode())
     batch = BulkBatch.objects.get()
-    client.post(reverse("topup:bulk_discard", args=[batch.pk]))
-    client.post(reverse("topup:bulk_confirm", args=[batch.pk]))
+    client.post(reverse("topup:bulk_discard", args=[batch.pk]), CONFIRMED)
+    client.post(reverse("topup:bulk_confirm", args=[batch.pk]), CONFIRMED)
     assert BulkBatch.objects.get().status == BatchStatus.DISCARDED
     assert not Order.objects.exists()
 
@@ -153,6 +157,8 @@ def test_an_auditor_reads_batches_but_cannot_upload_or_confirm(client, products,
     assert reader.get(reverse("topup:bulk_detail", args=[batch.pk])).status_code == 200
     assert 'id="bulk-upload"' not in reader.get(reverse("topup:bulk_index")).content.decode()
     assert upload(reader, f"{CMCC_NUMBER},CMCC_10\n".encode()).status_code == 403
-    assert reader.post(reverse("topup:bulk_confirm", args=[batch.pk])).status_code == 403
-    assert reader.post(reverse("topup:bulk_discard", args=[batch.pk])).status_code == 403
+    assert reader.post(reverse("topup:bulk_confirm", args=[batch.pk]),
+                       CONFIRMED).status_code == 403
+    assert reader.post(reverse("topup:bulk_discard", args=[batch.pk]),
+                       CONFIRMED).status_code == 403
     assert BulkBatch.objects.count() == 1 and not Order.objects.exists()

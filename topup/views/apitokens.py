@@ -6,9 +6,11 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods
 
+from backoffice.confirm import Confirmation, confirmation_page, confirmed
 from topup import services
 from topup.forms import ApiTokenForm
 from topup.models import ApiToken
@@ -51,10 +53,25 @@ def token_list(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @needs(REVOKE)
 def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     token = get_object_or_404(ApiToken, pk=pk)
+    if token.revoked_at is not None:
+        messages.info(request, _("Token %(name)s was already revoked.") % {"name": token.name})
+        return redirect("topup:api_tokens")
+    if not confirmed(request):
+        return confirmation_page(request, Confirmation(
+            question=_("Revoke the API token %(name)s (%(prefix)s…)?") % {
+                "name": token.name, "prefix": token.prefix},
+            consequences=[
+                _("Every request made with it is refused from now on, including orders a "
+                  "client is about to send."),
+                _("This cannot be undone: the client needs a new token."),
+            ],
+            button=_("Revoke the token"),
+            back_url=reverse("topup:api_tokens"),
+        ))
     services.revoke_token(token, by=request.user)
     messages.success(request, _("Token %(name)s revoked.") % {"name": token.name})
     return redirect("topup:api_tokens")
