@@ -2,12 +2,13 @@
 
 Pages, tasks, commands and other apps import from here; each concern has its own module:
 `template_ops` (templates and quota), `importing` (judging import files and typed numbers),
-`campaign_store` (an import or the send page's recipients -> rows), `lifecycle` (confirm,
-cancel, resume, clean-up), `campaigns` (chunked sending and reconciliation), `reports` (the
-delivery report sync), `search` and `csv_export` (the delivery report page), `figures` (the
-dashboard's counts), `progress` (a campaign's sending and delivery figures) and `connection`
-(the configured client). The client's error types are re-exported so that pages can tell a
-refusal from a failure without importing the client.
+`suppression` (the suppression list: numbers set aside before anything is sent, and its
+pages' use cases), `campaign_store` (an import or the send page's recipients -> rows),
+`lifecycle` (confirm, cancel, resume, clean-up), `campaigns` (chunked sending and
+reconciliation), `reports` (the delivery report sync), `search` and `csv_export` (the
+delivery report page), `figures` (the dashboard's counts), `progress` (a campaign's sending
+and delivery figures) and `connection` (the configured client). The client's error types
+are re-exported so that pages can tell a refusal from a failure without importing the client.
 """
 
 from backoffice.provider import ProviderNotConfigured
@@ -41,6 +42,17 @@ from sms.services.progress import (
     recently_sent_elsewhere,
 )
 from sms.services.reports import ReportSync, sync_reports
+from sms.services.suppression import (
+    SuppressionError,
+    add_invalid_numbers,
+    add_number,
+    check_import,
+    confirm_import,
+    discard_import,
+    invalid_numbers_count,
+    remove_number,
+    set_respect_suppression,
+)
 from sms.services.template_ops import (
     TemplateProblems,
     TemplateSync,
@@ -66,9 +78,18 @@ __all__ = [
     "SmsApiError",
     "SmsError",
     "SmsTransportError",
+    "SuppressionError",
     "TemplateProblems",
     "TemplateSync",
+    "add_invalid_numbers",
+    "add_number",
     "campaign_counts",
+    "check_import",
+    "confirm_import",
+    "discard_import",
+    "invalid_numbers_count",
+    "remove_number",
+    "set_respect_suppression",
     "cancel_campaign",
     "confirm_campaign",
     "create_template",
