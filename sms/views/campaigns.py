@@ -63,6 +63,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     draft = campaign.state == CampaignState.DRAFT
     counts = None if draft else services.campaign_counts(campaign)
     recently_sent = services.recently_sent_elsewhere(campaign) if draft else 0
+    invalid_count = 0 if draft else services.invalid_numbers_count(campaign)
     return render(
         request,
         "sms/campaign_detail.html",
@@ -79,6 +80,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "halt_text": _halt_text(campaign),
             "counts": counts,
             "recently_sent_text": _recently_sent_text(recently_sent),
+            "invalid_count": invalid_count,
             "sending_text": _sending_text(counts) if counts else "",
             "delivery_text": _delivery_text(counts) if counts else "",
             **abilities(request.user),
