@@ -554,3 +554,24 @@ def set_respect_suppression(template: Template, respect: bool) -> None:
     """Mark an industry template to respect the list, or not (marketing ones always do)."""
     Template.objects.filter(pk=template.pk).update(respect_suppression=respect)
     template.respect_suppression = respect
+
+
+def cancel_suppressed(campaign_id: int, chunk_id: int) -> int:
+    """Cancel the chunk's queued messages whose number is on the list (code `SUPPRESSED`),
+    with the campaign's counter, in one update; returns how many (rule 8 of the sending)."""
+    with transaction.atomic():
+        changed = Message.objects.filter(
+            campaign_id=campaign_id,
+            chunk_id=chunk_id,
+            status=MessageStatus.QUEUED,
+            mobile__in=SuppressedNumber.objects.values("mobile"),
+        ).update(
+            status=MessageStatus.CANCELLED,
+            error_code=texts.SUPPRESSED,
+            status_changed_at=timezone.now(),
+        )
+        if changed:
+            Campaign.objects.filter(pk=campaign_id).update(
+                cancelled_count=F("cancelled_count") + changed
+            )
+    return changed
