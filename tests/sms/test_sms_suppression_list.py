@@ -146,3 +146,19 @@ def test_only_an_industry_template_can_be_marked_to_respect_the_list(operator_cl
     operator_client.post(reverse("sms:template_respect_suppression", args=[industry.pk]))
     industry.refresh_from_db()
     assert not industry.respects_suppression
+
+
+def test_the_list_and_a_suppressed_line_read_in_chinese(operator_client):
+    SuppressedNumber.objects.create(mobile="13800138000", reason="complaint")
+
+    page = operator_client.get(
+        reverse("sms:suppression"), HTTP_ACCEPT_LANGUAGE="zh-hans"
+    ).content.decode()
+    refused = operator_client.post(
+        reverse("sms:suppression_add"),
+        {"mobile": "13800138000", "reason": "manual"},
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    ).content.decode()
+
+    assert "屏蔽名单" in page and "投诉" in page and "添加号码" in page
+    assert "13800138000 已在屏蔽名单中（投诉" in refused
