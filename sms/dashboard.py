@@ -1,4 +1,4 @@
-"""The SMS tile of the dashboard: quotas left and today's messages.
+"""The SMS tile of the dashboard: quotas left, today's messages and the suppression list.
 
 Contract (backoffice.tiles): `figures(user) -> list[tuple[str, str]]` of (label, value).
 """
@@ -30,4 +30,5 @@ def figures(user: User | AnonymousUser) -> list[tuple[str, str]]:
     rows.append((_("Sent today"), intcomma(today["sent"])))
     rows.append((_("Delivered today"), intcomma(today["success"])))
     rows.append((_("Failed today"), intcomma(today["failed"])))
+    rows.append((_("Suppressed numbers"), intcomma(services.suppressed_total())))
     return rows

@@ -52,6 +52,7 @@ from sms.services.suppression import (
     invalid_numbers_count,
     remove_number,
     set_respect_suppression,
+    suppressed_total,
 )
 from sms.services.template_ops import (
     TemplateProblems,
@@ -90,6 +91,7 @@ __all__ = [
     "invalid_numbers_count",
     "remove_number",
     "set_respect_suppression",
+    "suppressed_total",
     "cancel_campaign",
     "confirm_campaign",
     "create_template",

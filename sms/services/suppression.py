@@ -85,6 +85,11 @@ def suppressed_among(mobiles: Collection[str]) -> dict[str, str]:
     return found
 
 
+def suppressed_total() -> int:
+    """How many numbers are on the list (a small table: counted, not cached)."""
+    return SuppressedNumber.objects.count()
+
+
 def search(prefix: str = "", reason: str = "") -> QuerySet[SuppressedNumber]:
     """Entries whose number starts with `prefix` (digits), of one reason or all, newest first."""
     entries = SuppressedNumber.objects.select_related("created_by")

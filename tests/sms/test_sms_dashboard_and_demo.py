@@ -26,6 +26,7 @@ def test_the_tile_shows_quotas_and_todays_messages(
     assert figures["Sent today"] == "2"
     assert figures["Delivered today"] == "0"
     assert figures["General messages left"].replace(",", "").isdigit()
+    assert figures["Suppressed numbers"] == "0"
 
 
 def test_the_tile_is_empty_for_staff_without_the_role(django_user_model):
@@ -38,7 +39,7 @@ def test_the_dashboard_and_home_page_render_the_figures(operator_client, provide
     assert 'id="tile-sms"' in dashboard_page and "Sent today" in dashboard_page
 
     home = operator_client.get(reverse("sms:index")).content.decode()
-    for page in ("templates", "send", "import", "campaigns", "report"):
+    for page in ("templates", "send", "import", "campaigns", "report", "suppression"):
         assert f'data-page="{page}"' in home
 
 
