@@ -21,7 +21,7 @@ from sms.models import (
     MessageStatus,
     SuppressedNumber,
 )
-from tests.sms.conftest import local_template, provider_report, send_from_page
+from tests.sms.conftest import local_template, provider_report
 
 pytestmark = pytest.mark.django_db
 
