@@ -539,6 +539,13 @@ def confirm_import(pending: SuppressionImport, user: User | None = None) -> int:
     return added
 
 
+def waiting_imports(limit: int = 20) -> QuerySet[SuppressionImport]:
+    """Checked files nobody has confirmed or discarded yet, newest first."""
+    return SuppressionImport.objects.filter(confirmed_at__isnull=True).select_related(
+        "created_by"
+    )[:limit]
+
+
 def discard_import(pending: SuppressionImport) -> None:
     """Drop an unconfirmed file (its row and its stored copy)."""
     deleted, _counts = SuppressionImport.objects.filter(

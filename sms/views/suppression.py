@@ -121,7 +121,12 @@ def suppression_import(request: HttpRequest) -> HttpResponse:
             form.add_error("file", str(error))
         else:
             return redirect("sms:suppression_import_check", pk=pending.pk)
-    return render(request, "sms/suppression_import.html", {"form": form})
+    # Like campaign import drafts, a checked file waits until someone confirms or discards it.
+    return render(
+        request,
+        "sms/suppression_import.html",
+        {"form": form, "waiting": suppression.waiting_imports()},
+    )
 
 
 @needs(ADD_SUPPRESSION)

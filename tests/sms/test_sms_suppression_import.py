@@ -134,3 +134,16 @@ def test_a_file_without_a_good_line_offers_no_confirmation(operator_client):
     page = response.content.decode()
     assert 'id="confirm-import"' not in page
     assert "No line of the file adds a number to the list." in page
+
+
+def test_a_checked_file_waits_on_the_import_page_until_confirmed(operator_client):
+    check(operator_client, FILE.encode(), name="waiting.csv")
+    pending = SuppressionImport.objects.get()
+    link = reverse("sms:suppression_import_check", args=[pending.pk])
+
+    before = operator_client.get(reverse("sms:suppression_import")).content.decode()
+    operator_client.post(reverse("sms:suppression_import_confirm", args=[pending.pk]))
+    after = operator_client.get(reverse("sms:suppression_import")).content.decode()
+
+    assert link in before and "waiting.csv" in before
+    assert link not in after
