@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from sms import dashboard, demo, services
-from sms.models import Campaign, Template, TemplateStatus
+from sms.models import Campaign, SuppressedNumber, Template, TemplateStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -56,6 +56,7 @@ def test_demo_data_loads_approved_templates_of_each_kind_once(provider):
         ("marketing", "vip"),
     }
     assert set(templates.values_list("status", flat=True)) == {TemplateStatus.SUCCESS}
+    assert SuppressedNumber.objects.count() == len(demo.DEMO_SUPPRESSED)
 
 
 def test_the_sample_import_file_works_with_the_demo_template(provider):
