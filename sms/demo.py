@@ -1,4 +1,5 @@
-"""Demo data for `make run`: approved templates of each kind, and a sample import file.
+"""Demo data for `make run`: approved templates of each kind, a sample import file and a
+few numbers on the suppression list.
 
 Contract (backoffice load_demo_data): `load(stdout) -> None`, idempotent, talking to the
 provider (the sandbox under `make run`) through `sms.services`. Templates are approved through
@@ -14,7 +15,7 @@ import requests
 from django.conf import settings
 
 from sms import rules, services
-from sms.models import Template, TemplateStatus
+from sms.models import SuppressedNumber, SuppressionReason, Template, TemplateStatus
 
 SAMPLE_IMPORT = Path(__file__).resolve().parent / "demo" / "sample_import.csv"
 
@@ -54,6 +55,13 @@ DEMO_TEMPLATES = (
 )
 
 
+# Numbers of no demo file: the marketing templates skip them, the sample import is unchanged.
+DEMO_SUPPRESSED = (
+    ("13900139009", SuppressionReason.UNSUBSCRIBED, "回复TD"),
+    ("18600186009", SuppressionReason.COMPLAINT, "demo"),
+)
+
+
 def _approve(control_url: str, template: Template) -> None:
     response = requests.post(
         f"{control_url.rstrip('/')}/sms/templates/{template.provider_id}/review",
@@ -77,4 +85,8 @@ def load(stdout: TextIO) -> None:
             stdout.write(f"  template #{template.provider_id} {draft.title} approved")
     services.sync_templates()
     services.refresh_quota()
+    for mobile, reason, note in DEMO_SUPPRESSED:
+        SuppressedNumber.objects.get_or_create(
+            mobile=mobile, defaults={"reason": reason, "note": note}
+        )
     stdout.write(f"  sample import file: {SAMPLE_IMPORT} (use it with the 发货通知 template)")

@@ -10,8 +10,16 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from sms import rules, services, texts
-from sms.models import MessageStatus, MessageType, ReportType, SignLocation, Template
+from sms.models import (
+    MessageStatus,
+    MessageType,
+    ReportType,
+    SignLocation,
+    SuppressionReason,
+    Template,
+)
 from sms.services.search import UNKNOWN_STATUS
+from sms.services.suppression import NOTE_MAX_LENGTH
 
 VARIABLE_FIELDS = ("var1", "var2", "var3", "var4")
 
@@ -246,3 +254,60 @@ class ReportFilterForm(forms.Form):
         if start and end and start > end:
             self.add_error("date_to", _("The end date is before the start date."))
         return cleaned
+
+
+class SuppressionAddForm(forms.Form):
+    mobile = forms.CharField(label=_("Mobile"), max_length=20)
+    reason = forms.ChoiceField(label=_("Reason"), choices=SuppressionReason.choices)
+    note = forms.CharField(label=_("Note"), required=False, max_length=NOTE_MAX_LENGTH)
+
+    def clean_mobile(self) -> str:
+        try:
+            return rules.normalize_mobile(self.cleaned_data["mobile"].strip())
+        except rules.InvalidMobileError as error:
+            raise forms.ValidationError(texts.problem_text(error.problem)) from None
+
+
+class SuppressionImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("File"),
+        help_text=_(
+            "txt or csv: column 1 the mobile number, column 2 an optional note for that number. "
+            "UTF-8 or GBK, with or without BOM (files saved by Excel work)."
+        ),
+    )
+    reason = forms.ChoiceField(
+        label=_("Reason"), choices=SuppressionReason.choices,
+        initial=SuppressionReason.UNSUBSCRIBED,
+    )
+    note = forms.CharField(
+        label=_("Note"), required=False, max_length=NOTE_MAX_LENGTH,
+        help_text=_("For every number of the file whose line gives no note of its own."),
+    )
+
+
+class SuppressionFilterForm(forms.Form):
+    number = forms.CharField(
+        label=_("Number starts with"), required=False, max_length=14,
+        help_text=_("The first digits of a number, or all 11."),
+    )
+    reason = forms.ChoiceField(
+        label=_("Reason"), required=False,
+        choices=[("", _("Any reason")), *SuppressionReason.choices],
+    )
+
+    def clean_number(self) -> str:
+        raw = "".join(self.cleaned_data["number"].split())
+        if raw.startswith("+86"):
+            raw = raw[3:]
+        if raw and not (raw.isascii() and raw.isdigit()):
+            raise forms.ValidationError(_("Type digits only (the start of a mobile number)."))
+        if len(raw) > 11:
+            raise forms.ValidationError(_("A mobile number has 11 digits; type at most 11."))
+        return raw
+
+
+class RespectSuppressionForm(forms.Form):
+    respect_suppression = forms.BooleanField(
+        label=_("Skip numbers on the suppression list"), required=False
+    )

@@ -14,11 +14,17 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from sms import rules
+from sms.models import SuppressionReason
 
 # Import-only codes (a line of a file, not a template or a single send).
 DUPLICATE_MOBILE = "DUPLICATE_MOBILE"
 TOO_MANY_COLUMNS = "TOO_MANY_COLUMNS"
 BROKEN_LINE = "BROKEN_LINE"
+# The number is on the suppression list: the line is set aside, not sent (not an error).
+SUPPRESSED = "SUPPRESSED"
+# Suppression-file-only codes: a line has the mobile and an optional note, nothing more.
+SUPPRESSION_COLUMNS = "SUPPRESSION_COLUMNS"
+NOTE_TOO_LONG = "NOTE_TOO_LONG"
 
 FIELD_NAMES: Mapping[str, Promise] = {
     "title": _("title"),
@@ -82,6 +88,12 @@ PROBLEM_TEXTS: Mapping[str, Promise] = {
         "The line has %(count)s columns; at most 5 are read (the mobile and 4 variables)."
     ),
     BROKEN_LINE: _("The line cannot be read as comma-separated values: %(detail)s."),
+    SUPPRESSED: _("%(value)s is on the suppression list (%(reason)s): it is not sent."),
+    SUPPRESSION_COLUMNS: _(
+        "The line has %(count)s columns; a suppression file has at most 2 (the mobile and a "
+        "note)."
+    ),
+    NOTE_TOO_LONG: _("The note has %(length)s characters; at most %(limit)s are kept."),
 }
 
 # One short label per reason, for the totals of an import report.
@@ -93,6 +105,7 @@ REASON_LABELS: Mapping[str, Promise] = {
     rules.VARIABLE_SEPARATOR: _("forbidden character | in a variable"),
     TOO_MANY_COLUMNS: _("too many columns"),
     BROKEN_LINE: _("unreadable line"),
+    SUPPRESSED: _("suppressed"),
 }
 
 PROVIDER_ERRORS: Mapping[str, Promise] = {
@@ -163,10 +176,18 @@ def problem_text(problem: rules.Problem) -> str:
     if problem.code == rules.ILLEGAL_MOBILE:
         reason = str(params.get("reason", ""))
         params["reason"] = MOBILE_REASONS.get(reason, reason)
+    if problem.code == SUPPRESSED:
+        params["reason"] = suppression_reason_label(str(params.get("reason", "")))
     try:
         return str(template) % params
     except (KeyError, TypeError, ValueError):
         return problem.message
+
+
+def suppression_reason_label(code: str) -> str:
+    """The label of a suppression reason code (the code itself when unknown)."""
+    known = dict(SuppressionReason.choices)
+    return str(known.get(code, code))
 
 
 def code_text(code: str, params: Mapping[str, object] | None = None) -> str:

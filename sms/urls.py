@@ -1,6 +1,6 @@
 from django.urls import path
 
-from sms.views import campaigns, home, report, sending, templates
+from sms.views import campaigns, home, report, sending, suppression, templates
 
 app_name = "sms"
 
@@ -29,6 +29,40 @@ urlpatterns = [
     path("campaigns/<int:pk>/discard/", campaigns.campaign_discard, name="campaign_discard"),
     path("campaigns/<int:pk>/cancel/", campaigns.campaign_cancel, name="campaign_cancel"),
     path("campaigns/<int:pk>/resume/", campaigns.campaign_resume, name="campaign_resume"),
+    path(
+        "campaigns/<int:pk>/suppress-invalid/",
+        suppression.campaign_suppress_invalid,
+        name="campaign_suppress_invalid",
+    ),
+    path(
+        "templates/<int:pk>/suppression/",
+        suppression.template_respect_suppression,
+        name="template_respect_suppression",
+    ),
+    path("suppression/", suppression.suppression_list, name="suppression"),
+    path("suppression/export.csv", suppression.suppression_csv, name="suppression_csv"),
+    path("suppression/add/", suppression.suppression_add, name="suppression_add"),
+    path("suppression/import/", suppression.suppression_import, name="suppression_import"),
+    path(
+        "suppression/import/<int:pk>/",
+        suppression.suppression_import_check,
+        name="suppression_import_check",
+    ),
+    path(
+        "suppression/import/<int:pk>/confirm/",
+        suppression.suppression_import_confirm,
+        name="suppression_import_confirm",
+    ),
+    path(
+        "suppression/import/<int:pk>/discard/",
+        suppression.suppression_import_discard,
+        name="suppression_import_discard",
+    ),
+    path(
+        "suppression/<int:pk>/remove/",
+        suppression.suppression_remove,
+        name="suppression_remove",
+    ),
     path("report/", report.report, name="report"),
     path("report/export.csv", report.report_csv, name="report_csv"),
     path("report/sync/", report.report_sync, name="report_sync"),

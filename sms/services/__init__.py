@@ -2,12 +2,13 @@
 
 Pages, tasks, commands and other apps import from here; each concern has its own module:
 `template_ops` (templates and quota), `importing` (judging import files and typed numbers),
-`campaign_store` (an import or the send page's recipients -> rows), `lifecycle` (confirm,
-schedule, cancel, resume, clean-up), `campaigns` (chunked sending and reconciliation),
-`reports` (the delivery report sync), `scheduling` (start times and the marketing sending
-window), `search` and `csv_export` (the delivery report page; its `csv_lines` is
-re-exported for other apps' CSV exports), `figures` (the
-dashboard's counts), `progress` (a campaign's sending and delivery figures) and `connection`
+`suppression` (the suppression list: numbers set aside before anything is sent, and its
+pages' use cases), `campaign_store` (an import or the send page's recipients -> rows),
+`lifecycle` (confirm, schedule, cancel, resume, clean-up), `campaigns` (chunked sending and
+reconciliation), `reports` (the delivery report sync), `scheduling` (start times and the
+marketing sending window), `search` and `csv_export` (the delivery report page; its
+`csv_lines` is re-exported for other apps' CSV exports), `figures` (the dashboard's counts),
+`progress` (a campaign's sending and delivery figures) and `connection`
 (the configured client). The client's error types are re-exported so that pages can tell a
 refusal from a failure without importing the client.
 """
@@ -57,6 +58,18 @@ from sms.services.scheduling import (
     marketing_window,
     parse_start_time,
 )
+from sms.services.suppression import (
+    SuppressionError,
+    add_invalid_numbers,
+    add_number,
+    check_import,
+    confirm_import,
+    discard_import,
+    invalid_numbers_count,
+    remove_number,
+    set_respect_suppression,
+    suppressed_total,
+)
 from sms.services.template_ops import (
     TemplateProblems,
     TemplateSync,
@@ -83,6 +96,16 @@ __all__ = [
     "start_due_campaigns",
     "sent_per_day",
     "csv_lines",
+    "SuppressionError",
+    "add_invalid_numbers",
+    "add_number",
+    "check_import",
+    "confirm_import",
+    "discard_import",
+    "invalid_numbers_count",
+    "remove_number",
+    "set_respect_suppression",
+    "suppressed_total",
     "MAX_FORM_RECIPIENTS",
     "MAX_NUMBERS_PER_SEND",
     "CampaignCounts",
@@ -94,9 +117,19 @@ __all__ = [
     "SmsApiError",
     "SmsError",
     "SmsTransportError",
+    "SuppressionError",
     "TemplateProblems",
     "TemplateSync",
+    "add_invalid_numbers",
+    "add_number",
     "campaign_counts",
+    "check_import",
+    "confirm_import",
+    "discard_import",
+    "invalid_numbers_count",
+    "remove_number",
+    "set_respect_suppression",
+    "suppressed_total",
     "cancel_campaign",
     "confirm_campaign",
     "create_template",

@@ -25,7 +25,7 @@ from sms.models import (
     MessageStatus,
     Template,
 )
-from sms.services import importing
+from sms.services import importing, suppression
 from sms.services.bulk import MessageRow, MessageSink
 
 if TYPE_CHECKING:
@@ -187,11 +187,19 @@ def store_import(
                     else:
                         writer.bad(line)
                 totals = writer.finish()
+            # After the COPY: one semi-join with the suppression list, not a lookup per line.
+            aside = suppression.set_aside_stored(campaign)
+            totals.numbers -= aside.lines
+            totals.units -= aside.units
             with path.open("rb") as stream:
                 campaign.source_file.save(Path(name).name, File(stream), save=False)
             kept_file = campaign.source_file.name
             _save_totals(
-                campaign, totals, lines_read=stats.lines_read, skipped_header=stats.header_skipped
+                campaign,
+                totals,
+                lines_read=stats.lines_read,
+                skipped_header=stats.header_skipped,
+                suppressed_lines=aside.lines,
             )
     except BaseException:
         # The rows are rolled back; the file storage is not transactional, so its copy goes

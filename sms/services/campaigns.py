@@ -43,6 +43,10 @@ The rules, in the order a run applies them:
    live state is conditional on `state = sending`, so a cancelled campaign never turns into
    `halted` (which could be resumed), and numbers a run puts back in the queue after the cancel
    are cancelled by the campaign's next run.
+8. Suppression. Before a chunk's numbers are sent, those on the suppression list (for a
+   template that respects it) are cancelled with the code `SUPPRESSED`, in one update: the
+   import and the send page set them aside already; this catches numbers put on the list
+   between the check and the send.
 """
 
 from __future__ import annotations
@@ -69,6 +73,7 @@ from sms.models import (
     Message,
     MessageStatus,
 )
+from sms.services import suppression
 from sms.services.bulk import SendOutcome, mark_submitting, record_outcomes
 from sms.services.connection import record_quota, sms_client
 from sms.services.scheduling import bound_by_window, window_opens_at
@@ -267,6 +272,8 @@ class CampaignRun:
 
     def send_chunk(self, chunk: Chunk) -> None:
         """Send the chunk's queued numbers, one call per distinct set of variable values."""
+        if suppression.applies_to(self.campaign.template):
+            suppression.cancel_suppressed(self.campaign_id, chunk.pk)
         queued = (
             Message.objects.filter(chunk_id=chunk.pk, status=MessageStatus.QUEUED)
             .order_by("id")

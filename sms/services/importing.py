@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Protocol, TypeVar
 
 from django.utils.translation import gettext as _
 
@@ -288,9 +288,21 @@ class ReadStats:
     header_skipped: bool = False
 
 
+_Judged = TypeVar("_Judged", covariant=True)
+
+
+class Judge(Protocol[_Judged]):
+    """Judges one record of a file: a campaign's LineJudge, or the suppression import's."""
+
+    def judge(self, line_number: int, fields: Sequence[str]) -> _Judged | BadLine: ...
+
+
+_Line = TypeVar("_Line")
+
+
 def read_lines(
-    path: Path, encoding: str, judge: LineJudge, stats: ReadStats
-) -> Iterator[GoodLine | BadLine]:
+    path: Path, encoding: str, judge: Judge[_Line], stats: ReadStats
+) -> Iterator[_Line | BadLine]:
     """Judge every record of the file in order; blank lines are skipped silently.
 
     The first record is taken for a header (and skipped) when its first column holds no digit

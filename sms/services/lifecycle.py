@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +28,7 @@ from sms.models import (
     Quota,
     Template,
 )
-from sms.services import importing
+from sms.services import importing, suppression
 from sms.services.campaign_store import store_recipients
 from sms.services.campaigns import cancel_queued, run_campaign, stalled_campaigns
 from sms.services.connection import latest_quota, sms_client
@@ -62,6 +62,8 @@ class RecipientsPreview:
     bad: list[importing.BadLine]
     quota: Quota | None
     report_type: str
+    # Good lines whose number is on the suppression list: set aside, never stored to send.
+    suppressed: list[importing.BadLine] = field(default_factory=list)
 
     @property
     def total_units(self) -> int:
@@ -104,8 +106,13 @@ def preview_recipients(
             good.append(judged)
         else:
             bad.append(judged)
+    good, suppressed = suppression.split_suppressed(template, good)
     return RecipientsPreview(
-        good=good, bad=bad, quota=latest_quota(), report_type=template.report_type
+        good=good,
+        bad=bad,
+        quota=latest_quota(),
+        report_type=template.report_type,
+        suppressed=suppressed,
     )
 
 

@@ -20,6 +20,10 @@ ACCESS = "sms.access_sms"
 SEND = "sms.send_sms"
 MANAGE_TEMPLATES = "sms.manage_templates"
 OVERRIDE_WINDOW = "sms.override_quiet_hours"
+# The suppression list: readers see it; adding (one by one, a file, a campaign's invalid
+# numbers) and removing need the model's own permissions.
+ADD_SUPPRESSION = "sms.add_suppressednumber"
+REMOVE_SUPPRESSION = "sms.delete_suppressednumber"
 
 needs = access_guard(ACCESS)
 
@@ -34,6 +38,8 @@ def abilities(user: User | AnonymousUser) -> dict[str, bool]:
     return {
         "can_send": user.has_perm(SEND),
         "can_manage_templates": user.has_perm(MANAGE_TEMPLATES),
+        "can_add_suppression": user.has_perm(ADD_SUPPRESSION),
+        "can_remove_suppression": user.has_perm(REMOVE_SUPPRESSION),
     }
 
 

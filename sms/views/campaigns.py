@@ -81,6 +81,7 @@ def _detail(
     draft = campaign.state == CampaignState.DRAFT
     counts = None if draft else services.campaign_counts(campaign)
     recently_sent = services.recently_sent_elsewhere(campaign) if draft else 0
+    invalid_count = 0 if draft else services.invalid_numbers_count(campaign)
     return render(
         request,
         "sms/campaign_detail.html",
@@ -97,6 +98,7 @@ def _detail(
             "halt_text": _halt_text(campaign),
             "counts": counts,
             "recently_sent_text": _recently_sent_text(recently_sent),
+            "invalid_count": invalid_count,
             "sending_text": _sending_text(counts) if counts else "",
             "delivery_text": _delivery_text(counts) if counts else "",
             "schedule_form": schedule_form

@@ -18,6 +18,7 @@ def index(request: HttpRequest) -> HttpResponse:
     context.update(
         today=services.today_figures(),
         recent_campaigns=Campaign.objects.select_related("template")[:5],
+        suppressed_total=services.suppressed_total(),
         **abilities(request.user),
     )
     return render(request, "sms/index.html", context)

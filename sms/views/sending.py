@@ -55,7 +55,8 @@ def send(request: HttpRequest) -> HttpResponse:
         request,
         "sms/send.html",
         {"form": form, "preview": preview, "draft": draft, "bad_lines": _bad_rows(preview),
-         "blocked": blocked, "schedule_form": schedule},
+         "suppressed_lines": _suppressed_rows(preview), "blocked": blocked,
+         "schedule_form": schedule},
     )
 
 
@@ -77,6 +78,10 @@ def _why_not_offered(preview: services.RecipientsPreview | None) -> list[str]:
             "then preview again.",
             count,
         ) % {"count": count})
+    elif not preview.good and preview.suppressed:
+        reasons.append(
+            _("Every number given is on the suppression list: there is nothing to send.")
+        )
     elif not preview.good:
         reasons.append(_("Give at least one mobile number, then preview again."))
     # Not a reason: the quota and the template's status as we last saw them. Both may be out of
@@ -151,15 +156,21 @@ def _already_confirmed(request: HttpRequest, campaign: Campaign) -> HttpResponse
 
 
 def _bad_rows(preview: services.RecipientsPreview | None) -> list[dict[str, object]]:
-    if preview is None:
-        return []
+    return _rows(preview.bad if preview is not None else [])
+
+
+def _suppressed_rows(preview: services.RecipientsPreview | None) -> list[dict[str, object]]:
+    return _rows(preview.suppressed if preview is not None else [])
+
+
+def _rows(lines: list[importing.BadLine]) -> list[dict[str, object]]:
     return [
         {
             "line": line.line_number,
             "mobile": line.mobile,
             "reasons": [texts.problem_text(problem) for problem in line.problems],
         }
-        for line in preview.bad
+        for line in lines
     ]
 
 

@@ -97,3 +97,35 @@ def test_sms_sync_templates_reports_counts_and_quota(provider, sms_template):
     output = run("sms_sync_templates")
 
     assert "0 new, 1 updated" in output and "quota: general" in output
+
+
+def test_sms_send_leaves_out_suppressed_numbers_and_says_so(provider, sms_template):
+    from sms.models import SuppressedNumber
+
+    template = sms_template("plain")
+    SuppressedNumber.objects.create(mobile="13800138000", reason="complaint")
+    errors = StringIO()
+
+    call_command(
+        "sms_send", "--template", str(template.provider_id), "--mobile",
+        "13800138000,13900139000", stdout=StringIO(), stderr=errors,
+    )
+    with pytest.raises(CommandError, match="every number given is on the suppression list"):
+        run("sms_send", "--template", str(template.provider_id), "--mobile", "13800138000")
+
+    assert "13800138000 is on the suppression list (Complaint)" in errors.getvalue()
+    assert [r["mobile"] for r in provider_report(provider)] == ["13900139000"]
+
+
+def test_sms_import_counts_suppressed_lines(provider, sms_template, tmp_path: Path):
+    from sms.models import SuppressedNumber
+
+    template = sms_template("plain")
+    SuppressedNumber.objects.create(mobile="13800138000", reason="unsubscribed")
+    path = tmp_path / "list.csv"
+    path.write_bytes(b"13800138000\n13900139000\n")
+
+    checked = run("sms_import", str(path), "--template", str(template.provider_id))
+
+    assert "1 numbers" in checked and "1 suppressed (not sent)" in checked
+    assert "line 1: 13800138000 is on the suppression list (Unsubscribed)" in checked

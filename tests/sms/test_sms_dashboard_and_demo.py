@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from sms import dashboard, demo, services
-from sms.models import Campaign, Template, TemplateStatus
+from sms.models import Campaign, SuppressedNumber, Template, TemplateStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -26,6 +26,7 @@ def test_the_tile_shows_quotas_and_todays_messages(
     assert figures["Sent today"] == "2"
     assert figures["Delivered today"] == "0"
     assert figures["General messages left"].replace(",", "").isdigit()
+    assert figures["Suppressed numbers"] == "0"
 
 
 def test_the_tile_is_empty_for_staff_without_the_role(django_user_model):
@@ -38,7 +39,7 @@ def test_the_dashboard_and_home_page_render_the_figures(operator_client, provide
     assert 'id="tile-sms"' in dashboard_page and "Sent today" in dashboard_page
 
     home = operator_client.get(reverse("sms:index")).content.decode()
-    for page in ("templates", "send", "import", "campaigns", "report"):
+    for page in ("templates", "send", "import", "campaigns", "report", "suppression"):
         assert f'data-page="{page}"' in home
 
 
@@ -55,6 +56,7 @@ def test_demo_data_loads_approved_templates_of_each_kind_once(provider):
         ("marketing", "vip"),
     }
     assert set(templates.values_list("status", flat=True)) == {TemplateStatus.SUCCESS}
+    assert SuppressedNumber.objects.count() == len(demo.DEMO_SUPPRESSED)
 
 
 def test_the_sample_import_file_works_with_the_demo_template(provider):

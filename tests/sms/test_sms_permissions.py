@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from sms.models import Campaign, Chunk, Template
+from sms.models import Campaign, Chunk, SuppressedNumber, Template
 from tests.sms.conftest import local_template
 
 pytestmark = pytest.mark.django_db
@@ -19,6 +19,7 @@ def records(db):  # type: ignore[no-untyped-def]
         template=template, source="import", state="draft", total_numbers=1
     )
     Chunk.objects.create(campaign=campaign, number=1, size=1)
+    SuppressedNumber.objects.create(mobile="13800138000", reason="complaint")
     return template, campaign
 
 
@@ -32,6 +33,8 @@ def read_urls(template, campaign) -> list[str]:  # type: ignore[no-untyped-def]
         reverse("sms:campaign_problems_csv", args=[campaign.pk]),
         reverse("sms:report"),
         reverse("sms:report_csv"),
+        reverse("sms:suppression"),
+        reverse("sms:suppression_csv"),
     ]
 
 
@@ -51,6 +54,15 @@ def action_requests(template, campaign) -> list[tuple[str, str]]:  # type: ignor
         ("post", reverse("sms:campaign_discard", args=[campaign.pk])),
         ("post", reverse("sms:campaign_cancel", args=[campaign.pk])),
         ("post", reverse("sms:campaign_resume", args=[campaign.pk])),
+        ("get", reverse("sms:suppression_add")),
+        ("post", reverse("sms:suppression_add")),
+        ("get", reverse("sms:suppression_import")),
+        ("post", reverse("sms:suppression_import")),
+        ("get", reverse("sms:suppression_remove", args=[SuppressedNumber.objects.get().pk])),
+        ("post", reverse("sms:suppression_remove", args=[SuppressedNumber.objects.get().pk])),
+        ("get", reverse("sms:campaign_suppress_invalid", args=[campaign.pk])),
+        ("post", reverse("sms:campaign_suppress_invalid", args=[campaign.pk])),
+        ("post", reverse("sms:template_respect_suppression", args=[template.pk])),
     ]
 
 
@@ -66,6 +78,7 @@ def test_an_auditor_cannot_change_anything(auditor_client, records):
     campaign.refresh_from_db()
     assert campaign.state == "draft"
     assert Template.objects.get(pk=template.pk).removed_at is None
+    assert SuppressedNumber.objects.count() == 1
 
 
 def test_an_auditor_sees_no_action_buttons(auditor_client, records):
@@ -74,8 +87,12 @@ def test_an_auditor_sees_no_action_buttons(auditor_client, records):
         auditor_client.get(reverse("sms:templates")).content.decode(),
         auditor_client.get(reverse("sms:campaign", args=[campaign.pk])).content.decode(),
         auditor_client.get(reverse("sms:report")).content.decode(),
+        auditor_client.get(reverse("sms:suppression")).content.decode(),
     ]
-    for marker in ('id="new-template"', 'id="confirm-campaign"', 'id="sync-report"', ">Edit<"):
+    markers = ('id="new-template"', 'id="confirm-campaign"', 'id="sync-report"', ">Edit<",
+               'id="add-suppression"', 'id="import-suppression"', ">Remove<",
+               'id="respect-suppression-7"')
+    for marker in markers:
         assert not any(marker in page for page in pages), marker
 
 
@@ -88,7 +105,8 @@ def test_staff_without_the_sms_role_are_refused(client, django_user_model, recor
 
 
 def test_an_operator_reaches_the_action_pages(operator_client, records):
-    for name in ("sms:send", "sms:import", "sms:template_create"):
+    for name in ("sms:send", "sms:import", "sms:template_create", "sms:suppression_add",
+                 "sms:suppression_import"):
         assert operator_client.get(reverse(name)).status_code == 200
 
 

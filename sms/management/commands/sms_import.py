@@ -52,7 +52,7 @@ class Command(BaseCommand):
         self.stdout.write(
             f"campaign #{campaign.pk}: {campaign.lines_read} lines read ({campaign.encoding}), "
             f"{campaign.total_numbers} numbers, {campaign.total_units} units, "
-            f"{campaign.bad_lines} bad lines"
+            f"{campaign.bad_lines} bad lines, {campaign.suppressed_lines} suppressed (not sent)"
         )
         for problem in campaign.problems.all()[:SHOWN_PROBLEMS]:
             reason = texts.code_text(problem.code, problem.params)

@@ -53,6 +53,11 @@ class Command(BaseCommand):
             self.stderr.write(f"{line.mobile or '(empty)'}: {reasons}")
         if preview.bad:
             raise CommandError(f"{len(preview.bad)} number(s) cannot be sent; nothing was sent")
+        for line in preview.suppressed:
+            reasons = "; ".join(texts.problem_text(problem) for problem in line.problems)
+            self.stderr.write(f"{line.mobile}: {reasons}")
+        if not preview.good and preview.suppressed:
+            raise CommandError("every number given is on the suppression list; nothing was sent")
         if not preview.good:
             raise CommandError("no mobile number given")
         if len(preview.good) > services.MAX_FORM_RECIPIENTS:

@@ -1,0 +1,224 @@
+"""Suppression list pages: search and export (every reader), add, import, remove (staff with
+the model's permissions), and adding a campaign's invalid numbers in one action."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from sms import services
+from sms.forms import (
+    RespectSuppressionForm,
+    SuppressionAddForm,
+    SuppressionFilterForm,
+    SuppressionImportForm,
+)
+from sms.models import Campaign, MessageType, SuppressedNumber, SuppressionImport, Template
+from sms.services import importing, suppression
+from sms.views.access import (
+    ADD_SUPPRESSION,
+    MANAGE_TEMPLATES,
+    REMOVE_SUPPRESSION,
+    abilities,
+    needs,
+    staff_user,
+)
+
+PAGE_SIZE = 50
+
+
+def _filtered(
+    request: HttpRequest,
+) -> tuple[SuppressionFilterForm, QuerySet[SuppressedNumber]]:
+    form = SuppressionFilterForm(request.GET or None)
+    if form.is_bound and form.is_valid():
+        entries = suppression.search(form.cleaned_data["number"], form.cleaned_data["reason"])
+    else:
+        # A bad filter shows its error and the whole list, never a page of nothing.
+        entries = suppression.search()
+    return form, entries
+
+
+@needs()
+def suppression_list(request: HttpRequest) -> HttpResponse:
+    form, entries = _filtered(request)
+    page = Paginator(entries, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "sms/suppression_list.html",
+        {"form": form, "page": page, "query": query.urlencode(), **abilities(request.user)},
+    )
+
+
+@needs()
+def suppression_csv(request: HttpRequest) -> StreamingHttpResponse:
+    _form, entries = _filtered(request)
+    response = StreamingHttpResponse(
+        suppression.export_lines(entries),
+        content_type="text/csv; charset=utf-8",
+    )
+    response["Content-Disposition"] = 'attachment; filename="suppression-list.csv"'
+    return response
+
+
+@needs(ADD_SUPPRESSION)
+def suppression_add(request: HttpRequest) -> HttpResponse:
+    form = SuppressionAddForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            entry = services.add_number(
+                data["mobile"], data["reason"], data["note"], user=staff_user(request)
+            )
+        except services.SuppressionError as error:
+            form.add_error("mobile", str(error))
+        else:
+            messages.success(
+                request,
+                _("%(mobile)s is on the suppression list.") % {"mobile": entry.mobile},
+            )
+            return redirect("sms:suppression")
+    return render(request, "sms/suppression_add.html", {"form": form})
+
+
+@needs(REMOVE_SUPPRESSION)
+def suppression_remove(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: the question; POST: remove (recorded in the audit log)."""
+    entry = get_object_or_404(SuppressedNumber.objects.select_related("created_by"), pk=pk)
+    if request.method == "POST":
+        try:
+            services.remove_number(entry)
+        except services.SuppressionError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(
+                request,
+                _("%(mobile)s was removed from the suppression list.") % {"mobile": entry.mobile},
+            )
+        return redirect("sms:suppression")
+    return render(request, "sms/suppression_remove.html", {"entry": entry})
+
+
+@needs(ADD_SUPPRESSION)
+def suppression_import(request: HttpRequest) -> HttpResponse:
+    """Upload and check: the file waits, with its bad lines, for a confirmation."""
+    form = SuppressionImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            pending = services.check_import(
+                data["file"], data["reason"], data["note"], user=staff_user(request)
+            )
+        except (importing.ImportFileError, services.SuppressionError) as error:
+            form.add_error("file", str(error))
+        else:
+            return redirect("sms:suppression_import_check", pk=pending.pk)
+    # Like campaign import drafts, a checked file waits until someone confirms or discards it.
+    return render(
+        request,
+        "sms/suppression_import.html",
+        {"form": form, "waiting": suppression.waiting_imports()},
+    )
+
+
+@needs(ADD_SUPPRESSION)
+def suppression_import_check(request: HttpRequest, pk: int) -> HttpResponse:
+    pending = get_object_or_404(SuppressionImport.objects.select_related("created_by"), pk=pk)
+    return render(
+        request,
+        "sms/suppression_import_check.html",
+        {
+            "pending": pending,
+            "problems": suppression.problem_rows(pending),
+            "more_problems": pending.bad_lines > len(pending.problems),
+        },
+    )
+
+
+@needs(ADD_SUPPRESSION)
+@require_POST
+def suppression_import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    pending = get_object_or_404(SuppressionImport, pk=pk)
+    try:
+        added = services.confirm_import(pending, user=staff_user(request))
+    except services.SuppressionError as error:
+        messages.error(request, str(error))
+        return redirect("sms:suppression_import_check", pk=pk)
+    messages.success(
+        request,
+        ngettext(
+            "%(count)s number was added to the suppression list.",
+            "%(count)s numbers were added to the suppression list.",
+            added,
+        )
+        % {"count": added},
+    )
+    return redirect("sms:suppression")
+
+
+@needs(ADD_SUPPRESSION)
+@require_POST
+def suppression_import_discard(request: HttpRequest, pk: int) -> HttpResponse:
+    pending = get_object_or_404(SuppressionImport, pk=pk)
+    try:
+        services.discard_import(pending)
+    except services.SuppressionError as error:
+        messages.error(request, str(error))
+        return redirect("sms:suppression_import_check", pk=pk)
+    messages.success(request, _("The file was discarded; nothing was added."))
+    return redirect("sms:suppression_import")
+
+
+@needs(ADD_SUPPRESSION)
+def campaign_suppress_invalid(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: the question with the count; POST: add the campaign's invalid numbers."""
+    campaign = get_object_or_404(Campaign.objects.select_related("template"), pk=pk)
+    if request.method == "POST":
+        added = services.add_invalid_numbers(campaign, user=staff_user(request))
+        if added:
+            messages.success(
+                request,
+                ngettext(
+                    "%(count)s invalid number was added to the suppression list.",
+                    "%(count)s invalid numbers were added to the suppression list.",
+                    added,
+                )
+                % {"count": added},
+            )
+        else:
+            messages.info(request, _("No invalid number was left to add; nothing changed."))
+        return redirect("sms:campaign", pk=pk)
+    count = services.invalid_numbers_count(campaign)
+    return render(
+        request,
+        "sms/campaign_suppress_invalid.html",
+        {"campaign": campaign, "count": count},
+    )
+
+
+@needs(MANAGE_TEMPLATES)
+@require_POST
+def template_respect_suppression(request: HttpRequest, pk: int) -> HttpResponse:
+    template = get_object_or_404(Template, pk=pk)
+    form = RespectSuppressionForm(request.POST)
+    if template.type != MessageType.INDUSTRY or not form.is_valid():
+        messages.error(
+            request, _("Only an industry template can be set to skip the suppression list.")
+        )
+        return redirect("sms:templates")
+    respect = form.cleaned_data["respect_suppression"]
+    services.set_respect_suppression(template, respect)
+    if respect:
+        text = _("Template #%(id)s now skips numbers on the suppression list.")
+    else:
+        text = _("Template #%(id)s now sends to numbers on the suppression list too.")
+    messages.success(request, text % {"id": template.provider_id})
+    return redirect("sms:templates")
