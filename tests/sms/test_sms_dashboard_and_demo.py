@@ -26,7 +26,6 @@ def test_the_tile_shows_quotas_and_todays_messages(
     assert figures["Sent today"] == "2"
     assert figures["Delivered today"] == "0"
     assert figures["General messages left"].replace(",", "").isdigit()
-    assert figures["Suppressed numbers"] == "0"
 
 
 def test_the_tile_is_empty_for_staff_without_the_role(django_user_model):
