@@ -38,6 +38,11 @@
       var type = form.querySelector("[name=type]");
       var acceptance = form.querySelector('.field[data-field="accept_failing"]');
       if (type && acceptance) { acceptance.hidden = type.value !== "marketing"; }
+      // A marketing template always skips suppressed numbers: words instead of a checkbox.
+      var respect = form.querySelector('.field[data-field="respect_suppression"]');
+      var always = document.getElementById("suppression-always");
+      if (type && respect) { respect.hidden = type.value === "marketing"; }
+      if (type && always) { always.hidden = type.value !== "marketing"; }
     }
     function check() {
       var mine = ++sequence;
