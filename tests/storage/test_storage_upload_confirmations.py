@@ -1,7 +1,7 @@
 """Discarding an upload and replacing stored files are asked first, like every destructive
 action: Discard without `confirmed=1` answers the confirmation page (or, for the page's script,
 the same question as JSON) and changes nothing; the pre-flight check of a drop carries the
-question when files of those names are stored already. In-browser: 
+question when files of those names are stored already. In-browser:
 test_storage_browser_upload_confirmations.py."""
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ def cancel_url(task: UploadTask) -> str:
 
 
 def test_discard_asks_on_the_confirmation_page_first(manager_client, failed_upload):
-    page = manager_client.post(cancel_url(failed_upload), {"next": "/storage/uploads/?state=failed"})
+    page = manager_client.post(cancel_url(failed_upload),
+                               {"next": "/storage/uploads/?state=failed"})
 
     html = page.content.decode()
     assert page.status_code == 200 and 'id="confirmation"' in html
