@@ -154,3 +154,28 @@ def test_discarding_from_the_uploads_list_asks_on_the_confirmation_page(
     page.click("#confirm-action")
     page.wait_for_selector(".messages")
     assert UploadTask.objects.get().state == "cancelled"
+
+
+def test_discard_on_a_page_that_is_sending_asks_in_place_and_the_send_goes_on(
+        browser_setup, provider, media_root, sandbox, sandbox_storage):
+    from tests.storage.conftest import queue_upload
+
+    old = queue_upload(b"x" * 100, "/inbox/old.bin")
+    UploadTask.objects.filter(pk=old.pk).update(state="failed", error="boom")
+    page = browser_setup("en")
+    # A slow drop keeps the page sending while Discard is asked.
+    sandbox.add_fault(service="storage", path="/inbox/slow.bin", method="PUT",
+                      action="delay", delay_ms=1500)
+    drop_files(page, ("slow.bin", b"slow"))
+    page.wait_for_selector('.upload-item[data-state="uploading"]')
+    url = page.url
+
+    page.locator(f'.upload-item[data-upload-id="{old.pk}"] [data-cancel]').click()
+    page.wait_for_selector("#inpage-confirm")
+    assert page.url == url
+    assert page.inner_text("#inpage-confirm-question") == "Discard the upload of /inbox/old.bin?"
+    page.click("#inpage-confirm-action")
+    page.wait_for_selector(f'.upload-item[data-upload-id="{old.pk}"][data-state="cancelled"]')
+    page.wait_for_selector('.upload-item[data-state="done"]', timeout=60_000)
+    assert UploadTask.objects.get(pk=old.pk).state == "cancelled"
+    assert sandbox_storage.head("/inbox/slow.bin").size == 4
