@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext, ngettext
 
 CONFIRMED_FIELD = "confirmed"
 # A long selection is named in part: the count in the question says how many there are.
@@ -62,6 +63,21 @@ def confirmation_page(
         "items": confirmation.items[:ITEMS_SHOWN],
         "more_items": max(0, len(confirmation.items) - ITEMS_SHOWN),
     })
+
+
+def confirmation_json(confirmation: Confirmation) -> dict[str, object]:
+    """The same question for a page's script, where leaving the page would stop work it holds
+    (files being sent from the browser): it shows it in place, in the `.confirm-card` look
+    and with the same words, and sends the request again with `confirmed=1`."""
+    more = max(0, len(confirmation.items) - ITEMS_SHOWN)
+    return {
+        "question": confirmation.question,
+        "consequences": list(confirmation.consequences),
+        "button": confirmation.button,
+        "back": gettext("Go back: do nothing"),
+        "items": list(confirmation.items[:ITEMS_SHOWN]),
+        "more": ngettext("and %(n)s more", "and %(n)s more", more) % {"n": more} if more else "",
+    }
 
 
 def came_from(request: HttpRequest, fallback: str) -> str:

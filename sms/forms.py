@@ -61,7 +61,17 @@ class TemplateForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
+    respect_suppression = forms.BooleanField(
+        label=_("Skip numbers on the suppression list"),
+        required=False,
+        help_text=_(
+            "For an industry template; a marketing template always skips them."
+        ),
+    )
+
+    def __init__(
+        self, *args: Any, editing: bool = False, marketing: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.warnings: list[str] = []
         if editing:
@@ -69,6 +79,16 @@ class TemplateForm(forms.Form):
             for name in ("type", "report_type"):
                 self.fields[name].disabled = True
                 self.fields[name].help_text = _("Fixed once the template exists.")
+        if marketing:
+            # A marketing template always respects the list: nothing to choose (the page says
+            # so in words instead).
+            del self.fields["respect_suppression"]
+
+    def respects_suppression(self) -> bool | None:
+        """The industry template's choice; None for a marketing one (it always respects)."""
+        if self.cleaned_data.get("type") != MessageType.INDUSTRY:
+            return None
+        return bool(self.cleaned_data.get("respect_suppression"))
 
     def draft(self) -> rules.TemplateDraft:
         data = self.cleaned_data

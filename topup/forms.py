@@ -96,6 +96,16 @@ class ManualConfirmForm(forms.Form):
         label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=1000,
         help_text=_("Who confirmed it and how, e.g. \"provider support, ticket 1234\"."))
 
+    def clean_reason(self) -> str:
+        # Checked here too (the service checks again), so that the confirmation page is only
+        # shown for a verdict that will be accepted.
+        reason = cast(str, self.cleaned_data["reason"]).strip()
+        if len(reason) < services.MIN_REASON_LENGTH:
+            raise forms.ValidationError(
+                _("Give the reason (at least %(count)d characters), e.g. who confirmed it and "
+                  "how.") % {"count": services.MIN_REASON_LENGTH})
+        return reason
+
 
 class OrderFilterForm(forms.Form):
     q = forms.CharField(label=_("Mobile or order number"), required=False, max_length=64)

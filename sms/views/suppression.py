@@ -8,10 +8,14 @@ from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from backoffice.confirm import Confirmation, confirmation_page, confirmed
 from sms import services
 from sms.forms import (
     RespectSuppressionForm,
@@ -91,9 +95,10 @@ def suppression_add(request: HttpRequest) -> HttpResponse:
 
 @needs(REMOVE_SUPPRESSION)
 def suppression_remove(request: HttpRequest, pk: int) -> HttpResponse:
-    """GET: the question; POST: remove (recorded in the audit log)."""
+    """The confirmation page (GET, or a POST without `confirmed=1`); its answer removes the
+    number (recorded in the audit log)."""
     entry = get_object_or_404(SuppressedNumber.objects.select_related("created_by"), pk=pk)
-    if request.method == "POST":
+    if confirmed(request):
         try:
             services.remove_number(entry)
         except services.SuppressionError as error:
@@ -104,7 +109,20 @@ def suppression_remove(request: HttpRequest, pk: int) -> HttpResponse:
                 _("%(mobile)s was removed from the suppression list.") % {"mobile": entry.mobile},
             )
         return redirect("sms:suppression")
-    return render(request, "sms/suppression_remove.html", {"entry": entry})
+    since = _("On the list since %(date)s: %(reason)s.") % {
+        "date": date_format(localtime(entry.created_at), "Y-m-d"),
+        "reason": entry.get_reason_display()}
+    return confirmation_page(request, Confirmation(
+        question=_("Remove %(mobile)s from the suppression list?") % {"mobile": entry.mobile},
+        consequences=[
+            f"{since} {entry.note}" if entry.note else since,
+            _("The number will receive marketing messages again. The removal is recorded in "
+              "the audit log."),
+        ],
+        button=_("Remove the number"),
+        back_url=reverse("sms:suppression"),
+        items=[entry.mobile],
+    ))
 
 
 @needs(ADD_SUPPRESSION)
@@ -168,6 +186,24 @@ def suppression_import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def suppression_import_discard(request: HttpRequest, pk: int) -> HttpResponse:
     pending = get_object_or_404(SuppressionImport, pk=pk)
+    if pending.confirmed_at is not None:
+        # Checked before the question: an added file cannot be discarded.
+        messages.error(request, _("This file was already added; it can no longer be discarded."))
+        return redirect("sms:suppression")
+    if not confirmed(request):
+        return confirmation_page(request, Confirmation(
+            question=_("Discard the checked file %(name)s?") % {"name": pending.source_name},
+            consequences=[
+                ngettext(
+                    "Its %(count)s new number is not added to the suppression list.",
+                    "Its %(count)s new numbers are not added to the suppression list.",
+                    pending.new_numbers,
+                ) % {"count": pending.new_numbers},
+                _("The uploaded copy is deleted; to add the numbers, upload the file again."),
+            ],
+            button=_("Discard the file"),
+            back_url=reverse("sms:suppression_import_check", args=[pk]),
+        ))
     try:
         services.discard_import(pending)
     except services.SuppressionError as error:

@@ -92,6 +92,8 @@ def template_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         template = _submit(form, services.create_template)
         if template is not None:
+            if form.respects_suppression():
+                services.set_respect_suppression(template, True)
             messages.success(
                 request,
                 _("Template #%(id)s was submitted; it is under review.")
@@ -104,11 +106,17 @@ def template_create(request: HttpRequest) -> HttpResponse:
 @needs(MANAGE_TEMPLATES)
 def template_edit(request: HttpRequest, pk: int) -> HttpResponse:
     template = get_object_or_404(Template, pk=pk, removed_at__isnull=True)
-    initial = services.draft_of(template).__dict__
-    form = TemplateForm(request.POST or None, initial=initial, editing=True)
+    initial = {**services.draft_of(template).__dict__,
+               "respect_suppression": template.respect_suppression}
+    form = TemplateForm(request.POST or None, initial=initial, editing=True,
+                        marketing=template.type == MessageType.MARKETING)
     if request.method == "POST" and form.is_valid():
         edited = _submit(form, lambda draft: services.edit_template(template, draft))
         if edited is not None:
+            respect = form.respects_suppression()
+            # Audited like the list's button, and only when it changes (no empty entries).
+            if respect is not None and respect != template.respect_suppression:
+                services.set_respect_suppression(template, respect)
             messages.success(
                 request,
                 _("Template #%(id)s was changed and resubmitted for review.")

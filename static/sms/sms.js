@@ -38,6 +38,11 @@
       var type = form.querySelector("[name=type]");
       var acceptance = form.querySelector('.field[data-field="accept_failing"]');
       if (type && acceptance) { acceptance.hidden = type.value !== "marketing"; }
+      // A marketing template always skips suppressed numbers: words instead of a checkbox.
+      var respect = form.querySelector('.field[data-field="respect_suppression"]');
+      var always = document.getElementById("suppression-always");
+      if (type && respect) { respect.hidden = type.value === "marketing"; }
+      if (type && always) { always.hidden = type.value !== "marketing"; }
     }
     function check() {
       var mine = ++sequence;
@@ -87,6 +92,7 @@
         var old = form.querySelector('.field[data-field="' + name + '"] .errorlist');
         if (old) { old.remove(); }
       }
+      showAcceptance();  // at once: the choices of the new type, not 250 ms later
       schedule();
     }
     form.addEventListener("input", edited);
@@ -172,8 +178,26 @@
     });
   }
 
+  function setupStartTime(form) {
+    // "Send now" needs no time: the time field shows (and is sent) only with "At a date and
+    // time". Without this script the field simply stays visible and is ignored for "now".
+    var radios = form.querySelectorAll("input[type=radio][name=when]");
+    var field = form.querySelector('.field[data-field="start_at"]');
+    var input = field ? field.querySelector("input[name=start_at]") : null;
+    if (!radios.length || !input) { return; }
+    function sync() {
+      var later = form.querySelector("input[type=radio][name=when]:checked");
+      var show = Boolean(later && later.value === "later");
+      field.hidden = !show;
+      input.disabled = !show;
+    }
+    radios.forEach(function (radio) { radio.addEventListener("change", sync); });
+    sync();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("form[data-submit-once]").forEach(setupSubmitOnce);
+    document.querySelectorAll("form").forEach(setupStartTime);
     var form = document.getElementById("template-form");
     if (form) { setupTemplateCheck(form); }
     var card = document.getElementById("campaign-progress-card");

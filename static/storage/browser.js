@@ -2,6 +2,8 @@
  * provider by whichever web node receives it (so nothing waits on one node's disk), with two
  * progress bars per file (the part on the wire, measured by XMLHttpRequest, and the whole file
  * as the provider confirmed it), Resume/Discard after a failure, and row selection.
+ * Replacing files and discarding an upload are asked first, with the confirmation page's words
+ * (sent by the server), in a panel shown in place when leaving would stop files being sent.
  * Plain JavaScript, no libraries. Texts come translated from the page (#storage-config). */
 (function () {
   "use strict";
@@ -50,14 +52,70 @@
     select.addEventListener("change", function () { select.form.submit(); });
   });
 
+  /* --- a question asked in place ------------------------------------------------------- */
+
+  /* The confirmation page (templates/confirm.html) as a panel in this page, for the moments
+   * when going to that page would stop the files this page is sending. `question` is what the
+   * server sends (backoffice.confirm.confirmation_json): the same words, the same look. */
+  var openQuestion = null;
+
+  function askInPage(question, place, onConfirm, onBack) {
+    if (openQuestion) { openQuestion(); }  // one question at a time: the older one is declined
+    var panel = element("section", "card confirm-card inpage-confirm");
+    panel.id = "inpage-confirm";
+    panel.setAttribute("role", "alertdialog");
+    panel.setAttribute("aria-labelledby", "inpage-confirm-question");
+    var heading = element("h2", "", question.question);
+    heading.id = "inpage-confirm-question";
+    panel.appendChild(heading);
+    (question.consequences || []).forEach(function (sentence) {
+      panel.appendChild(element("p", "", sentence));
+    });
+    if (question.items && question.items.length) {
+      var items = element("ul", "confirm-items");
+      items.id = "inpage-confirm-items";
+      question.items.forEach(function (name) { items.appendChild(element("li", "", name)); });
+      panel.appendChild(items);
+      if (question.more) { panel.appendChild(element("p", "muted", question.more)); }
+    }
+    var actions = element("div", "confirm-actions");
+    var act = element("button", "danger", question.button);
+    act.type = "button";
+    act.id = "inpage-confirm-action";
+    var back = element("button", "back", question.back);
+    back.type = "button";
+    back.id = "inpage-confirm-back";
+    actions.appendChild(act);
+    actions.appendChild(back);
+    panel.appendChild(actions);
+    function close() { panel.remove(); openQuestion = null; }
+    function decline() { close(); if (onBack) { onBack(); } }
+    act.addEventListener("click", function () { close(); onConfirm(); });
+    back.addEventListener("click", decline);
+    openQuestion = decline;
+    place(panel);
+    back.focus();  // Enter on an unread question does nothing
+  }
+
   /* --- one upload in the list ---------------------------------------------------------- */
 
-  function postJson(url) {
+  function postJson(url, fields) {
+    var body = new FormData();
+    Object.keys(fields || {}).forEach(function (name) { body.append(name, fields[name]); });
     return fetch(url, {
       method: "POST",
+      body: body,
       credentials: "same-origin",
       headers: { "X-CSRFToken": csrfToken(), "Accept": "application/json" }
     }).then(function (response) { return response.json(); });
+  }
+
+  var dropped = [];  // the uploads whose file this page holds (dropped or chosen here)
+
+  /* Whether leaving the page would stop files it is sending or could still send. */
+  function pageBusy() {
+    return inFlight > 0 || waiting.length > 0 ||
+      dropped.some(function (item) { return Boolean(item.sender); });
   }
 
   function UploadItem(node) {
@@ -68,7 +126,15 @@
     var resume = node.querySelector("[data-resume]");
     var cancel = node.querySelector("[data-cancel]");
     if (resume) { resume.addEventListener("click", function () { self.resume(); }); }
-    if (cancel) { cancel.addEventListener("click", function () { self.cancel(); }); }
+    if (cancel) {
+      cancel.addEventListener("click", function (event) {
+        // A button in a form (drawn by the server) goes to the confirmation page, unless that
+        // would stop files this page is sending: then the same question is asked in place.
+        if (cancel.form && !pageBusy()) { return; }
+        event.preventDefault();
+        self.cancel();
+      });
+    }
   }
 
   UploadItem.create = function (file, target) {
@@ -102,7 +168,9 @@
       state.appendChild(part);
     });
     li.appendChild(state);
-    return new UploadItem(li);
+    var item = new UploadItem(li);
+    dropped.push(item);
+    return item;
   };
 
   UploadItem.bar = function (leg, caption) {
@@ -179,10 +247,18 @@
     });
   };
 
+  /* Without `confirmed` the server answers the question (or the status, when the upload can
+   * no longer be discarded); the answer to the question posts again with confirmed=1. */
   UploadItem.prototype.cancel = function () {
     var self = this;
     var url = this.status ? this.status.cancel_url : this.node.dataset.cancelUrl;
-    postJson(url).then(function (status) { self.apply(status); });
+    postJson(url).then(function (answer) {
+      if (!answer.confirmation) { self.apply(answer); return; }
+      askInPage(answer.confirmation, function (panel) { self.node.appendChild(panel); },
+        function () {
+          postJson(url, { confirmed: "1" }).then(function (status) { self.apply(status); });
+        });
+    });
   };
 
   UploadItem.prototype.refused = function (message, retry) {
@@ -394,30 +470,37 @@
           return;
         }
         if (!answer.files) { throw new Error(answer.error || "no files in the answer"); }
-        var existing = answer.files.filter(function (info) { return info.exists; })
-          .map(function (info) { return info.path; });
-        if (existing.length &&
-            !window.confirm(text("replaceConfirm", "These files will be replaced:") + "\n" + existing.join("\n"))) {
-          showDropProblem(text("notReplaced", "Nothing was sent: the existing files were kept."));
+        if (answer.confirmation) {
+          // Files of these names are stored already: nothing is sent until that is confirmed.
+          askInPage(answer.confirmation, function (panel) {
+            dropZone.parentNode.insertBefore(panel, dropZone.nextSibling);
+          }, function () { enqueueBatch(files, answer.files); }, function () {
+            showDropProblem(text("notReplaced", "Nothing was sent: the existing files were kept."));
+          });
           return;
         }
-        answer.files.forEach(function (info, index) {
-          var item = UploadItem.create(files[index], info.path);
-          list.insertBefore(item.node, list.firstChild);
-          if (info.error) {
-            item.refused(info.error);
-            return;
-          }
-          item.node.querySelector(".upload-name .muted").textContent +=
-            " · " + (info.resumable ? text("inParts", "in 1 MiB parts") : text("onePut", "in one request"));
-          item.setState("sending", text("sending", "sending"));
-          waiting.push({ file: files[index], item: item });
-        });
-        sendNext();
+        enqueueBatch(files, answer.files);
       })
       .catch(function () {
         showDropProblem(text("checkFailed", "The files could not be checked; nothing was sent."));
       });
+  }
+
+  /* The checked files of a batch go into the list and are sent, two at a time. */
+  function enqueueBatch(files, infos) {
+    infos.forEach(function (info, index) {
+      var item = UploadItem.create(files[index], info.path);
+      list.insertBefore(item.node, list.firstChild);
+      if (info.error) {
+        item.refused(info.error);
+        return;
+      }
+      item.node.querySelector(".upload-name .muted").textContent +=
+        " · " + (info.resumable ? text("inParts", "in 1 MiB parts") : text("onePut", "in one request"));
+      item.setState("sending", text("sending", "sending"));
+      waiting.push({ file: files[index], item: item });
+    });
+    sendNext();
   }
 
   /* Dropped folders arrive as files that cannot be read; they are named, not sent. */

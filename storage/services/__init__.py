@@ -69,6 +69,7 @@ from storage.services.files import (
 from storage.services.mirror import refresh_mirror, sync_tree
 from storage.services.uploads import (
     UploadOptions,
+    can_cancel,
     cancel_upload,
     create_upload,
     enqueue_upload,
@@ -108,6 +109,7 @@ __all__ = [
     "bucket_name",
     "bucket_usage",
     "usage_per_day",
+    "can_cancel",
     "cancel_upload",
     "change_metadata",
     "create_folder",

@@ -237,6 +237,12 @@ def resume_upload(pk: int) -> bool:
     return bool(resumed)
 
 
+def can_cancel(task: UploadTask) -> bool:
+    """Whether `cancel_upload` would take this task now (asked before the confirmation)."""
+    return task.state in (UploadTask.State.QUEUED, UploadTask.State.FAILED) or (
+        task.direct and task.state == UploadTask.State.UPLOADING)
+
+
 def cancel_upload(pk: int) -> bool:
     """Give up a queued or failed upload and delete its local copy. A running one cannot be
     cancelled: its PUT may already be written at the provider. A browser upload can be while

@@ -10,6 +10,7 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from backoffice.confirm import Confirmation, confirmation_page, confirmed
 from backoffice.errors import NotFoundForStaff
 from backoffice.provider import ProviderNotConfigured
 from storage import paths, rules, services
@@ -113,8 +114,22 @@ def edit_secret(request: HttpRequest) -> HttpResponse:
     form = SecretForm(request.POST)
     if not form.is_valid():
         return _render_file(request, path, secret_form=form, status=400)
+    removing = form.cleaned_data["action"] == "remove"
+    if removing and not confirmed(request):
+        return confirmation_page(request, Confirmation(
+            question=gettext("Remove the secret of %(path)s?") % {"path": path},
+            consequences=[
+                gettext("The file becomes reachable by its plain URL, without the secret."),
+                gettext("The secret itself is forgotten: to protect the file again, set a new "
+                        "one."),
+            ],
+            button=gettext("Remove the secret"),
+            back_url=path_url("storage:file", path),
+            fields={"path": path, "action": "remove"},
+            items=[path],
+        ))
     try:
-        if form.cleaned_data["action"] == "remove":
+        if removing:
             services.remove_secret(path)
             done = gettext("The secret of %(path)s was removed.")
         else:

@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 from django.views.decorators.http import require_GET, require_POST
 
+from backoffice.confirm import Confirmation, confirmation_json, confirmation_page, confirmed
 from backoffice.provider import ProviderNotConfigured
 from storage import paths, rules, services
 from storage.forms import UploadOptionsForm
@@ -97,7 +99,40 @@ def upload_check(request: HttpRequest) -> JsonResponse:
     for entry in files:
         if entry["path"] in targets:
             _describe_target(entry, name=entry["name"], target=targets[entry["path"]])
-    return JsonResponse({"ok": all(not f["error"] for f in files), "files": files})
+    answer: dict[str, Any] = {"ok": all(not f["error"] for f in files), "files": files}
+    replaced = [entry["path"] for entry in files if entry["exists"] and not entry["error"]]
+    if replaced:
+        # The page is sending nothing yet, but it holds the dropped files: it asks in place,
+        # with the words of the confirmation page, before any byte is sent.
+        answer["confirmation"] = confirmation_json(
+            _replace_question(folder, replaced,
+                              sum(1 for f in files if not f["exists"] and not f["error"])))
+    return JsonResponse(answer)
+
+
+def _replace_question(folder: str, replaced: list[str], others: int) -> Confirmation:
+    count = len(replaced)
+    consequences = [ngettext(
+        "The stored file is overwritten by the dropped one; its old content cannot be "
+        "recovered.",
+        "The stored files are overwritten by the dropped ones; their old content cannot be "
+        "recovered.", count)]
+    if others:
+        consequences.append(ngettext(
+            "The other %(count)s dropped file is new and is uploaded too.",
+            "The other %(count)s dropped files are new and are uploaded too.",
+            others) % {"count": others})
+    return Confirmation(
+        question=ngettext(
+            "Replace %(count)s existing file in %(folder)s?",
+            "Replace %(count)s existing files in %(folder)s?", count,
+        ) % {"count": count, "folder": folder},
+        consequences=consequences,
+        button=ngettext("Replace %(count)s file", "Replace %(count)s files", count)
+        % {"count": count},
+        back_url="",  # the script's "Go back" stays on the page
+        items=replaced,
+    )
 
 
 def _too_large_text(name: str) -> str:
@@ -225,7 +260,54 @@ def upload_resume(request: HttpRequest, pk: int) -> HttpResponse:
 @needs(MANAGE)
 @require_POST
 def upload_cancel(request: HttpRequest, pk: int) -> HttpResponse:
-    return _task_action(request, pk, services.cancel_upload)
+    """Discard an upload, after one confirmation: the confirmation page, or (for the page's
+    script, which must not leave a page that is sending files) the same question as JSON."""
+    task = get_object_or_404(UploadTask, pk=pk)
+    back = safe_next(request, reverse("storage:uploads"))
+    if not services.can_cancel(task):
+        # Asked first, so nobody confirms a discard that will be refused.
+        if _wants_json(request):
+            return JsonResponse(status_json(task), status=409)
+        messages.error(request, _no_longer_text(task))
+        return redirect(back)
+    if not confirmed(request):
+        question = _discard_question(task, back)
+        if _wants_json(request):
+            return JsonResponse({"ok": False, "confirmation": confirmation_json(question)})
+        return confirmation_page(request, question)
+    done = services.cancel_upload(task.pk)
+    task.refresh_from_db()
+    if _wants_json(request):
+        return JsonResponse(status_json(task), status=200 if done else 409)
+    if done:
+        messages.success(request, gettext("The upload of %(path)s was discarded.")
+                         % {"path": task.target_path})
+    else:  # it moved on while the question was read
+        messages.error(request, _no_longer_text(task))
+    return redirect(back)
+
+
+def _no_longer_text(task: UploadTask) -> str:
+    return gettext("The upload of %(path)s can no longer be discarded: it is %(state)s.") % {
+        "path": task.target_path, "state": task.get_state_display()}
+
+
+def _discard_question(task: UploadTask, back: str) -> Confirmation:
+    return Confirmation(
+        question=gettext("Discard the upload of %(path)s?") % {"path": task.target_path},
+        consequences=[
+            gettext(
+                "What was sent so far (%(sent)s of %(size)s) is dropped and the upload cannot "
+                "be resumed; a file already stored at that path is not changed."
+            ) % {"sent": services.size_text(task.bytes_sent),
+                 "size": services.size_text(task.size)},
+            gettext("This cannot be undone: to upload the file, send it again."),
+        ],
+        button=gettext("Discard the upload"),
+        back_url=back,
+        fields={"next": back},
+        items=[task.target_path],
+    )
 
 
 def _task_action(request: HttpRequest, pk: int, action: Callable[[int], bool]) -> HttpResponse:
@@ -278,9 +360,6 @@ def script_texts() -> dict[str, str]:
         "onePut": gettext("in one request"),
         "networkError": gettext("The connection to the back-office was lost."),
         "refused": gettext("Refused:"),
-        "replaceConfirm": gettext(
-            "These files already exist and will be replaced:"
-        ),
         "checkFailed": gettext("The files could not be checked; nothing was sent."),
         "badOptions": gettext("Nothing was uploaded: correct the upload options."),
         "nothingDropped": gettext(

@@ -54,3 +54,17 @@ def test_after_a_refused_submit_each_error_is_shown_once(page, live_server, staf
 
     shown = page.locator('.field[data-field="content"]').inner_text()
     assert shown.count("{$name} is not a variable") == 1
+
+
+def test_a_new_marketing_template_says_it_always_skips_the_suppression_list(
+        page, live_server, staff_login):
+    staff_login("templates", groups=("SMS operators",))
+    page.goto(f"{live_server.url}/sms/templates/new/")
+    page.select_option("#id_type", "industry")
+    assert page.is_visible("#id_respect_suppression")
+    assert not page.is_visible("#suppression-always")
+
+    page.select_option("#id_type", "marketing")
+    assert not page.is_visible("#id_respect_suppression")
+    assert page.inner_text("#suppression-always") == (
+        "A marketing template always skips numbers on the suppression list.")

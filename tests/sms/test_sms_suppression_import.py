@@ -96,7 +96,13 @@ def test_discarding_a_checked_file_adds_nothing_and_drops_its_copy(operator_clie
     stored = pending.source_file.name
     assert pending.source_file.storage.exists(stored)
 
-    operator_client.post(reverse("sms:suppression_import_discard", args=[pending.pk]))
+    url = reverse("sms:suppression_import_discard", args=[pending.pk])
+    question = operator_client.post(url).content.decode()
+    assert 'id="confirmation"' in question and "Discard the checked file" in question
+    assert "Its 2 new numbers are not added to the suppression list." in question
+    assert SuppressionImport.objects.exists()
+
+    operator_client.post(url, {"confirmed": "1"})
 
     assert not SuppressionImport.objects.exists()
     assert not pending.source_file.storage.exists(stored)
@@ -147,3 +153,17 @@ def test_a_checked_file_waits_on_the_import_page_until_confirmed(operator_client
 
     assert link in before and "waiting.csv" in before
     assert link not in after
+
+
+def test_an_added_file_is_not_offered_for_discarding(operator_client):
+    check(operator_client, FILE.encode())
+    pending = SuppressionImport.objects.get()
+    operator_client.post(reverse("sms:suppression_import_confirm", args=[pending.pk]))
+
+    answer = operator_client.post(reverse("sms:suppression_import_discard", args=[pending.pk]),
+                                  {"confirmed": "1"}, follow=True)
+
+    page = answer.content.decode()
+    assert 'id="confirmation"' not in page
+    assert "This file was already added; it can no longer be discarded." in page
+    assert SuppressionImport.objects.filter(pk=pending.pk).exists()

@@ -109,9 +109,11 @@ def test_removing_a_number_asks_first_then_is_recorded_with_what_the_entry_said(
 
     question = operator_client.get(url)
     assert "Remove 13800138000 from the suppression list?" in question.content.decode()
+    assert 'id="confirmation"' in question.content.decode()
+    operator_client.post(url)  # without the answer: the question again
     assert SuppressedNumber.objects.exists()
 
-    operator_client.post(url)
+    operator_client.post(url, {"confirmed": "1"})
 
     assert not SuppressedNumber.objects.exists()
     record = AuditEntry.objects.get(app="sms", action="suppression.remove")
@@ -122,9 +124,9 @@ def test_removing_a_number_asks_first_then_is_recorded_with_what_the_entry_said(
 def test_removing_a_number_twice_says_it_is_gone(operator_client):
     entry = SuppressedNumber.objects.create(mobile="13800138000", reason="manual")
     url = reverse("sms:suppression_remove", args=[entry.pk])
-    operator_client.post(url)
+    operator_client.post(url, {"confirmed": "1"})
 
-    assert operator_client.post(url).status_code == 404
+    assert operator_client.post(url, {"confirmed": "1"}).status_code == 404
 
 
 def test_only_an_industry_template_can_be_marked_to_respect_the_list(operator_client):

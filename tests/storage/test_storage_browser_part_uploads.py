@@ -117,7 +117,8 @@ def test_a_part_for_a_closed_upload_is_refused(manager_client, provider, sandbox
     if closing == "finished":
         assert send(manager_client, upload, 0, b"abc").status_code == 200
     else:
-        cancel = manager_client.post(upload["cancel_url"], HTTP_ACCEPT="application/json")
+        cancel = manager_client.post(upload["cancel_url"], {"confirmed": "1"},
+                                     HTTP_ACCEPT="application/json")
         assert cancel.json()["state"] == "cancelled"
     before = row(upload["id"])
     answer = send(manager_client, upload, 0, b"abc")

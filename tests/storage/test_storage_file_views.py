@@ -151,7 +151,11 @@ def test_the_secret_is_set_changed_and_removed(manager_client, doc):
     manager_client.post(endpoint, {"path": "/docs/report.txt", "action": "set",
                                    "secret": "Other99"})
     assert stored_metadata(doc, "/docs/report.txt")["secret"] == "Other99"
-    manager_client.post(endpoint, {"path": "/docs/report.txt", "action": "remove"})
+    question = manager_client.post(endpoint, {"path": "/docs/report.txt", "action": "remove"})
+    assert "Remove the secret of /docs/report.txt?" in question.content.decode()
+    assert stored_metadata(doc, "/docs/report.txt")["secret"] == "Other99"
+    manager_client.post(endpoint, {"path": "/docs/report.txt", "action": "remove",
+                                   "confirmed": "1"})
     assert "secret" not in stored_metadata(doc, "/docs/report.txt")
     assert StoredFile.objects.get(path="/docs/report.txt").has_secret is False
 
@@ -216,3 +220,25 @@ def test_an_auditor_reads_and_downloads_but_cannot_edit(auditor_client, doc):
     assert auditor_client.post(reverse("storage:edit_secret"), {
         "path": "/docs/report.txt", "action": "set", "secret": "abc"}).status_code == 403
     assert stored_metadata(doc, "/docs/report.txt") == {"author": "alice", "ttl": "30"}
+
+
+def test_removing_the_secret_asks_first_and_go_back_keeps_it(manager_client, doc):
+    endpoint = reverse("storage:edit_secret")
+    manager_client.post(endpoint, {"path": "/docs/report.txt", "action": "set",
+                                   "secret": "abc123"})
+
+    page = manager_client.post(endpoint, {"path": "/docs/report.txt", "action": "remove"},
+                               HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+
+    assert 'id="confirmation"' in page and "移除 /docs/report.txt 的访问密钥？" in page
+    assert 'name="action" value="remove"' in page and 'name="confirmed" value="1"' in page
+    assert 'href="/storage/file/?path=%2Fdocs%2Freport.txt" id="confirm-back"' in page
+    assert stored_metadata(doc, "/docs/report.txt")["secret"] == "abc123"
+
+
+def test_a_forged_remove_of_an_unknown_action_is_refused_without_a_question(manager_client,
+                                                                           doc):
+    response = manager_client.post(reverse("storage:edit_secret"), {
+        "path": "/docs/report.txt", "action": "wipe", "confirmed": "1"})
+
+    assert response.status_code == 400 and 'id="confirmation"' not in response.content.decode()

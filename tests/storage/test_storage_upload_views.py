@@ -192,7 +192,8 @@ def test_resume_and_discard_answer_json_for_the_page(manager_client, provider, m
         answer = manager_client.post(resume, **headers)
     assert answer.status_code == 200 and answer.json()["state"] == "queued"
     assert len(queued) == 1
-    discard = manager_client.post(reverse("storage:upload_cancel", args=[task.pk]), **headers)
+    discard = manager_client.post(reverse("storage:upload_cancel", args=[task.pk]),
+                                  {"confirmed": "1"}, **headers)
     assert discard.json()["state"] == "cancelled"
 
 

@@ -49,3 +49,41 @@ def test_charging_and_discarding_a_batch_are_confirmed(page: Any, live_server: A
     page.wait_for_selector("[data-status=discarded]")
     assert BulkBatch.objects.get().status == BatchStatus.DISCARDED
     assert topup_sandbox.orders() == []
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_a_manual_verdict_is_asked_after_the_form_is_valid(page: Any, live_server: Any,
+                                                           staff_login: Any, products: Any,
+                                                           language: str) -> None:
+    from topup import services
+    from topup.models import Order, OrderSource, OrderState
+
+    order = services.place_order(services.OrderRequest(mobile=CMCC_NUMBER,
+                                                       product_code="CMCC_10"),
+                                 requested_by=None, source=OrderSource.SINGLE)
+    Order.objects.filter(pk=order.pk).update(state=OrderState.MANUAL)
+    staff_login("op", groups=("Top-up operators",))
+    page.context.add_cookies([{"name": "django_language", "value": language,
+                               "url": live_server.url}])
+    question = {"en": f"Record order {order.custno} as failed?",
+                "zh-hans": f"将订单 {order.custno} 记为失败？"}[language]
+    page.goto(f"{live_server.url}/topup/orders/{order.custno}/confirm/")
+    page.check("input[name=outcome][value=failed]")
+    page.fill("textarea[name=reason]", "ok")
+    page.click("#manual-form button[type=submit]")
+    page.wait_for_selector("#manual-form .errorlist")
+    assert page.locator("#confirmation").count() == 0
+
+    page.fill("textarea[name=reason]", "Provider support, ticket 4711")
+    page.click("#manual-form button[type=submit]")
+    assert page.inner_text("#confirm-question") == question
+    page.click("#confirm-back")
+    page.wait_for_selector("#manual-form")
+    assert Order.objects.get(pk=order.pk).state == OrderState.MANUAL
+
+    page.check("input[name=outcome][value=failed]")
+    page.fill("textarea[name=reason]", "Provider support, ticket 4711")
+    page.click("#manual-form button[type=submit]")
+    page.click("#confirm-action")
+    page.wait_for_url(f"{live_server.url}/topup/manual/")
+    assert Order.objects.get(pk=order.pk).state == OrderState.FAILED

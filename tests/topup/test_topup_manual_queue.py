@@ -40,7 +40,8 @@ def test_an_operator_records_the_outcome_with_a_reason(manual_order, operator):
     page = client.get(reverse("topup:manual_queue"))
     assert manual_order.custno in page.content.decode()
     response = client.post(reverse("topup:manual_confirm", args=[manual_order.custno]),
-                           {"outcome": "success", "reason": "Provider support, ticket 4711"})
+                           {"outcome": "success", "reason": "Provider support, ticket 4711",
+                            "confirmed": "1"})
     assert response.status_code == 302
     manual_order.refresh_from_db()
     assert manual_order.state == OrderState.SUCCESS and manual_order.settled_manually

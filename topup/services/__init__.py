@@ -42,7 +42,7 @@ from topup.services.callbacks import (
 from topup.services.checking import DueOrders, check_order, due_orders, seek_paused_until
 from topup.services.connection import build_client
 from topup.services.counts import callbacks_by_verdict, orders_by_state
-from topup.services.manual import confirm_manual, manual_queue
+from topup.services.manual import MIN_REASON_LENGTH, confirm_manual, manual_queue
 from topup.services.order_export import order_csv_lines
 from topup.services.ordering import (
     IdempotencyConflict,
@@ -57,7 +57,7 @@ from topup.services.ordering import (
 from topup.services.reports import build_report
 
 __all__ = [
-    "callbacks_by_verdict",
+    "callbacks_by_verdict", "MIN_REASON_LENGTH",
     "orders_by_state",
     "drain_receipts", "process_pending_receipts",
     "BulkFileError", "TopupError",
