@@ -71,9 +71,9 @@ def _sms(cursor, sizes: Sizes) -> None:  # type: ignore[no-untyped-def]
     now = timezone.now()
     cursor.execute(
         "INSERT INTO sms_template (provider_id, title, temp_sign, content, sign_location, type,"
-        " report_type, status, provider_updated_at, synced_at)"
+        " report_type, status, provider_updated_at, synced_at, respect_suppression)"
         " VALUES (%s, '验证码', '示例商城', '您的验证码是{$var1}，5分钟内有效。', 'top',"
-        " 'industry', 'general', 'success', %s, %s) RETURNING id",
+        " 'industry', 'general', 'success', %s, %s, false) RETURNING id",
         [TEMPLATE_PROVIDER_ID, now, now],
     )
     template_id = cursor.fetchone()[0]
@@ -84,11 +84,11 @@ def _sms(cursor, sizes: Sizes) -> None:  # type: ignore[no-untyped-def]
         "INSERT INTO sms_campaign (id, source, source_name, source_file, encoding, created_at,"
         " confirmed_at, finished_at, state, halt_code, halt_detail, lines_read, skipped_header,"
         " total_numbers, total_units, bad_lines, accepted_count, rejected_count,"
-        " cancelled_count, lease_owner, retries, template_id)"
+        " cancelled_count, lease_owner, retries, template_id, suppressed_lines)"
         " SELECT c, 'import', 'campaign-' || c || '.csv', '', 'utf-8',"
         "  %(start)s + (c - 1) * interval '14 hours', %(start)s + (c - 1) * interval '14 hours',"
         "  %(start)s + (c - 1) * interval '14 hours', 'done', '', '', n, false, n, n, 0, n, 0,"
-        "  0, '', 0, %(template)s"
+        "  0, '', 0, %(template)s, 0"
         " FROM (SELECT c, CASE WHEN c = 1 THEN %(big)s"
         "  ELSE greatest(0, least(%(per)s, %(rest)s - (c - 2) * %(per)s)) END AS n"
         "  FROM generate_series(1, %(campaigns)s) AS c) AS sized",
