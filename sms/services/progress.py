@@ -18,7 +18,10 @@ from django.db.models import Count
 from django.utils import timezone
 
 from sms.models import Campaign, Message, MessageStatus
+from sms.services.search import campaign_id_bounds
 
+# How long the counts of a settled campaign are kept (they cannot change).
+SETTLED_KEPT_S = 24 * 3600
 # Numbers sent this recently by another campaign are pointed out before a draft is confirmed.
 RECENT_SEND_WINDOW = timedelta(hours=24)
 
@@ -78,6 +81,12 @@ class CampaignCounts:
     def delivery_done(self) -> bool:
         return self.sending_done and self.sent == 0
 
+    @property
+    def settled(self) -> bool:
+        """Every number in a final status: nothing can change these counts any more (a status
+        we do not know is still synced, so it may)."""
+        return self.delivery_done and self.unknown == 0
+
     def as_dict(self) -> dict[str, int | bool]:
         return {
             "queued": self.queued, "sent": self.sent, "delivered": self.delivered,
@@ -94,12 +103,34 @@ def _percent(part: int, whole: int) -> int:
 
 
 def campaign_counts(campaign: Campaign) -> CampaignCounts:
-    """The campaign's numbers by heading, in one grouped query over its own messages."""
+    """The campaign's numbers by heading, in one grouped query over its own messages.
+
+    A settled campaign (every number in a final status) never changes again, so its counts are
+    kept for SETTLED_KEPT_S: the grouped count reads each of the campaign's messages (about
+    80 ms for 200,000 on the development VM), and staff open old campaigns again and again.
+    """
+    # With the creation time: a campaign number used again (a restored or emptied database)
+    # never finds another campaign's counts.
+    key = f"sms:campaign-counts-settled:{campaign.pk}:{campaign.created_at.timestamp()}"
+    try:
+        kept = cache.get(key)
+    except Exception:  # a cache that is down must not take the page with it
+        kept = None
+    if kept is not None:
+        return CampaignCounts(**kept)
     counts: dict[str, int] = dict.fromkeys(
         ("queued", "sent", "delivered", "failed", "unknown", "cancelled"), 0)
-    for row in campaign.messages.order_by().values("status").annotate(n=Count("id")):
+    rows = (Message.objects.filter(campaign_id=campaign.pk, **campaign_id_bounds(campaign.pk))
+            .order_by().values("status").annotate(n=Count("id")))
+    for row in rows:
         counts[HEADINGS.get(row["status"], "unknown")] += row["n"]
-    return CampaignCounts(**counts)
+    result = CampaignCounts(**counts)
+    if result.settled:
+        try:
+            cache.set(key, asdict(result), SETTLED_KEPT_S)
+        except Exception:
+            pass  # counted again next time
+    return result
 
 
 def recently_sent_elsewhere(campaign: Campaign) -> int:

@@ -76,7 +76,9 @@ def filtered(filters: Filters) -> QuerySet[Message]:
             submitted_at__lt=_day_start(filters.date_to + timedelta(days=1))
         )
     if filters.campaign_id:
-        messages = messages.filter(campaign_id=filters.campaign_id, **_id_span(filters.campaign_id))
+        messages = messages.filter(
+            campaign_id=filters.campaign_id, **campaign_id_bounds(filters.campaign_id)
+        )
     return messages
 
 
@@ -91,7 +93,7 @@ def _prefix_range(prefix: str) -> dict[str, str]:
     return {"mobile__gte": prefix, "mobile__lt": str(int(prefix) + 1)}
 
 
-def _id_span(campaign_id: int) -> dict[str, Subquery]:
+def campaign_id_bounds(campaign_id: int) -> dict[str, Subquery]:
     """The campaign's first and last message id, as conditions on id.
 
     Redundant, but they tell PostgreSQL where the campaign's rows lie: without them it walks

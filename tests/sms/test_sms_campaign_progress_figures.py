@@ -5,6 +5,8 @@ campaign never reads 100 % sent."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from sms import services
@@ -102,3 +104,33 @@ def test_the_progress_poll_counts_once_for_every_poll_of_two_seconds():
 
     assert (again.sent, again.delivered) == (1, 1)  # the first count, reused
     assert services.campaign_counts(campaign).delivered == 2  # the page itself counts afresh
+
+
+def message_queries(captured: CaptureQueriesContext) -> list[str]:
+    # The cache may be the database (embedded runs): only reads of the messages count here.
+    return [query["sql"] for query in captured.captured_queries if "sms_message" in query["sql"]]
+
+
+def test_a_settled_campaign_is_counted_once_and_its_counts_kept():
+    campaign = campaign_with([S.SUCCESS, S.FAILED, S.REJECTED, S.CANCELLED])
+
+    first = services.campaign_counts(campaign)
+    with CaptureQueriesContext(connection) as captured:
+        again = services.campaign_counts(campaign)
+
+    assert first.settled and again == first
+    assert message_queries(captured) == []
+
+
+def test_a_campaign_still_awaiting_reports_is_counted_again_each_time():
+    campaign = campaign_with([S.SUCCESS, S.PROCESSING, "expired"])
+    assert not services.campaign_counts(campaign).settled
+
+    Message.objects.filter(campaign=campaign, status=S.PROCESSING).update(status=S.SUCCESS)
+    with CaptureQueriesContext(connection) as captured:
+        counts = services.campaign_counts(campaign)
+
+    assert len(message_queries(captured)) == 1
+
+    assert counts.delivered == 2 and counts.unknown == 1  # an unknown status may still change
+    assert not counts.settled
