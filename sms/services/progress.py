@@ -143,13 +143,14 @@ def recently_sent_elsewhere(campaign: Campaign) -> int:
 
 
 # The campaign page polls its progress every second while sending: the grouped count reads
-# every message of the campaign, so one count serves every poll of this many seconds.
+# every message of the campaign, so one count serves the page and every poll of this many
+# seconds.
 POLL_COUNTS_TTL_S = 2
 
 
 def polled_campaign_counts(campaign: Campaign) -> CampaignCounts:
-    """`campaign_counts`, at most POLL_COUNTS_TTL_S old, for the progress poll."""
-    key = f"sms:campaign-counts:{campaign.pk}"
+    """`campaign_counts`, at most POLL_COUNTS_TTL_S old, for the page and its progress poll."""
+    key = f"sms:campaign-counts:{campaign.pk}:{campaign.created_at.timestamp()}"
     try:
         cached = cache.get(key)
     except Exception:  # a cache that is down must not take the poll with it
