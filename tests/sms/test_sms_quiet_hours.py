@@ -150,7 +150,7 @@ def test_a_cancel_while_waiting_cancels_the_numbers_left(provider, sms_template,
     with time_machine.travel(shanghai_today(23, 30), tick=True):
         services.confirm_campaign(campaign)
         services.run_campaign(campaign.pk)
-        signed_in(operator).post(f"/sms/campaigns/{campaign.pk}/cancel/")
+        signed_in(operator).post(f"/sms/campaigns/{campaign.pk}/cancel/", {"confirmed": "1"})
     with time_machine.travel(shanghai_today(8, 1, days=1), tick=True):
         assert services.start_due_campaigns() == []
 

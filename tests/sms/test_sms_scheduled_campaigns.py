@@ -187,7 +187,7 @@ def test_a_cancelled_scheduled_campaign_never_starts(operator_client, clock):
     campaign = draft(3)
     services.confirm_campaign(campaign, start_at=NOW + timedelta(hours=1))
 
-    operator_client.post(f"/sms/campaigns/{campaign.pk}/cancel/")
+    operator_client.post(f"/sms/campaigns/{campaign.pk}/cancel/", {"confirmed": "1"})
     clock.move_to(NOW + timedelta(hours=2))
 
     assert services.start_due_campaigns() == []
