@@ -8,10 +8,13 @@ from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
+from backoffice.confirm import Confirmation, confirmation_page, confirmed
 from sms import services
 from sms.forms import (
     RespectSuppressionForm,
@@ -90,21 +93,39 @@ def suppression_add(request: HttpRequest) -> HttpResponse:
 
 
 @needs(REMOVE_SUPPRESSION)
+@require_http_methods(["GET", "POST"])
 def suppression_remove(request: HttpRequest, pk: int) -> HttpResponse:
-    """GET: the question; POST: remove (recorded in the audit log)."""
+    """The confirmation page first; once confirmed, remove (recorded in the audit log)."""
     entry = get_object_or_404(SuppressedNumber.objects.select_related("created_by"), pk=pk)
-    if request.method == "POST":
-        try:
-            services.remove_number(entry)
-        except services.SuppressionError as error:
-            messages.error(request, str(error))
-        else:
-            messages.success(
-                request,
-                _("%(mobile)s was removed from the suppression list.") % {"mobile": entry.mobile},
-            )
-        return redirect("sms:suppression")
-    return render(request, "sms/suppression_remove.html", {"entry": entry})
+    if not confirmed(request):
+        return confirmation_page(request, _removal_question(entry))
+    try:
+        services.remove_number(entry)
+    except services.SuppressionError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            _("%(mobile)s was removed from the suppression list.") % {"mobile": entry.mobile},
+        )
+    return redirect("sms:suppression")
+
+
+def _removal_question(entry: SuppressedNumber) -> Confirmation:
+    since = _("On the list since %(date)s: %(reason)s.") % {
+        "date": timezone.localtime(entry.created_at).strftime("%Y-%m-%d"),
+        "reason": entry.get_reason_display(),
+    }
+    return Confirmation(
+        question=_("Remove %(mobile)s from the suppression list?") % {"mobile": entry.mobile},
+        consequences=[
+            f"{since} {entry.note}" if entry.note else since,
+            _("The number will receive marketing messages again. The removal is recorded in "
+              "the audit log."),
+        ],
+        button=_("Remove from the suppression list"),
+        back_url=reverse("sms:suppression"),
+    )
 
 
 @needs(ADD_SUPPRESSION)
@@ -178,29 +199,47 @@ def suppression_import_discard(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @needs(ADD_SUPPRESSION)
+@require_http_methods(["GET", "POST"])
 def campaign_suppress_invalid(request: HttpRequest, pk: int) -> HttpResponse:
-    """GET: the question with the count; POST: add the campaign's invalid numbers."""
+    """The confirmation page with the count first; once confirmed, add the campaign's invalid
+    numbers (those already on the list are left as they are)."""
     campaign = get_object_or_404(Campaign.objects.select_related("template"), pk=pk)
-    if request.method == "POST":
-        added = services.add_invalid_numbers(campaign, user=staff_user(request))
-        if added:
-            messages.success(
-                request,
-                ngettext(
-                    "%(count)s invalid number was added to the suppression list.",
-                    "%(count)s invalid numbers were added to the suppression list.",
-                    added,
-                )
-                % {"count": added},
-            )
-        else:
+    if not confirmed(request):
+        count = services.invalid_numbers_count(campaign)
+        if not count:
             messages.info(request, _("No invalid number was left to add; nothing changed."))
-        return redirect("sms:campaign", pk=pk)
-    count = services.invalid_numbers_count(campaign)
-    return render(
-        request,
-        "sms/campaign_suppress_invalid.html",
-        {"campaign": campaign, "count": count},
+            return redirect("sms:campaign", pk=pk)
+        return confirmation_page(request, _suppress_invalid_question(campaign, count))
+    added = services.add_invalid_numbers(campaign, user=staff_user(request))
+    if added:
+        messages.success(
+            request,
+            ngettext(
+                "%(count)s invalid number was added to the suppression list.",
+                "%(count)s invalid numbers were added to the suppression list.",
+                added,
+            )
+            % {"count": added},
+        )
+    else:
+        messages.info(request, _("No invalid number was left to add; nothing changed."))
+    return redirect("sms:campaign", pk=pk)
+
+
+def _suppress_invalid_question(campaign: Campaign, count: int) -> Confirmation:
+    numbers = {"n": count, "id": campaign.pk}
+    return Confirmation(
+        question=ngettext(
+            "Add the %(n)s invalid number of campaign #%(id)s to the suppression list?",
+            "Add the %(n)s invalid numbers of campaign #%(id)s to the suppression list?",
+            count,
+        ) % numbers,
+        consequences=[
+            _("These are the numbers the provider refused as invalid (ILLEGAL_MOBILE). They are "
+              "added with the reason “Invalid number” and are set aside from later campaigns."),
+        ],
+        button=ngettext("Add %(n)s number", "Add %(n)s numbers", count) % numbers,
+        back_url=reverse("sms:campaign", args=[campaign.pk]),
     )
 
 

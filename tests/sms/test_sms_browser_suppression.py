@@ -43,7 +43,7 @@ def test_a_suppression_file_is_checked_confirmed_and_a_number_removed_in_the_bro
     rows = page.locator("#suppressed-numbers tbody tr")
     assert rows.count() == 1 and "回复TD" in rows.nth(0).inner_text()
     rows.nth(0).locator("text=Remove").click()
-    page.click("#confirm-remove")
+    page.click("#confirm-action")
 
     page.wait_for_selector("#suppressed-numbers")
     assert list(SuppressedNumber.objects.values_list("mobile", flat=True)) == ["13900139000"]

@@ -107,11 +107,13 @@ def test_removing_a_number_asks_first_then_is_recorded_with_what_the_entry_said(
     )
     url = reverse("sms:suppression_remove", args=[entry.pk])
 
-    question = operator_client.get(url)
-    assert "Remove 13800138000 from the suppression list?" in question.content.decode()
+    question = operator_client.get(url).content.decode()
+    assert "Remove 13800138000 from the suppression list?" in question
+    assert "On the list since" in question and "回复TD" in question
+    operator_client.post(url)  # a plain post (an old form, a replay) only asks again
     assert SuppressedNumber.objects.exists()
 
-    operator_client.post(url)
+    operator_client.post(url, {"confirmed": "1"})
 
     assert not SuppressedNumber.objects.exists()
     record = AuditEntry.objects.get(app="sms", action="suppression.remove")
@@ -122,9 +124,9 @@ def test_removing_a_number_asks_first_then_is_recorded_with_what_the_entry_said(
 def test_removing_a_number_twice_says_it_is_gone(operator_client):
     entry = SuppressedNumber.objects.create(mobile="13800138000", reason="manual")
     url = reverse("sms:suppression_remove", args=[entry.pk])
-    operator_client.post(url)
+    operator_client.post(url, {"confirmed": "1"})
 
-    assert operator_client.post(url).status_code == 404
+    assert operator_client.post(url, {"confirmed": "1"}).status_code == 404
 
 
 def test_only_an_industry_template_can_be_marked_to_respect_the_list(operator_client):
