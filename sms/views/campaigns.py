@@ -225,6 +225,10 @@ def campaign_confirm(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except services.CampaignStateError:
         messages.error(request, _("The campaign has changed in the meantime; nothing was done."))
+    except services.StartTimeError as error:
+        # The time passed between the form's check and the service's own.
+        form.add_error("start_at", str(error))
+        return _detail(request, pk, schedule_form=form)
     except services.WindowOverrideNotAllowed:
         raise PermissionDenied from None
     else:
@@ -250,6 +254,10 @@ def campaign_reschedule(request: HttpRequest, pk: int) -> HttpResponse:
     start_at = form.cleaned_data["start_at"]
     try:
         services.reschedule_campaign(campaign, start_at)
+    except services.StartTimeError as error:
+        # The time passed between the form's check and the service's own.
+        form.add_error("start_at", str(error))
+        return _detail(request, pk, reschedule_form=form)
     except services.CampaignStateError:
         messages.error(
             request,
