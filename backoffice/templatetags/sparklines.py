@@ -63,7 +63,8 @@ def summary(chart: DailyChart) -> str:
 def _label(chart: DailyChart, index: int) -> str:
     value = chart.values[index]
     shown = chart.format_value(value) if value is not None else _("not recorded")
-    return f"{_day(chart.days[index])}: {shown}"
+    # Worded through the catalogue: Chinese writes the colon full-width.
+    return _("%(day)s: %(value)s") % {"day": _day(chart.days[index]), "value": shown}
 
 
 def _slot(chart: DailyChart) -> float:
