@@ -324,11 +324,12 @@ def _discard_question(campaign: Campaign) -> Confirmation:
 def campaign_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     if not confirmed(request):
         campaign = get_object_or_404(Campaign, pk=pk)
-        # Only the states nothing can leave are refused here; any other state is the
-        # service's to judge (a scheduled campaign is cancelled through this same path).
-        if campaign.state in (CampaignState.DONE, CampaignState.CANCELLED, CampaignState.DRAFT):
-            messages.error(request, _("The campaign is not being sent; there is nothing to "
-                                      "cancel."))
+        # Refused before the question, so that nobody confirms what the service would refuse;
+        # the service checks again (the state may change while the page is open).
+        if not campaign.cancellable:
+            messages.error(
+                request, _("The campaign is not being sent; there is nothing to cancel.")
+            )
             return redirect("sms:campaign", pk=pk)
         return confirmation_page(request, _cancel_question(campaign))
     return _act(
