@@ -299,7 +299,7 @@ def start_due_campaigns(now: datetime | None = None) -> list[int]:
     return started
 
 
-def _queue_each(due: Q, on_start: Callable[[int], None] | None = None) -> list[int]:
+def _queue_each(due: Q, on_start: Callable[[int], object] | None = None) -> list[int]:
     """Move each campaign matching `due` to queued and queue its send; the ids moved.
 
     One transaction per campaign, and `due` is tested again by the update itself, so a
