@@ -282,9 +282,9 @@ def start_due_campaigns(now: datetime | None = None) -> list[int]:
     """Beat job: queue every scheduled campaign whose time has come, and every waiting one
     whose sending window has opened; returns their ids.
 
-    Each start is a conditional update (scheduled, and due, -> queued), so with two beats, a
-    repeated task or a reschedule racing it, exactly one caller moves a campaign and queues
-    its send; the others see no row changed and do nothing.
+    Each start is a conditional update (scheduled or waiting, and due, -> queued), so with two
+    beats, a repeated task, or a reschedule or cancel racing it, exactly one caller moves a
+    campaign and queues its send; the others see no row changed and do nothing.
     """
     now = now or timezone.now()
     started = _queue_each(
