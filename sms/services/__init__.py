@@ -51,8 +51,6 @@ from sms.services.progress import (
 )
 from sms.services.reports import ReportSync, sync_reports
 from sms.services.scheduling import (
-    MAX_SCHEDULE_AHEAD,
-    OVERRIDE_PERMISSION,
     StartTimeError,
     check_start_time,
     marketing_window,
@@ -85,8 +83,6 @@ from sms.services.template_ops import (
 __all__ = [
     "MAX_FORM_RECIPIENTS",
     "MAX_NUMBERS_PER_SEND",
-    "MAX_SCHEDULE_AHEAD",
-    "OVERRIDE_PERMISSION",
     "CampaignCounts",
     "CampaignStateError",
     "ProviderNotConfigured",
