@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -62,8 +62,12 @@ def suppression_list(request: HttpRequest) -> HttpResponse:
 
 
 @needs()
-def suppression_csv(request: HttpRequest) -> StreamingHttpResponse:
-    _form, entries = _filtered(request)
+def suppression_csv(request: HttpRequest) -> HttpResponseBase:
+    """The list as CSV, under the same search; a bad search answers the list page with its
+    error (as the order export does), never a file of the whole list taken for the search."""
+    form, entries = _filtered(request)
+    if form.is_bound and not form.is_valid():
+        return suppression_list(request)
     response = StreamingHttpResponse(
         suppression.export_lines(entries),
         content_type="text/csv; charset=utf-8",
