@@ -58,8 +58,8 @@ def test_the_page_and_the_history_name_the_edge_address_not_the_control_port(
     control_url = edge.sandbox.info["control_url"]
     page = manager_client.get(reverse("delivery:publish")).content.decode()
     assert f"The edge at {edge.base_url} serves what is published here." in page
-    response = manager_client.post(reverse("delivery:publish_now"), {"rule_set": ""},
-                                   follow=True)
+    response = manager_client.post(reverse("delivery:publish_now"),
+                                   {"rule_set": "", "confirmed": "1"}, follow=True)
     html = response.content.decode()
     assert f"Published to sandbox edge ({edge.base_url})." in html
     assert PublishedConfig.objects.get().target == f"sandbox edge ({edge.base_url})"
