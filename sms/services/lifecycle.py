@@ -242,6 +242,8 @@ def _confirm_summary(
     start_at: datetime | None = None,
     override_window: bool = False,
 ) -> tuple[Campaign, str]:
+    """The audit entry of `confirm_campaign` (same arguments): the campaign, its count and,
+    when scheduled, its start."""
     summary = f"campaign {campaign.pk}, {campaign.total_numbers} numbers"
     if start_at is not None:
         summary += f", scheduled for {start_at.isoformat()}"

@@ -237,6 +237,7 @@ def campaign_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def confirmed_text(start_at: datetime | None) -> str:
+    """The success message of a confirmation, from the campaign page or the send page."""
     if start_at is None:
         return _("Confirmed: the campaign is being sent in the background.")
     return _("Scheduled: the campaign starts at %(time)s (Asia/Shanghai time).") % {
