@@ -13,6 +13,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from backoffice.env import StrictEnv
+from sms.window import DEFAULT_WINDOW, WindowError, parse_window
 
 env = StrictEnv()
 
@@ -295,15 +296,14 @@ PROVIDER_TIMEOUT_S = env.int("PROVIDER_TIMEOUT_S", 15, minimum=1)
 
 # Marketing messages go out only inside this window of the provider's wall-clock time
 # (sms/window.py); checked here so that a malformed value stops start-up, not a campaign.
-SMS_MARKETING_WINDOW = env.str("SMS_MARKETING_WINDOW", "08:00-21:00")
+SMS_MARKETING_WINDOW = env.str("SMS_MARKETING_WINDOW", DEFAULT_WINDOW)
 try:
-    from sms.window import parse_window
-
     parse_window(SMS_MARKETING_WINDOW)
-except ValueError as _error:
+except WindowError as _error:
     from django.core.exceptions import ImproperlyConfigured
 
     raise ImproperlyConfigured(f"SMS_MARKETING_WINDOW: {_error}") from None
+
 if FILE_STORAGE == "bucket" and not PROVIDER["storage"]["url"]:
     from django.core.exceptions import ImproperlyConfigured
 

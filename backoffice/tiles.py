@@ -52,8 +52,10 @@ class DailyChart:
     """A tile's chart: one value per local day, oldest first, the last one today.
 
     `values[i]` belongs to `days[i]`; None is a day with nothing recorded (a level such as a
-    balance that was not read that day), drawn as a gap rather than as zero. Counts draw as
-    bars, levels (a balance, a usage) as a line. `title` names what is drawn, translated and
+    balance that was not read that day), told apart from zero by its title ("not
+    recorded"): a bar day keeps only the floor's sliver, a line day has no point of its own
+    (the line joins the days either side). Counts
+    draw as bars, levels (a balance, a usage) as a line. `title` names what is drawn, translated and
     short enough for one line of a tile; `url` is the list behind the chart.
     """
 

@@ -16,6 +16,7 @@ from typing import Any
 from django import template
 from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from backoffice.tiles import DailyChart
 
@@ -46,8 +47,11 @@ def _day(value: Any) -> str:
 def summary(chart: DailyChart) -> str:
     known = [value for value in chart.values if value is not None]
     if not known:
-        return _("%(title)s: nothing recorded in the last %(days)s days.") % {
-            "title": chart.title, "days": len(chart.days)}
+        return ngettext(
+            "%(title)s: nothing recorded in the last %(days)s day.",
+            "%(title)s: nothing recorded in the last %(days)s days.",
+            len(chart.days),
+        ) % {"title": chart.title, "days": len(chart.days)}
     today = chart.values[-1]
     return _("%(title)s from %(first)s to %(last)s: lowest %(low)s, highest %(high)s, "
              "today %(today)s.") % {
@@ -63,7 +67,8 @@ def summary(chart: DailyChart) -> str:
 def _label(chart: DailyChart, index: int) -> str:
     value = chart.values[index]
     shown = chart.format_value(value) if value is not None else _("not recorded")
-    return f"{_day(chart.days[index])}: {shown}"
+    # Worded through the catalogue: Chinese writes the colon full-width.
+    return _("%(day)s: %(value)s") % {"day": _day(chart.days[index]), "value": shown}
 
 
 def _slot(chart: DailyChart) -> float:

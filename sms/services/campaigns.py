@@ -43,7 +43,7 @@ The rules, in the order a run applies them:
    live state is conditional on `state = sending`, so a cancelled campaign never turns into
    `halted` (which could be resumed), and numbers a run puts back in the queue after the cancel
    are cancelled by the campaign's next run.
-8. Suppression. Before a chunk's numbers are sent, those on the suppression list (for a
+9. Suppression. Before a chunk's numbers are sent, those on the suppression list (for a
    template that respects it) are cancelled with the code `SUPPRESSED`, in one update: the
    import and the send page set them aside already; this catches numbers put on the list
    between the check and the send.

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from backoffice.audit import audited, record
@@ -240,6 +242,8 @@ def _confirm_summary(
     start_at: datetime | None = None,
     override_window: bool = False,
 ) -> tuple[Campaign, str]:
+    """The audit entry of `confirm_campaign` (same arguments): the campaign, its count and,
+    when scheduled, its start."""
     summary = f"campaign {campaign.pk}, {campaign.total_numbers} numbers"
     if start_at is not None:
         summary += f", scheduled for {start_at.isoformat()}"
@@ -280,30 +284,40 @@ def start_due_campaigns(now: datetime | None = None) -> list[int]:
     """Beat job: queue every scheduled campaign whose time has come, and every waiting one
     whose sending window has opened; returns their ids.
 
-    Each start is a conditional update (scheduled, and due, -> queued), so with two beats, a
-    repeated task or a reschedule racing it, exactly one caller moves a campaign and queues
-    its send; the others see no row changed and do nothing.
+    Each start is a conditional update (scheduled or waiting, and due, -> queued), so with two
+    beats, a repeated task, or a reschedule or cancel racing it, exactly one caller moves a
+    campaign and queues its send; the others see no row changed and do nothing.
     """
     now = now or timezone.now()
+    started = _queue_each(
+        Q(state=CampaignState.SCHEDULED, scheduled_at__lte=now),
+        lambda campaign_id: record(
+            "sms", "campaign.start", target=campaign_id,
+            summary=f"scheduled campaign {campaign_id} started",
+        ),
+    )
+    # resume_at is kept on the way back to queued: the stalled sweep reads it.
+    started += _queue_each(Q(state=CampaignState.WAITING, resume_at__lte=now))
+    return started
+
+
+def _queue_each(due: Q, on_start: Callable[[int], object] | None = None) -> list[int]:
+    """Move each campaign matching `due` to queued and queue its send; the ids moved.
+
+    One transaction per campaign, and `due` is tested again by the update itself, so a
+    campaign that another caller started (or staff rescheduled or cancelled) in between is
+    left alone; `on_start` runs in the same transaction as the move, and the send is queued
+    only once it commits.
+    """
     started: list[int] = []
-    due = Campaign.objects.filter(state=CampaignState.SCHEDULED, scheduled_at__lte=now)
-    for campaign_id in due.values_list("id", flat=True):
+    for campaign_id in Campaign.objects.filter(due).values_list("id", flat=True):
         with transaction.atomic():
-            moved = Campaign.objects.filter(
-                pk=campaign_id, state=CampaignState.SCHEDULED, scheduled_at__lte=now
-            ).update(state=CampaignState.QUEUED)
+            moved = Campaign.objects.filter(due, pk=campaign_id).update(
+                state=CampaignState.QUEUED
+            )
             if moved:
-                record("sms", "campaign.start", target=campaign_id,
-                       summary=f"scheduled campaign {campaign_id} started")
-                enqueue_campaign(campaign_id)
-                started.append(campaign_id)
-    waiting = Campaign.objects.filter(state=CampaignState.WAITING, resume_at__lte=now)
-    for campaign_id in waiting.values_list("id", flat=True):
-        with transaction.atomic():
-            moved = Campaign.objects.filter(
-                pk=campaign_id, state=CampaignState.WAITING, resume_at__lte=now
-            ).update(state=CampaignState.QUEUED)  # resume_at kept: the stalled sweep reads it
-            if moved:
+                if on_start is not None:
+                    on_start(campaign_id)
                 enqueue_campaign(campaign_id)
                 started.append(campaign_id)
     return started

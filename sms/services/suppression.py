@@ -66,10 +66,22 @@ def normalise(raw: str) -> str:
         raise SuppressionError(texts.problem_text(error.problem)) from None
 
 
+def _check_reason_and_note(reason: str, note: str) -> None:
+    """SuppressionError unless `reason` is one of the list's and `note` fits its column."""
+    if reason not in SuppressionReason.values:
+        raise SuppressionError(_("Choose a reason from the list."))
+    if len(note) > NOTE_MAX_LENGTH:
+        raise SuppressionError(
+            _("The note has %(length)s characters; at most %(limit)s are kept.")
+            % {"length": len(note), "limit": NOTE_MAX_LENGTH}
+        )
+
+
 # --- reading the list -----------------------------------------------------------------------
 
 
 def applies_to(template: Template) -> bool:
+    """Whether campaigns of `template` skip numbers on the list."""
     return template.respects_suppression
 
 
@@ -134,13 +146,7 @@ def add_number(
 ) -> SuppressedNumber:
     """Put one number on the list; SuppressionError if it is invalid or already there."""
     number = normalise(mobile)
-    if reason not in SuppressionReason.values:
-        raise SuppressionError(_("Choose a reason from the list."))
-    if len(note) > NOTE_MAX_LENGTH:
-        raise SuppressionError(
-            _("The note has %(length)s characters; at most %(limit)s are kept.")
-            % {"length": len(note), "limit": NOTE_MAX_LENGTH}
-        )
+    _check_reason_and_note(reason, note)
     with transaction.atomic():
         entry, created = SuppressedNumber.objects.get_or_create(
             mobile=number, defaults={"reason": reason, "note": note, "created_by": user}
@@ -445,13 +451,7 @@ def check_import(
     Raises importing.ImportFileError (nothing kept) when the file as a whole is unreadable,
     SuppressionError for a bad reason or note.
     """
-    if reason not in SuppressionReason.values:
-        raise SuppressionError(_("Choose a reason from the list."))
-    if len(note) > NOTE_MAX_LENGTH:
-        raise SuppressionError(
-            _("The note has %(length)s characters; at most %(limit)s are kept.")
-            % {"length": len(note), "limit": NOTE_MAX_LENGTH}
-        )
+    _check_reason_and_note(reason, note)
     name = upload.name or "numbers.csv"
     importing.check_name(name)
     if upload.size is not None:
@@ -570,7 +570,7 @@ def set_respect_suppression(template: Template, respect: bool) -> None:
 
 def cancel_suppressed(campaign_id: int, chunk_id: int) -> int:
     """Cancel the chunk's queued messages whose number is on the list (code `SUPPRESSED`),
-    with the campaign's counter, in one update; returns how many (rule 8 of the sending)."""
+    with the campaign's counter, in one update; returns how many (rule 9 of the sending)."""
     with transaction.atomic():
         changed = Message.objects.filter(
             campaign_id=campaign_id,

@@ -227,6 +227,10 @@ def campaign_confirm(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except services.CampaignStateError:
         messages.error(request, _("The campaign has changed in the meantime; nothing was done."))
+    except services.StartTimeError as error:
+        # The time passed between the form's check and the service's own.
+        form.add_error("start_at", str(error))
+        return _detail(request, pk, schedule_form=form)
     except services.WindowOverrideNotAllowed:
         raise PermissionDenied from None
     else:
@@ -235,6 +239,7 @@ def campaign_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def confirmed_text(start_at: datetime | None) -> str:
+    """The success message of a confirmation, from the campaign page or the send page."""
     if start_at is None:
         return _("Confirmed: the campaign is being sent in the background.")
     return _("Scheduled: the campaign starts at %(time)s (Asia/Shanghai time).") % {
@@ -252,6 +257,10 @@ def campaign_reschedule(request: HttpRequest, pk: int) -> HttpResponse:
     start_at = form.cleaned_data["start_at"]
     try:
         services.reschedule_campaign(campaign, start_at)
+    except services.StartTimeError as error:
+        # The time passed between the form's check and the service's own.
+        form.add_error("start_at", str(error))
+        return _detail(request, pk, reschedule_form=form)
     except services.CampaignStateError:
         messages.error(
             request,
@@ -318,11 +327,12 @@ def _discard_question(campaign: Campaign) -> Confirmation:
 def campaign_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     if not confirmed(request):
         campaign = get_object_or_404(Campaign, pk=pk)
-        # Only the states nothing can leave are refused here; any other state is the
-        # service's to judge (a scheduled campaign is cancelled through this same path).
-        if campaign.state in (CampaignState.DONE, CampaignState.CANCELLED, CampaignState.DRAFT):
-            messages.error(request, _("The campaign is not being sent; there is nothing to "
-                                      "cancel."))
+        # Refused before the question, so that nobody confirms what the service would refuse;
+        # the service checks again (the state may change while the page is open).
+        if not campaign.cancellable:
+            messages.error(
+                request, _("The campaign is not being sent; there is nothing to cancel.")
+            )
             return redirect("sms:campaign", pk=pk)
         return confirmation_page(request, _cancel_question(campaign))
     return _act(

@@ -143,6 +143,11 @@ def _confirm(request: HttpRequest, campaign: Campaign, schedule: ScheduleForm) -
     except services.CampaignStateError:
         # The same form submitted twice at once: the other submission confirmed it.
         return _already_confirmed(request, campaign)
+    except services.StartTimeError as error:
+        # The time passed between the form's check and the service's own: the draft stays,
+        # and its campaign page offers the same choice again.
+        messages.error(request, str(error))
+        return redirect("sms:campaign", pk=campaign.pk)
     if start_at is not None:
         messages.success(request, confirmed_text(start_at))
     return redirect("sms:campaign", pk=campaign.pk)

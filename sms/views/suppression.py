@@ -6,14 +6,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.formats import date_format
-from django.utils.timezone import localtime
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from backoffice.confirm import Confirmation, confirmation_page, confirmed
 from sms import services
@@ -63,8 +62,12 @@ def suppression_list(request: HttpRequest) -> HttpResponse:
 
 
 @needs()
-def suppression_csv(request: HttpRequest) -> StreamingHttpResponse:
-    _form, entries = _filtered(request)
+def suppression_csv(request: HttpRequest) -> HttpResponseBase:
+    """The list as CSV, under the same search; a bad search answers the list page with its
+    error (as the order export does), never a file of the whole list taken for the search."""
+    form, entries = _filtered(request)
+    if form.is_bound and not form.is_valid():
+        return suppression_list(request)
     response = StreamingHttpResponse(
         suppression.export_lines(entries),
         content_type="text/csv; charset=utf-8",
@@ -94,25 +97,30 @@ def suppression_add(request: HttpRequest) -> HttpResponse:
 
 
 @needs(REMOVE_SUPPRESSION)
+@require_http_methods(["GET", "POST"])
 def suppression_remove(request: HttpRequest, pk: int) -> HttpResponse:
-    """The confirmation page (GET, or a POST without `confirmed=1`); its answer removes the
-    number (recorded in the audit log)."""
+    """The confirmation page first; once confirmed, remove (recorded in the audit log)."""
     entry = get_object_or_404(SuppressedNumber.objects.select_related("created_by"), pk=pk)
-    if confirmed(request):
-        try:
-            services.remove_number(entry)
-        except services.SuppressionError as error:
-            messages.error(request, str(error))
-        else:
-            messages.success(
-                request,
-                _("%(mobile)s was removed from the suppression list.") % {"mobile": entry.mobile},
-            )
-        return redirect("sms:suppression")
+    if not confirmed(request):
+        return confirmation_page(request, _removal_question(entry))
+    try:
+        services.remove_number(entry)
+    except services.SuppressionError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            _("%(mobile)s was removed from the suppression list.") % {"mobile": entry.mobile},
+        )
+    return redirect("sms:suppression")
+
+
+def _removal_question(entry: SuppressedNumber) -> Confirmation:
     since = _("On the list since %(date)s: %(reason)s.") % {
-        "date": date_format(localtime(entry.created_at), "Y-m-d"),
-        "reason": entry.get_reason_display()}
-    return confirmation_page(request, Confirmation(
+        "date": timezone.localtime(entry.created_at).strftime("%Y-%m-%d"),
+        "reason": entry.get_reason_display(),
+    }
+    return Confirmation(
         question=_("Remove %(mobile)s from the suppression list?") % {"mobile": entry.mobile},
         consequences=[
             f"{since} {entry.note}" if entry.note else since,
@@ -122,7 +130,7 @@ def suppression_remove(request: HttpRequest, pk: int) -> HttpResponse:
         button=_("Remove the number"),
         back_url=reverse("sms:suppression"),
         items=[entry.mobile],
-    ))
+    )
 
 
 @needs(ADD_SUPPRESSION)
@@ -214,29 +222,47 @@ def suppression_import_discard(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @needs(ADD_SUPPRESSION)
+@require_http_methods(["GET", "POST"])
 def campaign_suppress_invalid(request: HttpRequest, pk: int) -> HttpResponse:
-    """GET: the question with the count; POST: add the campaign's invalid numbers."""
+    """The confirmation page with the count first; once confirmed, add the campaign's invalid
+    numbers (those already on the list are left as they are)."""
     campaign = get_object_or_404(Campaign.objects.select_related("template"), pk=pk)
-    if request.method == "POST":
-        added = services.add_invalid_numbers(campaign, user=staff_user(request))
-        if added:
-            messages.success(
-                request,
-                ngettext(
-                    "%(count)s invalid number was added to the suppression list.",
-                    "%(count)s invalid numbers were added to the suppression list.",
-                    added,
-                )
-                % {"count": added},
-            )
-        else:
+    if not confirmed(request):
+        count = services.invalid_numbers_count(campaign)
+        if not count:
             messages.info(request, _("No invalid number was left to add; nothing changed."))
-        return redirect("sms:campaign", pk=pk)
-    count = services.invalid_numbers_count(campaign)
-    return render(
-        request,
-        "sms/campaign_suppress_invalid.html",
-        {"campaign": campaign, "count": count},
+            return redirect("sms:campaign", pk=pk)
+        return confirmation_page(request, _suppress_invalid_question(campaign, count))
+    added = services.add_invalid_numbers(campaign, user=staff_user(request))
+    if added:
+        messages.success(
+            request,
+            ngettext(
+                "%(count)s invalid number was added to the suppression list.",
+                "%(count)s invalid numbers were added to the suppression list.",
+                added,
+            )
+            % {"count": added},
+        )
+    else:
+        messages.info(request, _("No invalid number was left to add; nothing changed."))
+    return redirect("sms:campaign", pk=pk)
+
+
+def _suppress_invalid_question(campaign: Campaign, count: int) -> Confirmation:
+    numbers = {"n": count, "id": campaign.pk}
+    return Confirmation(
+        question=ngettext(
+            "Add the %(n)s invalid number of campaign #%(id)s to the suppression list?",
+            "Add the %(n)s invalid numbers of campaign #%(id)s to the suppression list?",
+            count,
+        ) % numbers,
+        consequences=[
+            _("These are the numbers the provider refused as invalid (ILLEGAL_MOBILE). They are "
+              "added with the reason “Invalid number” and are set aside from later campaigns."),
+        ],
+        button=ngettext("Add %(n)s number", "Add %(n)s numbers", count) % numbers,
+        back_url=reverse("sms:campaign", args=[campaign.pk]),
     )
 
 

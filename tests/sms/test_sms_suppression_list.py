@@ -87,6 +87,17 @@ def test_a_search_with_letters_is_refused_and_shows_the_whole_list(operator_clie
     assert len(response.context["page"].object_list) == 1
 
 
+def test_an_export_with_a_bad_search_answers_the_list_with_the_error_not_the_whole_list(
+    operator_client,
+):
+    SuppressedNumber.objects.create(mobile="13800138000", reason="manual")
+
+    response = operator_client.get(reverse("sms:suppression_csv") + "?number=abc")
+
+    assert response["Content-Type"].startswith("text/html")
+    assert "digits only" in response.context["form"].errors["number"][0]
+
+
 def test_the_export_holds_the_search_and_guards_formulas(operator_client):
     SuppressedNumber.objects.create(mobile="13800138000", reason="complaint", note="=HYPERLINK(1)")
     SuppressedNumber.objects.create(mobile="15900000000", reason="manual")
@@ -107,10 +118,10 @@ def test_removing_a_number_asks_first_then_is_recorded_with_what_the_entry_said(
     )
     url = reverse("sms:suppression_remove", args=[entry.pk])
 
-    question = operator_client.get(url)
-    assert "Remove 13800138000 from the suppression list?" in question.content.decode()
-    assert 'id="confirmation"' in question.content.decode()
-    operator_client.post(url)  # without the answer: the question again
+    question = operator_client.get(url).content.decode()
+    assert "Remove 13800138000 from the suppression list?" in question
+    assert "On the list since" in question and "回复TD" in question
+    operator_client.post(url)  # a plain post (an old form, a replay) only asks again
     assert SuppressedNumber.objects.exists()
 
     operator_client.post(url, {"confirmed": "1"})

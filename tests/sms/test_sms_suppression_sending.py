@@ -196,8 +196,10 @@ def test_the_campaign_page_adds_its_invalid_numbers_to_the_list_in_one_action(
         question
     )
 
-    operator_client.post(url)
-    again = operator_client.post(url, follow=True).content.decode()
+    operator_client.post(url)  # a plain post (an old form, a replay) only asks again
+    assert not SuppressedNumber.objects.filter(mobile="13800000001").exists()
+    operator_client.post(url, {"confirmed": "1"})
+    again = operator_client.get(url, follow=True).content.decode()
 
     added = SuppressedNumber.objects.get(mobile="13800000001")
     assert (added.reason, added.created_by) == ("invalid", operator)

@@ -54,7 +54,7 @@ def test_the_chart_shows_each_days_usage_and_gaps_for_days_without_a_reading(man
     expected: list[float | None] = [None] * 14
     expected[-6], expected[-2], expected[-1] = 1000, 3000, 2500
     assert list(chart.values) == expected
-    assert chart.format_value(3000) == "2.9 KiB"  # the one size format (storage.texts)
+    assert chart.format_value(3000) == "2.9 KiB"  # the one size format of every page
 
 
 def test_failed_uploads_link_to_the_upload_list_of_failed_uploads(provider, manager,
