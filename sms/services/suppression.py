@@ -213,6 +213,8 @@ INVALID_CODE = rules.ILLEGAL_MOBILE
 
 
 def _invalid_numbers(campaign: Campaign) -> QuerySet[Message]:
+    # Read from the partial index sms_message_invalid (only invalid numbers are in it): by the
+    # campaign alone PostgreSQL read each of its messages (76 ms for 200,000).
     return (
         Message.objects.filter(
             campaign=campaign,

@@ -76,3 +76,18 @@ def test_a_search_by_the_first_digits_reads_the_mobile_index_as_a_range(
     matching = [f"138{n:08d}" for n in range(20_000) if f"138{n:08d}".startswith(prefix)]
     # Newest first, and the fixture numbers its messages in id order.
     assert [row.mobile for row in rows] == matching[::-1][: search.PAGE_SIZE + 1]
+
+
+def test_the_campaign_pages_invalid_numbers_are_read_from_their_own_index(mostly_delivered):
+    from sms.services.suppression import _invalid_numbers
+
+    campaign = Campaign.objects.get()
+    Message.objects.filter(pk__in=Message.objects.order_by("id").values("pk")[:3]).update(
+        status=MessageStatus.REJECTED, error_code="ILLEGAL_MOBILE")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE sms_message")
+
+    invalid = _invalid_numbers(campaign).values("mobile").distinct()
+
+    assert "sms_message_invalid" in invalid.explain(), invalid.explain()
+    assert invalid.count() == 3
