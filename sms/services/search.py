@@ -43,6 +43,7 @@ PAGE_SIZE = 50
 UNKNOWN_STATUS = "unknown"  # filter value: any status we do not know
 MOBILE_LENGTH = 11
 TOTALS_TTL_S = 60
+RECOUNT_AFTER_S = 10  # new messages recount the totals at most this often
 
 
 @dataclass(frozen=True)
@@ -191,22 +192,26 @@ def _count_by_status(filters: Filters) -> dict[str, int]:
 def status_totals(filters: Filters) -> list[StatusTotal]:
     """How many messages of each status match `filters`, most frequent first.
 
-    One grouped count restricted by the filters, kept for TOTALS_TTL_S under a key of the
-    filters and the newest message id: paging through a search, or reloading it, counts once
-    a minute at most, while new messages (a new newest id) are counted at once. Without any
-    filter this is a count of the whole table, hence the cache; with a mobile, campaign or
-    dates it reads only what their indexes select.
+    One grouped count restricted by the filters, kept for TOTALS_TTL_S with the newest message
+    id it saw: paging through a search, or reloading it, reuses it while no message was added
+    (status changes show within TOTALS_TTL_S), and a new message is counted on the next view,
+    but at most once every RECOUNT_AFTER_S: during an import every view would otherwise count
+    again. Without any filter this is a count of the whole table, hence the cache; with a
+    mobile, campaign or dates it reads only what their indexes select.
     """
     newest = Message.objects.aggregate(newest=Max("id"))["newest"] or 0
-    key = f"sms:report-totals:{newest}:{hashlib.sha256(repr(filters).encode()).hexdigest()}"
+    key = f"sms:report-totals:{hashlib.sha256(repr(filters).encode()).hexdigest()}"
     try:
-        counts = cache.get(key)
+        kept = cache.get(key)
     except Exception:  # a cache that is down must not take the page with it
-        counts = None
-    if counts is None:
+        kept = None
+    now = timezone.now().timestamp()
+    if kept is not None and (kept["newest"] == newest or now - kept["at"] < RECOUNT_AFTER_S):
+        counts = kept["counts"]
+    else:
         counts = _count_by_status(filters)
         try:
-            cache.set(key, counts, TOTALS_TTL_S)
+            cache.set(key, {"newest": newest, "at": now, "counts": counts}, TOTALS_TTL_S)
         except Exception:
             pass  # counted again next time
     known = dict(MessageStatus.choices)
