@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from backoffice import otp
+from backoffice.redirects import safe_next
 from backoffice.throttle import lockout_response
 
 
@@ -26,7 +27,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     """Shows whether two-factor sign-in is on; enrols (QR code, secret, first code) if not."""
     enrolled = otp.is_enrolled(request.user)
     context = {"enrolled": enrolled, "required": otp.must_enrol(request.user),
-               "next": otp.safe_next(request, "")}
+               "next": safe_next(request, "")}
     if enrolled:
         return render(request, "registration/profile.html", context)
     device = otp.pending_device(request.user)
@@ -51,16 +52,16 @@ def login_code(request: HttpRequest) -> HttpResponse:
     """The second step of signing in for an enrolled person."""
     # django-otp's OTPMiddleware gives every request.user an is_verified().
     if request.user.is_verified() or not otp.is_enrolled(request.user):  # type: ignore[union-attr]
-        return redirect(otp.safe_next(request, "/"))
+        return redirect(safe_next(request, "/"))
     form = CodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         username = request.user.get_username()  # the session ends on a lockout
         outcome = otp.verify_code(request, form.cleaned_data["code"])
         if outcome == "ok":
-            return redirect(otp.safe_next(request, "/"))
+            return redirect(safe_next(request, "/"))
         if outcome == "locked":
             return lockout_response(request, credentials={"username": username})
         form.add_error("code", _("This code is not right. Enter the code your app shows now, "
                                  "or one of your recovery codes."))
     return render(request, "registration/login_code.html", {
-        "form": form, "next": otp.safe_next(request, "")}, status=400 if form.errors else 200)
+        "form": form, "next": safe_next(request, "")}, status=400 if form.errors else 200)

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext
 
 CONFIRMED_FIELD = "confirmed"
@@ -78,14 +77,3 @@ def confirmation_json(confirmation: Confirmation) -> dict[str, object]:
         "items": list(confirmation.items[:ITEMS_SHOWN]),
         "more": ngettext("and %(n)s more", "and %(n)s more", more) % {"n": more} if more else "",
     }
-
-
-def came_from(request: HttpRequest, fallback: str) -> str:
-    """The page the action was asked from (the Referer, when it is this site), for "Go back";
-    `fallback` otherwise."""
-    referer = request.headers.get("Referer") or ""
-    if referer and url_has_allowed_host_and_scheme(
-        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return referer
-    return fallback

@@ -24,7 +24,6 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django_otp import devices_for_user
 from django_otp import login as otp_login
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
@@ -138,14 +137,6 @@ def forget_devices(user: Any) -> None:
     """Removes every second factor of `user` (the demo user is reset to password only)."""
     for device in devices_for_user(user, confirmed=None):
         device.delete()
-
-
-def safe_next(request: HttpRequest, default: str) -> str:
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, {request.get_host()},
-                                       require_https=request.is_secure()):
-        return target
-    return default
 
 
 class SecondFactorMiddleware:

@@ -19,7 +19,7 @@ from sms.models import (
     Template,
 )
 from sms.services.search import UNKNOWN_STATUS
-from sms.services.suppression import NOTE_MAX_LENGTH
+from sms.services.suppression import NOTE_MAX_LENGTH, SuppressionError, normalise
 
 VARIABLE_FIELDS = ("var1", "var2", "var3", "var4")
 
@@ -283,9 +283,9 @@ class SuppressionAddForm(forms.Form):
 
     def clean_mobile(self) -> str:
         try:
-            return rules.normalize_mobile(self.cleaned_data["mobile"].strip())
-        except rules.InvalidMobileError as error:
-            raise forms.ValidationError(texts.problem_text(error.problem)) from None
+            return normalise(self.cleaned_data["mobile"])
+        except SuppressionError as error:
+            raise forms.ValidationError(str(error)) from None
 
 
 class SuppressionImportForm(forms.Form):

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING
 
 from django.core.cache import cache
@@ -12,6 +11,7 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from backoffice import soft_cache
 from backoffice.provider import ProviderNotConfigured
 from backoffice.tiles import DailyChart, Figure, chart_days, per_day
 from storage import rules, services
@@ -50,16 +50,12 @@ def mirrored_files() -> int:
     Counting reads every row of the mirror (200,000 files in bench/report_scale.py), which
     would cost more than the rest of the dashboard; a figure a minute old is good enough.
     """
-    try:
-        files = cache.get(FILES_KEY)
-    except Exception:  # a cache that is down must not take the dashboard with it
-        files = None
+    files = soft_cache.read(FILES_KEY)
     if files is None:
         files = StoredFile.objects.filter(
             kind=StoredFile.Kind.FILE, deleted_at__isnull=True
         ).count()
-        with contextlib.suppress(Exception):
-            cache.set(FILES_KEY, files, FILES_TTL_S)
+        soft_cache.write(FILES_KEY, files, FILES_TTL_S)
     return int(files)
 
 

@@ -15,6 +15,7 @@ from django.db.models import Count, Q
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
+from backoffice import soft_cache
 from sms.models import Message, MessageStatus
 
 logger = logging.getLogger(__name__)
@@ -40,17 +41,10 @@ def today_counts() -> dict[str, int]:
     """Messages submitted today (local day): sent (accepted), delivered and failed."""
     day = timezone.localdate()
     key = _key(day)
-    try:
-        counts = cache.get(key)
-    except Exception:  # a cache that is down must not take the pages with it
-        logger.warning("SMS figures: cache unavailable, counting", exc_info=True)
-        return _count(day)
+    counts = soft_cache.read(key)
     if counts is None:
         counts = _count(day)
-        try:
-            cache.set(key, counts, FIGURES_TTL_S)
-        except Exception:
-            logger.warning("SMS figures: could not cache today's figures", exc_info=True)
+        soft_cache.write(key, counts, FIGURES_TTL_S)
     return counts
 
 

@@ -326,8 +326,7 @@ def _queue_each(due: Q, on_start: Callable[[int], object] | None = None) -> list
 def next_scheduled_campaign() -> Campaign | None:
     """The scheduled campaign that starts first, for the dashboard."""
     return (
-        Campaign.objects.select_related("template")
-        .filter(state=CampaignState.SCHEDULED)
+        Campaign.objects.filter(state=CampaignState.SCHEDULED)
         .order_by("scheduled_at", "id")
         .first()
     )

@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from datetime import timedelta
 
-from django.core.cache import cache
 from django.db.models import Count
 from django.utils import timezone
 
+from backoffice import soft_cache
 from sms.models import Campaign, Message, MessageStatus
 from sms.services.search import campaign_id_bounds
 
@@ -112,10 +112,7 @@ def campaign_counts(campaign: Campaign) -> CampaignCounts:
     # With the creation time: a campaign number used again (a restored or emptied database)
     # never finds another campaign's counts.
     key = f"sms:campaign-counts-settled:{campaign.pk}:{campaign.created_at.timestamp()}"
-    try:
-        kept = cache.get(key)
-    except Exception:  # a cache that is down must not take the page with it
-        kept = None
+    kept = soft_cache.read(key)
     if kept is not None:
         return CampaignCounts(**kept)
     counts: dict[str, int] = dict.fromkeys(
@@ -126,10 +123,7 @@ def campaign_counts(campaign: Campaign) -> CampaignCounts:
         counts[HEADINGS.get(row["status"], "unknown")] += row["n"]
     result = CampaignCounts(**counts)
     if result.settled:
-        try:
-            cache.set(key, asdict(result), SETTLED_KEPT_S)
-        except Exception:
-            pass  # counted again next time
+        soft_cache.write(key, asdict(result), SETTLED_KEPT_S)
     return result
 
 
@@ -151,15 +145,9 @@ POLL_COUNTS_TTL_S = 2
 def polled_campaign_counts(campaign: Campaign) -> CampaignCounts:
     """`campaign_counts`, at most POLL_COUNTS_TTL_S old, for the page and its progress poll."""
     key = f"sms:campaign-counts:{campaign.pk}:{campaign.created_at.timestamp()}"
-    try:
-        cached = cache.get(key)
-    except Exception:  # a cache that is down must not take the poll with it
-        return campaign_counts(campaign)
+    cached = soft_cache.read(key)
     if cached is not None:
         return CampaignCounts(**cached)
     counts = campaign_counts(campaign)
-    try:
-        cache.set(key, asdict(counts), POLL_COUNTS_TTL_S)
-    except Exception:
-        pass
+    soft_cache.write(key, asdict(counts), POLL_COUNTS_TTL_S)
     return counts

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from django.core.cache import cache
 from django.db import connection
 from django.db.models import (
     BigIntegerField,
@@ -36,6 +35,7 @@ from django.db.models import (
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from backoffice import soft_cache
 from sms.models import CampaignState, Message, MessageStatus
 from sms.services import csv_copy, csv_export
 
@@ -201,19 +201,13 @@ def status_totals(filters: Filters) -> list[StatusTotal]:
     """
     newest = Message.objects.aggregate(newest=Max("id"))["newest"] or 0
     key = f"sms:report-totals:{hashlib.sha256(repr(filters).encode()).hexdigest()}"
-    try:
-        kept = cache.get(key)
-    except Exception:  # a cache that is down must not take the page with it
-        kept = None
+    kept = soft_cache.read(key)
     now = timezone.now().timestamp()
     if kept is not None and (kept["newest"] == newest or now - kept["at"] < RECOUNT_AFTER_S):
         counts = kept["counts"]
     else:
         counts = _count_by_status(filters)
-        try:
-            cache.set(key, {"newest": newest, "at": now, "counts": counts}, TOTALS_TTL_S)
-        except Exception:
-            pass  # counted again next time
+        soft_cache.write(key, {"newest": newest, "at": now, "counts": counts}, TOTALS_TTL_S)
     known = dict(MessageStatus.choices)
     merged: dict[str, int] = {}
     for status, count in counts.items():

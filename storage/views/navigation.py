@@ -8,7 +8,6 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 
 from storage import paths, rules
 from storage.services.browsing import DEFAULT_PAGE_SIZE, PAGE_SIZES
@@ -110,13 +109,3 @@ def listing_of(request: HttpRequest) -> Listing:
     raw_trail = request.GET.get("trail") or ""
     trail = tuple(part for part in raw_trail.split(TRAIL_SEPARATOR) if part) if cursor else ()
     return Listing("asc" if prefix else order, limit, cursor, trail, prefix)
-
-
-def safe_next(request: HttpRequest, fallback: str) -> str:
-    """The `next` field of a form when it points back into this site, else `fallback`."""
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return fallback

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.confirm import Confirmation, confirmation_json, confirmation_page, confirmed
 from backoffice.provider import ProviderNotConfigured
+from backoffice.redirects import safe_next
 from storage import paths, rules, services
 from storage.forms import UploadOptionsForm
 from storage.models import UploadTask
@@ -28,7 +29,7 @@ from storage.resumable import PART_SIZE
 from storage.services.uploads import MAX_UPLOAD_BYTES
 from storage.texts import error_text, problem_text
 from storage.views.access import MANAGE, needs
-from storage.views.navigation import path_url, safe_next
+from storage.views.navigation import path_url
 
 # The existence check calls HEAD once per name: bounded so a huge drop stays quick.
 MAX_CHECKED_NAMES = 100
