@@ -212,3 +212,15 @@ def send_from_page(client, fields: dict[str, Any], **options: Any):  # type: ign
     return client.post(
         reverse("sms:send"), {**fields, "draft": found.group(1), "send": "1"}, **options
     )
+
+
+def preview_on_the_send_page(  # type: ignore[no-untyped-def]
+    page, live_server, template: Template, recipients: str = "13800138000\n13900139000"
+) -> None:
+    """In the browser: the send page with `recipients` typed and previewed, ready to send."""
+    page.goto(f"{live_server.url}/sms/send/")
+    page.select_option("#id_template", str(template.pk))
+    page.fill("#id_recipients", recipients)
+    page.fill("#id_var1", "123456")
+    page.click("#preview")
+    page.wait_for_selector("#send")

@@ -10,18 +10,13 @@ import pytest
 from django.utils import timezone
 
 from sms.models import Campaign, CampaignState
-from tests.sms.conftest import provider_report
+from tests.sms.conftest import preview_on_the_send_page, provider_report
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 
 
 def schedule_from_the_send_page(page, live_server, template, start: str) -> None:  # type: ignore[no-untyped-def]
-    page.goto(f"{live_server.url}/sms/send/")
-    page.select_option("#id_template", str(template.pk))
-    page.fill("#id_recipients", "13800138000\n13900139000")
-    page.fill("#id_var1", "123456")
-    page.click("#preview")
-    page.wait_for_selector("#send")
+    preview_on_the_send_page(page, live_server, template)
     page.check("#id_when_1")  # "At a date and time"
     page.fill("#id_start_at", start)
     page.click("#send")
@@ -39,12 +34,7 @@ def test_staff_schedule_a_send_and_reschedule_it(
     start = f"{tomorrow:%Y-%m-%d}T09:30"
 
     # A time in the past first: the field says so, and the Send button is there again.
-    page.goto(f"{live_server.url}/sms/send/")
-    page.select_option("#id_template", str(template.pk))
-    page.fill("#id_recipients", "13800138000\n13900139000")
-    page.fill("#id_var1", "123456")
-    page.click("#preview")
-    page.wait_for_selector("#send")
+    preview_on_the_send_page(page, live_server, template)
     page.check("#id_when_1")
     page.fill("#id_start_at", "2020-01-01T09:30")
     page.click("#send")

@@ -8,6 +8,7 @@ import pytest
 
 from sms import services
 from sms.models import Campaign, CampaignState
+from tests.sms.conftest import preview_on_the_send_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,12 +22,7 @@ def test_the_send_page_shows_the_time_only_for_a_later_start(
 ):
     template = sms_template()
     staff_login("operator", groups=("SMS operators",))
-    page.goto(f"{live_server.url}/sms/send/")
-    page.select_option("#id_template", str(template.pk))
-    page.fill("#id_recipients", "13800138000")
-    page.fill("#id_var1", "123456")
-    page.click("#preview")
-    page.wait_for_selector("#send")
+    preview_on_the_send_page(page, live_server, template, "13800138000")
 
     assert page.is_checked("#id_when_0") and not time_field_shown(page)
     page.check("#id_when_1")
@@ -44,12 +40,7 @@ def test_a_time_refused_keeps_the_field_shown_with_its_error(
 ):
     template = sms_template()
     staff_login("operator", groups=("SMS operators",))
-    page.goto(f"{live_server.url}/sms/send/")
-    page.select_option("#id_template", str(template.pk))
-    page.fill("#id_recipients", "13800138000")
-    page.fill("#id_var1", "123456")
-    page.click("#preview")
-    page.wait_for_selector("#send")
+    preview_on_the_send_page(page, live_server, template, "13800138000")
     page.check("#id_when_1")
     page.fill("#id_start_at", "2020-01-01T09:30")
     page.click("#send")
