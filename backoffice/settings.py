@@ -110,7 +110,7 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # Seconds a web or worker thread keeps its database connection between requests. 0 (Django's
 # default) opens one per request: about 3 ms each on PostgreSQL, which bench/topup_callbacks.py
 # shows as a third of a one-query view's time. Behind a transaction-pooling PgBouncer keep 0.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", 0)
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", 0, minimum=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The report's covering index (INCLUDE columns) is PostgreSQL's; the embedded SQLite mode simply
