@@ -10,8 +10,12 @@ class BackofficeConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
-        from backoffice import audit_receivers, otp
-        from backoffice.roles import sync_roles_after_migrate
+        # Celery's signal receivers: request ids travel with queued tasks, and a worker keeps
+        # its heartbeat and task metrics. Connected here, not in backoffice.celery, because
+        # these modules queue through that app; a worker sets Django up before its first task.
+        from backoffice.operations import request_ids, worker_signals  # noqa: F401
+        from backoffice.security import audit_receivers, otp
+        from backoffice.security.roles import sync_roles_after_migrate
 
         audit_receivers.connect()
         user_logged_in.connect(otp.reset_after_full_sign_in, dispatch_uid="otp.reset_failures")

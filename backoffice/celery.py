@@ -40,6 +40,3 @@ app = Celery("backoffice")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.beat_schedule = collect_beat_schedule()
 app.autodiscover_tasks()
-
-import backoffice.request_ids  # noqa: E402,F401 - request ids travel with queued tasks
-import backoffice.worker_signals  # noqa: E402,F401 - heartbeat and task metrics of workers

@@ -4,14 +4,14 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from backoffice.services import SERVICES
+from backoffice.catalogue import SERVICES
 
 
 class ProviderContact(models.Model):
     """The outcome of the latest call to one of the provider's services.
 
-    Written by every provider call (see `backoffice.provider`), read by the dashboard tiles,
-    so that staff see at a glance whether the provider answered and when.
+    Written by every provider call (see `backoffice.operations.provider`), read by the dashboard
+    tiles, so that staff see at a glance whether the provider answered and when.
     """
 
     service = models.CharField(
@@ -53,7 +53,7 @@ class AuditOutcome(models.TextChoices):
 class AuditEntry(models.Model):
     """One sensitive action: who, when, from where, on what, and how it ended.
 
-    Append-only: written by `backoffice.audit` only, never changed or deleted through the
+    Append-only: written by `backoffice.security.audit` only, never changed or deleted through the
     application (no change or delete permission exists, and the model refuses both).
     """
 

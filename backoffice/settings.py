@@ -13,7 +13,6 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from backoffice.env import StrictEnv
-from sms.window import DEFAULT_WINDOW, WindowError, parse_window
 
 env = StrictEnv()
 
@@ -58,8 +57,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "backoffice.request_ids.RequestIdMiddleware",
-    "backoffice.proxy.RealClientAddressMiddleware",
+    "backoffice.operations.request_ids.RequestIdMiddleware",
+    "backoffice.security.proxy.RealClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -68,8 +67,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
-    "backoffice.otp.SecondFactorMiddleware",
-    "backoffice.audit.AuditContextMiddleware",
+    "backoffice.security.otp.SecondFactorMiddleware",
+    "backoffice.security.audit.AuditContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -92,7 +91,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "backoffice.menus.menu_context",
+                "backoffice.ui.menus.menu_context",
             ],
         },
     },
@@ -162,25 +161,25 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# Login throttling (django-axes, see backoffice/throttle.py): 5 failures per user name or 20
+# Login throttling (django-axes, backoffice/security/throttle.py): 5 failures per user name or 20
 # per address within 15 minutes lock that name or address for 15 minutes after the last
 # failure; an administrator unlocks by deleting the access attempts in the admin.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_HANDLER = "backoffice.throttle.StaffLoginHandler"
+AXES_HANDLER = "backoffice.security.throttle.StaffLoginHandler"
 AXES_FAILURE_LIMIT = 5  # the user-name limit; the address limit is scaled onto it
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # the announced retry time holds
 # Not on the password alone: someone holding the password could otherwise guess codes
-# forever, 4 at a time. A full sign-in resets (backoffice.otp.reset_after_full_sign_in).
+# forever, 4 at a time. A full sign-in resets (backoffice.security.otp.reset_after_full_sign_in).
 AXES_RESET_ON_SUCCESS = False
-AXES_LOCKOUT_CALLABLE = "backoffice.throttle.lockout_response"
+AXES_LOCKOUT_CALLABLE = "backoffice.security.throttle.lockout_response"
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
 
-# Two-factor sign-in (django-otp, see backoffice/otp.py). REQUIRE_2FA: comma-separated staff
+# Two-factor sign-in (django-otp, backoffice/security/otp.py). REQUIRE_2FA: comma-separated staff
 # group names, or `all`, whose members must enrol at their next sign-in.
 REQUIRE_2FA = env.list("REQUIRE_2FA", [])
 _ROLE_NAMES = ("SMS operators", "Top-up operators", "Content managers", "Auditors")  # roles.py
@@ -267,7 +266,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 # django-celery-beat's database scheduler under a lease: one active beat across hosts.
-CELERY_BEAT_SCHEDULER = "backoffice.beat:LeasedDatabaseScheduler"
+CELERY_BEAT_SCHEDULER = "backoffice.operations.beat:LeasedDatabaseScheduler"
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 
 # The provider. Every secret comes from the environment; `make run` fills these from the
@@ -299,15 +298,10 @@ PROVIDER: dict[str, Any] = {  # each service's settings, and the sandbox's contr
 }
 PROVIDER_TIMEOUT_S = env.int("PROVIDER_TIMEOUT_S", 15, minimum=1)
 
-# Marketing messages go out only inside this window of the provider's wall-clock time
-# (sms/window.py); checked here so that a malformed value stops start-up, not a campaign.
-SMS_MARKETING_WINDOW = env.str("SMS_MARKETING_WINDOW", DEFAULT_WINDOW)
-try:
-    parse_window(SMS_MARKETING_WINDOW)
-except WindowError as _error:
-    from django.core.exceptions import ImproperlyConfigured
-
-    raise ImproperlyConfigured(f"SMS_MARKETING_WINDOW: {_error}") from None
+# Marketing messages go out only inside this window of the provider's wall-clock time; the SMS
+# app parses it when Django starts (SmsConfig.ready), so that a malformed value stops start-up,
+# not a campaign. The default is sms.window.DEFAULT_WINDOW (a test keeps them equal).
+SMS_MARKETING_WINDOW = env.str("SMS_MARKETING_WINDOW", "08:00-21:00")
 
 if FILE_STORAGE == "bucket" and not PROVIDER["storage"]["url"]:
     from django.core.exceptions import ImproperlyConfigured
@@ -331,16 +325,16 @@ LOG_FORMAT = env.choice("LOG_FORMAT", ("plain", "json"), "plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "backoffice.request_ids.RequestIdFilter"},
-                "refusal": {"()": "backoffice.logs.RefusalWithoutTraceback"}},
+    "filters": {"request_id": {"()": "backoffice.operations.request_ids.RequestIdFilter"},
+                "refusal": {"()": "backoffice.operations.logs.RefusalWithoutTraceback"}},
     "formatters": {
-        "plain": {"()": "backoffice.logs.UtcFormatter"},
-        "json": {"()": "backoffice.logs.JsonFormatter"},
+        "plain": {"()": "backoffice.operations.logs.UtcFormatter"},
+        "json": {"()": "backoffice.operations.logs.JsonFormatter"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,
                              "filters": ["request_id"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    # A 403 is one line without a traceback (backoffice.logs.RefusalWithoutTraceback).
+    # A 403 is one line without a traceback (backoffice.operations.logs.RefusalWithoutTraceback).
     "loggers": {
         "django.request": {"filters": ["refusal"]},
         # runserver's request lines: the same format and zone as every other line.

@@ -4,13 +4,14 @@ from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog, set_language
 
-from backoffice import account_views, audit_views, views
+from backoffice.operations import probes
+from backoffice.ui import account_views, audit_views, dashboard
 
 urlpatterns = [
-    path("", views.dashboard, name="dashboard"),
-    path("health", views.health, name="health"),
-    path("ready", views.ready, name="ready"),
-    path("metrics", views.metrics_view, name="metrics"),
+    path("", dashboard.dashboard, name="dashboard"),
+    path("health", probes.health, name="health"),
+    path("ready", probes.ready, name="ready"),
+    path("metrics", probes.metrics_view, name="metrics"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/login/code/", account_views.login_code, name="login_code"),
@@ -37,5 +38,5 @@ urlpatterns = [
     path("delivery/", include("delivery.urls")),
 ]
 
-handler404 = "backoffice.errors.page_not_found"
-handler403 = "backoffice.errors.permission_denied"
+handler404 = "backoffice.ui.errors.page_not_found"
+handler403 = "backoffice.ui.errors.permission_denied"

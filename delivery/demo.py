@@ -13,7 +13,7 @@ from typing import TextIO
 
 from django.contrib.auth import get_user_model
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from delivery import services
 from delivery.client import DeliveryError
 from delivery.models import DeliverySettings, ImageVersion, Rule, RuleSet

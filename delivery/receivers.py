@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from delivery.models import PurgeSource
 from delivery.services import purge_file_urls
 from storage import services as storage

@@ -11,7 +11,7 @@ import logging
 
 from celery import Task, shared_task
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from delivery.services import purging
 
 logger = logging.getLogger(__name__)

@@ -17,16 +17,16 @@ timeout = 120
 forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1")
 accesslog = "-"
 # gunicorn's own lines and its access lines in the back-office's format: UTC time stamps with
-# their offset (backoffice.logs), JSON with LOG_FORMAT=json. The time comes from the formatter,
-# so the access line leaves out gunicorn's own local-time %(t)s.
+# their offset (backoffice.operations.logs), JSON with LOG_FORMAT=json. The time comes from the
+# formatter, so the access line leaves out gunicorn's own local-time %(t)s.
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s"'
 _log_format = "json" if os.environ.get("LOG_FORMAT") == "json" else "plain"
 logconfig_dict = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "plain": {"()": "backoffice.logs.UtcFormatter"},
-        "json": {"()": "backoffice.logs.JsonFormatter"},
+        "plain": {"()": "backoffice.operations.logs.UtcFormatter"},
+        "json": {"()": "backoffice.operations.logs.JsonFormatter"},
     },
     "handlers": {
         "error_console": {"class": "logging.StreamHandler", "formatter": _log_format,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from backoffice.tiles import Figure
+from backoffice.ui.tiles import Figure
 from media.models import JobState
 from media.services.stats import jobs_today_by_state
 

@@ -16,7 +16,7 @@ from typing import TextIO
 
 from django.contrib.auth import get_user_model
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from media import demo_media, services
 from media.models import ProcessingJob
 from storage import services as storage

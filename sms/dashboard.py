@@ -1,7 +1,7 @@
 """The SMS tile of the dashboard: quotas left, today's messages, the next scheduled campaign
 and messages sent per day.
 
-Contract (backoffice.tiles): `figures(user)` gives rows of (label, value[, url]), a url being
+Contract (backoffice.ui.tiles): `figures(user)` gives rows of (label, value[, url]), a url being
 the filtered list behind the figure; `chart(user)` the tile's 14-day chart. Another figure is
 one more row appended in `figures`.
 """
@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from backoffice.tiles import DailyChart, Figure, chart_days, per_day
+from backoffice.ui.tiles import DailyChart, Figure, chart_days, per_day
 from sms import services
 from sms.models import CampaignState, MessageStatus
 

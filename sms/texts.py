@@ -13,7 +13,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from backoffice.operations.provider import ProviderNotConfigured
 from sms import rules
+from sms.client import SmsApiError, SmsTransportError
 from sms.models import SuppressionReason
 
 # Import-only codes (a line of a file, not a template or a single send).
@@ -239,9 +241,6 @@ def halt_text(code: str, detail: str = "") -> str:
 
 def failure_text(error: Exception) -> str:
     """What to tell staff when a provider call failed, whatever the failure."""
-    # Imported here: the services import this module for their wording.
-    from sms.services import ProviderNotConfigured, SmsApiError, SmsTransportError
-
     if isinstance(error, SmsApiError):
         return provider_error_text(error.code, error.message)
     if isinstance(error, SmsTransportError):

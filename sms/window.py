@@ -1,6 +1,6 @@
 """The marketing sending window ("quiet hours"): when marketing messages may go out.
 
-Pure (no Django): `backoffice.settings` parses `SMS_MARKETING_WINDOW` with it at start-up, so
+Pure (no Django): the SMS app parses `SMS_MARKETING_WINDOW` with it at start-up, so
 a malformed value stops start-up naming the variable, and the sender asks it before every call.
 Times are wall-clock times of the provider's time zone (Asia/Shanghai); the caller converts.
 

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from backoffice import soft_cache
-from backoffice.provider import ProviderNotConfigured
-from backoffice.tiles import DailyChart, Figure, chart_days, per_day
+from backoffice.operations import soft_cache
+from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.ui.tiles import DailyChart, Figure, chart_days, per_day
 from storage import rules, services
 from storage.models import StoredFile, SyncRun, UploadTask
 from storage.services import RetryPolicy, StorageError

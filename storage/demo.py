@@ -13,7 +13,7 @@ from typing import TextIO
 
 from PIL import Image, ImageDraw
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from storage import services
 from storage.models import UploadTask
 from storage.services import FolderExists, StorageError

@@ -14,7 +14,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from storage import client, rules
 
 # What each x-gmkerl header expects, shown when its value is refused.

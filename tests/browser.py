@@ -61,7 +61,7 @@ def staff_login(page, live_server, django_user_model):  # type: ignore[no-untype
     the real login page."""
     from django.contrib.auth.models import Group
 
-    from backoffice.roles import setup_roles
+    from backoffice.security.roles import setup_roles
 
     def login(username: str = "staff", groups: tuple[str, ...] = (), superuser: bool = False):
         setup_roles()

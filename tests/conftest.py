@@ -48,7 +48,7 @@ def make_user(django_user_model: Any) -> Callable[..., Any]:
     missing). No password: tests sign in with `force_login`, and hashing one costs a second."""
     from django.contrib.auth.models import Group
 
-    from backoffice.roles import setup_roles
+    from backoffice.security.roles import setup_roles
 
     def make(username: str, *groups: str) -> Any:
         setup_roles()

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from backoffice.tiles import DailyChart, Figure, chart_days, day_start, per_day
+from backoffice.ui.tiles import DailyChart, Figure, chart_days, day_start, per_day
 from topup.models import Order, OrderState
 from topup.services import daily_balance, latest_snapshot
 

@@ -17,7 +17,7 @@ import requests
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from topup.models import Order, OrderSource, Product, SnapshotSource
 from topup.rules import parse_product_code
 from topup.services import OrderRequest, TopupError, place_order, take_snapshot

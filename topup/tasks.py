@@ -13,7 +13,7 @@ from datetime import date, timedelta
 from celery import shared_task
 from django.utils import timezone
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from topup import services
 from topup.models import SnapshotSource
 from topup.services import TopupError

@@ -1,4 +1,4 @@
-"""`{% sparkline chart %}`: a tile's 14-day chart (backoffice.tiles.DailyChart) drawn as a small
+"""`{% sparkline chart %}`: a tile's 14-day chart (backoffice.ui.tiles.DailyChart) drawn as a small
 SVG on the server.
 
 No script (the Content-Security-Policy allows none inline) and no inline style: colours come
@@ -18,7 +18,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from backoffice.tiles import DailyChart
+from backoffice.ui.tiles import DailyChart
 
 register = template.Library()
 

@@ -15,7 +15,7 @@ Each use case lives in a small module of its own; this module gathers them:
 
 from __future__ import annotations
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from delivery.client import DeliveryConnectionError, DeliveryError
 from delivery.services.connection import current_secret_fingerprint, delivery_base_url
 from delivery.services.links import (

@@ -6,7 +6,11 @@ import hashlib
 
 from django.conf import settings
 
-from backoffice.provider import ProviderNotConfigured, provider_session, provider_settings
+from backoffice.operations.provider import (
+    ProviderNotConfigured,
+    provider_session,
+    provider_settings,
+)
 from delivery.client import EdgeConfigClient, EdgeFetcher, PurgeClient
 
 

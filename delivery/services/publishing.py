@@ -13,8 +13,8 @@ from typing import Any, Protocol
 
 from django.db import transaction
 
-from backoffice.audit import audited
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.security.audit import audited
 from delivery.client import DeliveryError, EdgeConfigClient
 from delivery.models import (
     DeliverySettings,

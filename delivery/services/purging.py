@@ -23,8 +23,8 @@ from django.db.models import Count, F, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from backoffice.audit import audited
-from backoffice.queue import enqueue
+from backoffice.operations.queue import enqueue
+from backoffice.security.audit import audited
 from delivery import rules
 from delivery.client import (
     DeliveryConnectionError,

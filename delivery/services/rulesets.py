@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db import transaction
 
-from backoffice.audit import audited
+from backoffice.security.audit import audited
 from delivery.models import Rule, RuleSet
 
 

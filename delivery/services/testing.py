@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from urllib.parse import urlsplit
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from delivery.services.connection import delivery_base_url
 from delivery.tester import SampleRequest, build_context, run
 from edgerules import Outcome, RuleSpec

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from backoffice.access import access_guard
+from backoffice.security.access import access_guard
 
 ACCESS = "delivery.access_delivery"
 MANAGE = "delivery.manage_delivery"

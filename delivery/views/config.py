@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from backoffice.access import check_permissions
+from backoffice.security.access import check_permissions
 from delivery import services
 from delivery.forms import DeliverySettingsForm, ImageVersionFormSet
 from delivery.models import DeliverySettings, ImageVersion

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from backoffice.views import ServiceOverviewView
+from backoffice.ui.dashboard import ServiceOverviewView
 from delivery import services
 from delivery.models import DeliverySettings, ImageVersion, PurgeRequest, RuleSet
 from delivery.views.access import abilities

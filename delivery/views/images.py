@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from delivery import services
 from delivery.forms import ImageForm, add_link_errors
 from delivery.models import DeliverySettings

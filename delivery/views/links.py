@@ -12,8 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from backoffice.access import check_permissions
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.security.access import check_permissions
 from delivery import services
 from delivery.forms import (
     CacheBypassForm,

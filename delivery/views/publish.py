@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from backoffice.confirm import Confirmation, confirmation_page, confirmed
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from delivery import services
 from delivery.models import PublishedConfig, PublishStatus, RuleSet
 from delivery.services import DeliveryError

@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from backoffice.access import check_permissions
-from backoffice.confirm import Confirmation, confirmation_page, confirmed
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.security.access import check_permissions
+from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from delivery import services, texts
 from delivery.forms import PurgeForm
 from delivery.models import PurgeRequest, PurgeStatus

@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from backoffice.access import check_permissions
-from backoffice.confirm import Confirmation, confirmation_page, confirmed
+from backoffice.security.access import check_permissions
+from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from delivery import services, texts
 from delivery.forms import RuleFormSet, RuleSetForm
 from delivery.models import PublishedConfig, PublishStatus, RuleSet

@@ -5,7 +5,7 @@ recorded ProcessingJob; the sweep of interrupted jobs), `stats` (the counts of t
 and the dashboard tile) and `connection` (the configured client).
 """
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from media.client import MediaError
 from media.services.connection import media_client
 from media.services.jobs import (

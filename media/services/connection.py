@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from backoffice.provider import provider_session, provider_settings
+from backoffice.operations.provider import provider_session, provider_settings
 from media.client import DEFAULT_TIMEOUT, MediaClient
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from backoffice.access import access_guard
+from backoffice.security.access import access_guard
 from media.models import ACCESS_PERMISSION, RUN_PERMISSION
 
 ACCESS = ACCESS_PERMISSION

@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Count
 
-from backoffice.views import ServiceOverviewView
+from backoffice.ui.dashboard import ServiceOverviewView
 from media.models import JobState, ProcessingJob
 from media.services.stats import jobs_today_by_state
 from media.views.access import abilities

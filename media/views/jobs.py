@@ -12,8 +12,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from backoffice.errors import NotFoundForStaff
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.ui.errors import NotFoundForStaff
 from media.forms import JobFilterForm
 from media.models import ErrorKind, JobKind, JobState, ProcessingJob
 from media.views import presenting

@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from media import paths, services
 from media.forms import ClipForm, ConcatForm, InfoForm, SnapshotForm
 from media.models import ErrorKind, JobKind, JobState, ProcessingJob

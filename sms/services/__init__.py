@@ -6,20 +6,19 @@ Pages, tasks, commands and other apps import from here; each concern has its own
 pages' use cases), `campaign_store` (an import or the send page's recipients -> rows),
 `lifecycle` (confirm, schedule, cancel, resume, clean-up), `campaigns` (chunked sending and
 reconciliation), `reports` (the delivery report sync), `scheduling` (start times and the
-marketing sending window), `search` and `csv_export` (the delivery report page; its
-`csv_lines` is re-exported for other apps' CSV exports), `figures` (the dashboard's counts),
+marketing sending window), `search` and `csv_copy` (the delivery report page and its CSV),
+`figures` (the dashboard's counts),
 `progress` (a campaign's sending and delivery figures) and `connection`
 (the configured client). The client's error types are re-exported so that pages can tell a
 refusal from a failure without importing the client.
 """
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from sms.client import MAX_NUMBERS_PER_SEND, SmsApiError, SmsError, SmsTransportError
 from sms.services.campaign_store import store_import, store_recipients, store_upload
 from sms.services.campaigns import RunOutcome, run_campaign
 from sms.services.connection import latest_quota, sms_client
 from sms.services.counts import messages_by_status
-from sms.services.csv_export import csv_lines
 from sms.services.figures import sent_per_day
 from sms.services.lifecycle import (
     MAX_FORM_RECIPIENTS,
@@ -106,7 +105,6 @@ __all__ = [
     "confirm_campaign",
     "confirm_import",
     "create_template",
-    "csv_lines",
     "delete_template",
     "discard_campaign",
     "discard_import",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from backoffice.provider import provider_session, provider_settings
+from backoffice.operations.provider import provider_session, provider_settings
 from sms.client import Owner, SmsClient
 from sms.models import Quota
 from sms.services.timing import CONNECT_TIMEOUT_S, call_timeouts

@@ -37,7 +37,7 @@ from django.db.models import (
 )
 from django.utils import timezone
 
-from sms.services import csv_export
+from backoffice.ui import csv_export
 
 BLOCK_BYTES = 256 * 1024  # bytes handed to the response at a time
 

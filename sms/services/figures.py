@@ -15,13 +15,13 @@ from django.db.models import Count, Q
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from backoffice import soft_cache
+from backoffice.operations import soft_cache
 from sms.models import Message, MessageStatus
 
 logger = logging.getLogger(__name__)
 
 FIGURES_TTL_S = 60
-CHART_DAYS = 14  # as backoffice.tiles.CHART_DAYS, which services do not import
+CHART_DAYS = 14  # as backoffice.ui.tiles.CHART_DAYS, which services do not import
 
 
 def _key(day: date) -> str:

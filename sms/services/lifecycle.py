@@ -2,7 +2,7 @@
 reschedule, the start of scheduled and waiting campaigns, cancel, resume and clean-up.
 
 Every move is a conditional update, so a double click or a second tab changes nothing twice;
-the send runs themselves are queued for the worker through `backoffice.queue.enqueue`.
+the send runs themselves are queued for the worker through `backoffice.operations.queue.enqueue`.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from backoffice.audit import audited, record
-from backoffice.provider import ProviderNotConfigured
-from backoffice.queue import enqueue
+from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.operations.queue import enqueue
+from backoffice.security.audit import audited, record
 from sms.client import MAX_NUMBERS_PER_SEND
 from sms.models import (
     CANCELLABLE_STATES,

@@ -16,7 +16,7 @@ from datetime import timedelta
 from django.db.models import Count
 from django.utils import timezone
 
-from backoffice import soft_cache
+from backoffice.operations import soft_cache
 from sms.models import Campaign, Message, MessageStatus
 from sms.services.search import campaign_id_bounds
 

@@ -35,9 +35,10 @@ from django.db.models import (
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from backoffice import soft_cache
+from backoffice.operations import soft_cache
+from backoffice.ui import csv_export
 from sms.models import CampaignState, Message, MessageStatus
-from sms.services import csv_copy, csv_export
+from sms.services import csv_copy
 
 PAGE_SIZE = 50
 UNKNOWN_STATUS = "unknown"  # filter value: any status we do not know

@@ -31,7 +31,8 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from backoffice.audit import audited
+from backoffice.security.audit import audited
+from backoffice.ui import csv_export
 from sms import rules, texts
 from sms.models import (
     Campaign,
@@ -44,7 +45,7 @@ from sms.models import (
     SuppressionReason,
     Template,
 )
-from sms.services import csv_export, importing
+from sms.services import importing
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -13,7 +13,7 @@ from django.db.models import Field
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from backoffice.audit import audited
+from backoffice.security.audit import audited
 from sms import client as api
 from sms import rules
 from sms.models import MessageType, Quota, Template, TemplateStatus

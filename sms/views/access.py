@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, cast
 
 from django.http import HttpRequest
 
-from backoffice.access import access_guard
+from backoffice.security.access import access_guard
 from sms.models import MessageType
 
 if TYPE_CHECKING:

@@ -18,11 +18,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from backoffice.confirm import Confirmation, confirmation_page, confirmed
+from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
+from backoffice.ui import csv_export
 from sms import services, texts
 from sms.forms import RescheduleForm, ScheduleForm
 from sms.models import Campaign, CampaignSource, CampaignState, ImportProblem
-from sms.services import csv_export, search
+from sms.services import search
 from sms.views.access import SEND, abilities, may_override_window, needs, staff_user
 
 PROBLEMS_SHOWN = 200

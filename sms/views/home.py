@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from backoffice.views import ServiceOverviewView
+from backoffice.ui.dashboard import ServiceOverviewView
 from sms import services
 from sms.models import Campaign
 from sms.views.access import abilities, needs

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from backoffice.confirm import Confirmation, confirmation_page, confirmed
+from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from sms import services
 from sms.forms import (
     RespectSuppressionForm,

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from backoffice.confirm import Confirmation, confirmation_page, confirmed
+from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from sms import rules, services, texts
 from sms.forms import TemplateForm
 from sms.models import MessageType, ReportType, Template, TemplateStatus

@@ -25,7 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from storage import paths, rules
 from storage.client import (
     RETRYABLE_ERRORS,

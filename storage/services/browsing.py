@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from storage import paths
 from storage.client import LIST_END, NotFound, StorageClient, StorageError
 from storage.services.connection import storage_client

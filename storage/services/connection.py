@@ -6,7 +6,7 @@ from typing import cast
 
 from django.conf import settings
 
-from backoffice.provider import provider_session, provider_settings
+from backoffice.operations.provider import provider_session, provider_settings
 from storage.client import RetryPolicy, Scheme, StorageClient
 
 CONNECT_TIMEOUT_S = 5.0

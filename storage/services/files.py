@@ -12,7 +12,7 @@ from typing import Literal
 from django.core.cache import cache
 from django.utils import timezone
 
-from backoffice.audit import audited
+from backoffice.security.audit import audited
 from storage import paths, rules
 from storage.client import OpenDownload, StorageClient, StorageError
 from storage.models import UsageSnapshot

@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from backoffice.provider import ProviderNotConfigured
-from backoffice.queue import enqueue
+from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.operations.queue import enqueue
 from storage import paths, rules
 from storage.client import ListItem, NotFound, StorageClient, StorageError
 from storage.models import StoredFile, SyncRun

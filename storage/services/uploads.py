@@ -28,8 +28,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from backoffice.provider import ProviderNotConfigured
-from backoffice.queue import enqueue
+from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.operations.queue import enqueue
 from storage import paths, rules
 from storage.client import (
     RETRYABLE_ERRORS,

@@ -6,7 +6,7 @@ Every page needs `storage.access_storage` (Auditors have it); every change to th
 
 from __future__ import annotations
 
-from backoffice.access import access_guard
+from backoffice.security.access import access_guard
 
 ACCESS = "storage.access_storage"
 MANAGE = "storage.manage_files"

@@ -10,9 +10,9 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from backoffice.confirm import Confirmation, confirmation_page, confirmed
-from backoffice.errors import NotFoundForStaff
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
+from backoffice.ui.errors import NotFoundForStaff
 from storage import paths, rules, services
 from storage.forms import DeleteForm, MetadataForm, SecretForm
 from storage.models import StoredFile

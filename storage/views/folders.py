@@ -19,10 +19,10 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from backoffice.confirm import Confirmation, confirmation_page, confirmed
 from backoffice.models import ProviderContact
-from backoffice.provider import ProviderNotConfigured
-from backoffice.redirects import came_from, safe_next
+from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
+from backoffice.security.redirects import came_from, safe_next
 from storage import paths, rules, services
 from storage.forms import DeleteForm, DeleteSelectionForm, FolderForm, UploadOptionsForm
 from storage.models import SyncRun, UploadTask

@@ -19,9 +19,14 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext, ngettext, pgettext
 from django.views.decorators.http import require_GET, require_POST
 
-from backoffice.confirm import Confirmation, confirmation_json, confirmation_page, confirmed
-from backoffice.provider import ProviderNotConfigured
-from backoffice.redirects import safe_next
+from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.security.confirm import (
+    Confirmation,
+    confirmation_json,
+    confirmation_page,
+    confirmed,
+)
+from backoffice.security.redirects import safe_next
 from storage import paths, rules, services
 from storage.forms import UploadOptionsForm
 from storage.models import UploadTask

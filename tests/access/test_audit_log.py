@@ -9,9 +9,9 @@ from django.contrib.auth.models import Group, Permission
 from django.test import Client
 from django.urls import reverse
 
-from backoffice import audit
 from backoffice.models import AuditAppendOnly, AuditEntry
-from backoffice.roles import setup_roles
+from backoffice.security import audit
+from backoffice.security.roles import setup_roles
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from django_otp.oath import totp
 from django_otp.plugins.otp_static.models import StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from backoffice import otp
 from backoffice.models import AuditEntry
+from backoffice.security import otp
 
 pytestmark = pytest.mark.django_db
 

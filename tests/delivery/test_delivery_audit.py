@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from backoffice import audit
 from backoffice.models import AuditEntry
+from backoffice.security import audit
 from delivery import services
 from delivery.models import RuleSet
 

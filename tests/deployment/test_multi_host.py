@@ -165,7 +165,7 @@ def cluster(tmp_path: Path, provider, redis_url, postgres, django_user_model) ->
     user = django_user_model.objects.create_user("operator", password=PASSWORD)
     from django.contrib.auth.models import Group
 
-    from backoffice.roles import setup_roles
+    from backoffice.security.roles import setup_roles
 
     setup_roles()
     user.groups.add(*Group.objects.filter(
@@ -335,8 +335,8 @@ def ready(cluster: Cluster) -> requests.Response:
 
 
 def test_two_hosts_behind_nginx(cluster: Cluster, provider) -> None:  # type: ignore[no-untyped-def]
-    from backoffice import beat
     from backoffice.models import SchedulerLease
+    from backoffice.operations import beat
     from storage.services import storage_client
     from tests.storage.conftest import md5_of, pseudo_random_bytes
 

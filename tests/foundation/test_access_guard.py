@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.test import RequestFactory
 
-from backoffice.access import access_guard
+from backoffice.security.access import access_guard
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from backoffice.templatetags.sparklines import HEIGHT, bars, points, summary
-from backoffice.tiles import DailyChart, Figure, chart_days, per_day
+from backoffice.ui.tiles import DailyChart, Figure, chart_days, per_day
 
 DAYS = chart_days(14, today=date(2026, 11, 25))
 

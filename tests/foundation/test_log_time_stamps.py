@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from backoffice.logs import JsonFormatter, UtcFormatter
+from backoffice.operations.logs import JsonFormatter, UtcFormatter
 from sandbox.core.logs import UtcFormatter as SandboxUtcFormatter
 
 # 2026-01-02 03:04:05.678 UTC, which is 11:04 in Shanghai.
@@ -59,4 +59,5 @@ def test_sandbox_lines_are_stamped_in_utc_with_the_offset(shanghai_local_time):
 def test_the_back_office_configuration_uses_the_utc_formatter():
     from django.conf import settings
 
-    assert settings.LOGGING["formatters"]["plain"] == {"()": "backoffice.logs.UtcFormatter"}
+    assert settings.LOGGING["formatters"]["plain"] == {
+        "()": "backoffice.operations.logs.UtcFormatter"}

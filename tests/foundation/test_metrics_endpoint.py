@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from prometheus_client.parser import text_string_to_metric_families
 
-from backoffice import metrics
+from backoffice.operations import metrics
 
 pytestmark = pytest.mark.django_db
 

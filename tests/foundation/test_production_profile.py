@@ -15,8 +15,8 @@ import time
 import pytest
 from django.test import Client
 
-from backoffice import request_ids
-from backoffice.logs import JsonFormatter
+from backoffice.operations import request_ids
+from backoffice.operations.logs import JsonFormatter
 from tests.sandbox_process import ROOT
 
 

@@ -4,7 +4,11 @@ import pytest
 import requests
 
 from backoffice.models import ProviderContact
-from backoffice.provider import ProviderNotConfigured, provider_session, provider_settings
+from backoffice.operations.provider import (
+    ProviderNotConfigured,
+    provider_session,
+    provider_settings,
+)
 from tests.sandbox_process import free_base_port
 
 pytestmark = pytest.mark.django_db

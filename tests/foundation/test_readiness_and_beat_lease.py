@@ -17,8 +17,8 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from backoffice import beat, heartbeats
 from backoffice.models import ProcessHeartbeat, SchedulerLease
+from backoffice.operations import beat, heartbeats
 from tests.sandbox_process import ROOT
 
 
@@ -56,7 +56,7 @@ def test_a_heartbeat_older_than_a_minute_makes_ready_fail(client: Client):
 
 @pytest.mark.django_db
 def test_a_provider_whose_last_contact_failed_is_named(client: Client, settings):
-    from backoffice.provider import record_contact
+    from backoffice.operations.provider import record_contact
 
     settings.PROVIDER = {**settings.PROVIDER, "sms": {"api_url": "http://127.0.0.1:9",
                                                       "token": "t"}}

@@ -1,12 +1,12 @@
 """Addresses taken from a request stay on this site; a cache that cannot be reached is a miss,
-never an error (backoffice.redirects, backoffice.soft_cache)."""
+never an error (backoffice.security.redirects, backoffice.operations.soft_cache)."""
 
 from __future__ import annotations
 
 from django.test import RequestFactory, override_settings
 
-from backoffice import soft_cache
-from backoffice.redirects import came_from, safe_next
+from backoffice.operations import soft_cache
+from backoffice.security.redirects import came_from, safe_next
 
 FACTORY = RequestFactory()
 # Nothing listens on port 1: every call to this cache fails to connect.

@@ -53,7 +53,7 @@ def test_an_api_call_without_permission_is_logged_once_without_traceback(
 
 def test_a_failure_keeps_its_traceback():
     """The filter drops the traceback of refusals only: a 500 is a fault to investigate."""
-    from backoffice.logs import RefusalWithoutTraceback
+    from backoffice.operations.logs import RefusalWithoutTraceback
 
     try:
         raise ValueError("broken")

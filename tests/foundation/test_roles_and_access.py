@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from backoffice.models import ProviderContact
-from backoffice.roles import AUDITORS, ROLE_NAMES, setup_roles
+from backoffice.security.roles import AUDITORS, ROLE_NAMES, setup_roles
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +91,7 @@ def test_a_user_without_groups_is_told_to_ask_for_one(client, make_user):
 
 
 def test_the_tile_shows_the_last_contact_with_the_provider(client, make_user):
-    from backoffice.provider import record_contact
+    from backoffice.operations.provider import record_contact
 
     client.force_login(make_user("sue", "SMS operators"))
     assert 'data-contact="none"' in client.get("/").content.decode()

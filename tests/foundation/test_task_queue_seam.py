@@ -1,4 +1,4 @@
-"""`backoffice.queue.enqueue` names tasks instead of importing them: every name the code
+"""`backoffice.operations.queue.enqueue` names tasks instead of importing them: every name the code
 passes must be a registered task, and a misspelt one must fail loudly."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from backoffice.queue import registered_task
+from backoffice.operations.queue import registered_task
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("sms", "topup", "storage", "media", "delivery", "backoffice")

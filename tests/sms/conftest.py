@@ -113,7 +113,7 @@ def sms_template(provider, db) -> Callable[..., Template]:  # type: ignore[no-un
 def operator(django_user_model):  # type: ignore[no-untyped-def]
     from django.contrib.auth.models import Group
 
-    from backoffice.roles import setup_roles
+    from backoffice.security.roles import setup_roles
 
     setup_roles()
     user = django_user_model.objects.create_user("operator", password="x", is_staff=True)
@@ -125,7 +125,7 @@ def operator(django_user_model):  # type: ignore[no-untyped-def]
 def auditor(django_user_model):  # type: ignore[no-untyped-def]
     from django.contrib.auth.models import Group
 
-    from backoffice.roles import setup_roles
+    from backoffice.security.roles import setup_roles
 
     setup_roles()
     user = django_user_model.objects.create_user("auditor", password="x", is_staff=True)

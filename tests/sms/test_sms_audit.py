@@ -7,8 +7,8 @@ import dataclasses
 
 import pytest
 
-from backoffice import audit
 from backoffice.models import AuditEntry
+from backoffice.security import audit
 from sms import services
 from sms.models import Campaign
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from backoffice.provider import provider_session, provider_settings
+from backoffice.operations.provider import provider_session, provider_settings
 from sms import services
 from sms.client import SmsClient
 from sms.models import Campaign, CampaignState, Chunk, ChunkState, Message, MessageStatus

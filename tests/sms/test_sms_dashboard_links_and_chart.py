@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from backoffice.tiles import chart_days
+from backoffice.ui.tiles import chart_days
 from sms import dashboard
 from sms.models import Campaign, Chunk, Message
 from tests.sms.conftest import local_template

@@ -81,3 +81,13 @@ def test_a_malformed_window_stops_start_up_naming_the_variable(value: str) -> No
 def test_a_well_formed_window_starts() -> None:
     result = run_settings("09:30-20:00")
     assert result.returncode == 0, result.stderr
+
+
+def test_the_default_window_is_the_one_the_rules_name() -> None:
+    from django.conf import settings
+
+    from sms.window import DEFAULT_WINDOW
+
+    if "SMS_MARKETING_WINDOW" in os.environ:
+        pytest.skip("SMS_MARKETING_WINDOW is set in this environment")
+    assert settings.SMS_MARKETING_WINDOW == DEFAULT_WINDOW

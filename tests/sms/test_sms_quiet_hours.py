@@ -195,7 +195,7 @@ def test_staff_with_the_permission_may_lift_the_window_for_one_campaign_and_it_i
 def test_an_operator_without_the_permission_is_not_offered_the_override_and_cannot_forge_it(
     provider, sms_template, operator
 ):
-    from backoffice.roles import operator_permissions
+    from backoffice.security.roles import operator_permissions
 
     assert not operator_permissions(("sms",)).filter(codename="override_quiet_hours").exists()
     template = sms_template("plain")

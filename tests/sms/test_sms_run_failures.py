@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from backoffice.provider import provider_session, provider_settings
+from backoffice.operations.provider import provider_session, provider_settings
 from sms import services
 from sms.client import SmsClient
 from sms.models import Campaign, CampaignState, Message, MessageStatus

@@ -11,7 +11,7 @@ import io
 import pytest
 from django.urls import reverse
 
-from backoffice.confirm import ITEMS_SHOWN
+from backoffice.security.confirm import ITEMS_SHOWN
 from storage.models import UploadTask
 from tests.storage.conftest import queue_upload
 

@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
-from backoffice.tiles import chart_days
+from backoffice.ui.tiles import chart_days
 from storage import dashboard, services, tasks
 from storage.models import UsageSnapshot
 

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from backoffice.tiles import chart_days
+from backoffice.ui.tiles import chart_days
 from tests.topup.conftest import CMCC_NUMBER
 from topup import dashboard, services
 from topup.models import BalanceSnapshot, Order, OrderSource, OrderState

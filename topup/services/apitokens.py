@@ -16,8 +16,8 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from backoffice.audit import audited, record
 from backoffice.models import AuditOutcome
+from backoffice.security.audit import audited, record
 from topup.models import ApiScope, ApiToken
 
 KEY_PREFIX = "mt_"

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from backoffice.audit import audited
+from backoffice.security.audit import audited
 from topup.conf import knob
 from topup.models import BatchStatus, BulkBatch, OrderSource, OrderState, Product
 from topup.services.balance import latest_snapshot

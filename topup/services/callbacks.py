@@ -22,7 +22,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from backoffice.queue import enqueue
+from backoffice.operations.queue import enqueue
 from topup.conf import knob
 from topup.models import (
     FINAL_STATES,

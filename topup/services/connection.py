@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from backoffice.provider import provider_session, provider_settings
+from backoffice.operations.provider import provider_session, provider_settings
 from topup.client import TopupClient
 from topup.conf import provider_timeout
 from topup.services.shared_token import SharedTokenProvider

@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from backoffice.audit import audited
+from backoffice.security.audit import audited
 from topup.models import EventKind, Order, OrderState
 from topup.services.ordering import OrderInputError
 from topup.services.statemachine import move

@@ -16,7 +16,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from sms.services import csv_lines
+from backoffice.ui.csv_export import csv_lines
 from topup.models import CARRIER_CHOICES, Order, OrderSource, OrderState
 
 _FIELDS = (

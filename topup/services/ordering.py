@@ -16,9 +16,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from backoffice.audit import audited
-from backoffice.provider import ProviderNotConfigured
-from backoffice.queue import enqueue
+from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.operations.queue import enqueue
+from backoffice.security.audit import audited
 from topup.client import ChargeResult
 from topup.conf import knob
 from topup.models import EventKind, Order, OrderSource, OrderState, Product

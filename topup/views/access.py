@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from backoffice.access import access_guard
+from backoffice.security.access import access_guard
 
 ACCESS = "topup.access_topup"
 CHARGE = "topup.charge_topup"

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from backoffice.confirm import Confirmation, confirmation_page, confirmed
+from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from topup import services
 from topup.forms import ApiTokenForm
 from topup.models import ApiToken

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from backoffice.confirm import Confirmation, confirmation_page, confirmed
+from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from topup import services
 from topup.forms import BulkUploadForm
 from topup.models import BatchStatus, BulkBatch

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import Count
 
-from backoffice.views import ServiceOverviewView
+from backoffice.ui.dashboard import ServiceOverviewView
 from topup import services
 from topup.models import Order, OrderState
 from topup.views.access import abilities

@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from backoffice.confirm import Confirmation, confirmation_page, confirmed
-from backoffice.redirects import came_from
+from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
+from backoffice.security.redirects import came_from
 from topup import services
 from topup.forms import ManualConfirmForm
 from topup.models import Order, OrderState

@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from topup import services
 from topup.forms import ManualConfirmForm, OrderFilterForm, SingleTopupForm
 from topup.models import CARRIER_CHOICES, Order, OrderSource, OrderState, Product

@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from backoffice.errors import NotFoundForStaff
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.ui.errors import NotFoundForStaff
 from topup import services
 from topup.forms import ReportRunForm
 from topup.models import ReconciliationReport

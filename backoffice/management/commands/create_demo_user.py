@@ -5,8 +5,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandParser
 
-from backoffice.otp import forget_devices
-from backoffice.roles import ROLE_NAMES, setup_roles
+from backoffice.security.otp import forget_devices
+from backoffice.security.roles import ROLE_NAMES, setup_roles
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from backoffice.services import SERVICES
+from backoffice.catalogue import SERVICES
 
 
 class Command(BaseCommand):

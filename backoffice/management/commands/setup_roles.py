@@ -2,7 +2,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from backoffice.roles import setup_roles
+from backoffice.security.roles import setup_roles
 
 
 class Command(BaseCommand):

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from backoffice.provider import ProviderNotConfigured
+from backoffice.operations.provider import ProviderNotConfigured
 from storage import paths, rules, services
 from storage.services import ListItem, StorageClient, StorageError
 from storage.texts import error_text

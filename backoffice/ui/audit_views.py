@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from backoffice.models import AuditEntry
-from sms.services.csv_export import csv_lines
+from backoffice.ui.csv_export import csv_lines
 
 PAGE_SIZE = 50
 VIEW_PERMISSION = "backoffice.view_auditentry"

@@ -17,8 +17,8 @@ from django.utils import timezone
 from requests import PreparedRequest, Response
 from requests.adapters import HTTPAdapter
 
-from backoffice import metrics
 from backoffice.models import ProviderContact
+from backoffice.operations import metrics
 
 logger = logging.getLogger(__name__)
 

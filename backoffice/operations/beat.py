@@ -20,8 +20,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django_celery_beat.schedulers import DatabaseScheduler
 
-from backoffice import heartbeats
 from backoffice.models import SchedulerLease
+from backoffice.operations import heartbeats
 
 logger = logging.getLogger(__name__)
 

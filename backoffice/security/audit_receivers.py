@@ -11,8 +11,8 @@ from django.contrib.auth.models import Group
 from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.db.models.signals import m2m_changed
 
-from backoffice.audit import client_address, record
 from backoffice.models import AuditOutcome
+from backoffice.security.audit import client_address, record
 
 APP = "auth"
 

@@ -13,7 +13,7 @@ from django.apps import AppConfig
 from django.contrib.auth.models import Group, Permission
 from django.db.models import Q, QuerySet
 
-from backoffice.services import SERVICE_KEYS
+from backoffice.catalogue import SERVICE_KEYS
 
 OPERATOR_APPS: dict[str, tuple[str, ...]] = {
     "SMS operators": ("sms",),

@@ -13,7 +13,7 @@ _thread: Any = None
 @worker_ready.connect
 def start_heartbeat(**_kwargs: Any) -> None:
     global _thread
-    from backoffice.heartbeats import HeartbeatThread  # Django is set up by now
+    from backoffice.operations.heartbeats import HeartbeatThread  # Django is set up by now
 
     _thread = HeartbeatThread("worker")
     _thread.start()
@@ -27,7 +27,7 @@ def stop_heartbeat(**_kwargs: Any) -> None:
 
 @task_prerun.connect
 def time_task(task_id: str | None = None, **_kwargs: Any) -> None:
-    from backoffice import metrics
+    from backoffice.operations import metrics
 
     if task_id:
         metrics.task_started(task_id)
@@ -36,7 +36,7 @@ def time_task(task_id: str | None = None, **_kwargs: Any) -> None:
 @task_postrun.connect
 def count_task(task_id: str | None = None, task: Any = None, state: str | None = None,
                **_kwargs: Any) -> None:
-    from backoffice import metrics
+    from backoffice.operations import metrics
 
     if task_id:
         metrics.task_finished(task_id, getattr(task, "name", "?"), (state or "unknown").lower())

@@ -10,9 +10,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from backoffice import otp
-from backoffice.redirects import safe_next
-from backoffice.throttle import lockout_response
+from backoffice.security import otp
+from backoffice.security.redirects import safe_next
+from backoffice.security.throttle import lockout_response
 
 
 class CodeForm(forms.Form):

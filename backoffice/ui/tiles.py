@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Literal
 
 from django.utils import timezone
 
+from backoffice.catalogue import Service
 from backoffice.models import ProviderContact
-from backoffice.services import Service
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User

@@ -6,8 +6,8 @@ scaled onto the user-name limit, so that each reaches the lockout exactly at its
 floor(n * USER_LIMIT / ADDRESS_LIMIT) >= USER_LIMIT holds exactly when n >= ADDRESS_LIMIT.
 
 Every login that calls `django.contrib.auth.authenticate` with the request (the staff login,
-the admin's, the API's session login) and every wrong second-factor code (see `backoffice.otp`)
-goes through it.
+the admin's, the API's session login) and every wrong second-factor code (see
+`backoffice.security.otp`) goes through it.
 """
 
 from __future__ import annotations

@@ -29,8 +29,8 @@ from django_otp import login as otp_login
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from backoffice.audit import record
 from backoffice.models import AuditOutcome
+from backoffice.security.audit import record
 
 RECOVERY_CODES = 10
 

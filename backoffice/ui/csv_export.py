@@ -30,7 +30,7 @@ class _Echo:
 
 
 def head_lines(header: Sequence[str]) -> Iterator[str]:
-    """The BOM and the header line (shared with sms.services.csv_copy)."""
+    """The BOM and the header line (also written before the rows that PostgreSQL copies out)."""
     yield BOM
     yield csv.writer(_Echo()).writerow([safe_cell(value) for value in header])
 

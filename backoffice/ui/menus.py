@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.urls import reverse
 
-from backoffice.services import SERVICES, Service
+from backoffice.catalogue import SERVICES, Service
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User

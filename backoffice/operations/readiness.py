@@ -16,9 +16,9 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from backoffice import heartbeats
+from backoffice.catalogue import SERVICES
 from backoffice.models import ProviderContact
-from backoffice.services import SERVICES
+from backoffice.operations import heartbeats
 
 HEARTBEAT_MAX_AGE = timedelta(seconds=60)
 BROKER_TIMEOUT_S = 2

@@ -1,0 +1,1 @@
+"""Running across hosts: beat lease, heartbeats, readiness, metrics, logs, queue, provider calls."""

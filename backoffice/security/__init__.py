@@ -1,0 +1,1 @@
+"""Who may do what: access guards, roles, two-factor sign-in, throttling, confirmation, audit."""

@@ -1,0 +1,1 @@
+"""What staff pages share: dashboard and tiles, menus, error, account and audit pages, CSV."""

@@ -1,0 +1,41 @@
+"""The dashboard and the overview page every service's home builds on."""
+
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.generic import TemplateView
+
+from backoffice.catalogue import SERVICES
+from backoffice.models import ProviderContact
+from backoffice.ui.menus import visible_services
+from backoffice.ui.tiles import build_tiles
+
+
+def dashboard(request: HttpRequest) -> HttpResponse:
+    tiles = build_tiles(visible_services(request.user), request.user)
+    return render(request, "backoffice/dashboard.html", {"tiles": tiles})
+
+
+class ServiceOverviewView(TemplateView):
+    """A service's home page: where the back-office reaches the provider and how it went."""
+
+    template_name = "backoffice/service_overview.html"
+    service_key = ""
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        service = next(s for s in SERVICES if s.key == self.service_key)
+        if not self.request.user.has_perm(service.access_permission):
+            raise PermissionDenied
+        provider = settings.PROVIDER[service.key]
+        endpoints = [(key, value) for key, value in provider.items() if key.endswith("url")]
+        configured = all(value for _, value in provider.items())
+        return {
+            **super().get_context_data(**kwargs),
+            "service": service,
+            "endpoints": endpoints,
+            "configured": configured,
+            "contact": ProviderContact.objects.filter(service=service.key).first(),
+        }
