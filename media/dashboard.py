@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from backoffice.ui.tiles import Figure
+from media import services
 from media.models import JobState
-from media.services.stats import jobs_today_by_state
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -23,7 +23,7 @@ def figures(user: User | AnonymousUser) -> list[Figure]:
     """
     if not user.has_perm("media.access_media"):
         return []
-    today = jobs_today_by_state()
+    today = services.jobs_today_by_state()
     labels = {
         JobState.RUNNING: _("Today: running"),
         JobState.SUCCEEDED: _("Today: succeeded"),

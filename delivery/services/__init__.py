@@ -8,6 +8,7 @@ Each use case lives in a small module of its own; this module gathers them:
   (`delivery.services.publishing`);
 - purge: `request_manual_purge`, `purge_file_urls` (the storage hook), `send_purge`,
   `due_purges` (`delivery.services.purging`);
+- counts: `purged_today`, `purges_per_day` (`delivery.services.counts`);
 - rule sets: `save_rule_set` (`delivery.services.rulesets`);
 - previews: `fetch_from_edge` (`delivery.services.previews`);
 - the tester: `run_test` (`delivery.services.testing`, over the pure `delivery.tester`).
@@ -18,6 +19,7 @@ from __future__ import annotations
 from backoffice.operations.provider import ProviderNotConfigured
 from delivery.client import DeliveryConnectionError, DeliveryError
 from delivery.services.connection import current_secret_fingerprint, delivery_base_url
+from delivery.services.counts import purged_today, purges_per_day
 from delivery.services.links import (
     Signing,
     cache_bypass_link,
@@ -50,8 +52,6 @@ from delivery.services.purging import (
     file_urls,
     parse_urls,
     purge_file_urls,
-    purged_today,
-    purges_per_day,
     request_manual_purge,
     resend_purges,
     send_purge,

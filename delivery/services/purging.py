@@ -15,12 +15,11 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, F, Sum
-from django.db.models.functions import TruncDate
+from django.db.models import F, Sum
 from django.utils import timezone
 
 from backoffice.operations.queue import enqueue
@@ -241,25 +240,6 @@ def due_purges(now: datetime | None = None) -> list[int]:
         if attempted_at is None or attempted_at + retry_delay(attempts) <= now:
             due.append(pk)
     return sorted(due)
-
-
-def purged_today() -> tuple[int, int]:
-    """(requests, URLs) sent successfully since local midnight."""
-    start = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
-    done = PurgeRequest.objects.filter(status=PurgeStatus.SENT, attempted_at__gte=start)
-    totals = done.aggregate(requests=Count("id"), urls=Sum("url_count"))  # one query for both
-    return totals["requests"], totals["urls"] or 0
-
-
-def purges_per_day(since: datetime) -> dict[date, int]:
-    """Purge requests sent successfully on each local day since `since` (a day without any
-    is absent): one grouped query over the attempted_at index, as `purged_today` counts."""
-    rows = (
-        PurgeRequest.objects.filter(status=PurgeStatus.SENT, attempted_at__gte=since)
-        .annotate(day=TruncDate("attempted_at")).values("day")
-        .annotate(n=Count("id")).values_list("day", "n")
-    )
-    return dict(rows)
 
 
 def enqueue_purge(pk: int) -> None:

@@ -1,13 +1,14 @@
 """Media-processing use cases: every call to the provider goes through here and is recorded.
 
 Pages, tasks and other apps import from here: `jobs` (snapshot, clip, concat, info, each a
-recorded ProcessingJob; the sweep of interrupted jobs), `stats` (the counts of the home page
+recorded ProcessingJob; the sweep of interrupted jobs), `counts` (the counts of the home page
 and the dashboard tile) and `connection` (the configured client).
 """
 
 from backoffice.operations.provider import ProviderNotConfigured
 from media.client import MediaError
 from media.services.connection import media_client
+from media.services.counts import jobs_today_by_state, start_of_today
 from media.services.jobs import (
     STALE_AFTER,
     clip_playlist,
@@ -16,7 +17,6 @@ from media.services.jobs import (
     read_info,
     take_snapshot,
 )
-from media.services.stats import jobs_today_by_state, start_of_today
 
 __all__ = [
     "STALE_AFTER",

@@ -9,8 +9,8 @@ from django.conf import settings
 from django.db.models import Count
 
 from backoffice.ui.dashboard import ServiceOverviewView
+from media import services
 from media.models import JobState, ProcessingJob
-from media.services.stats import jobs_today_by_state
 from media.views.access import abilities
 
 RECENT_JOBS = 10
@@ -25,7 +25,7 @@ class MediaHomeView(ServiceOverviewView):
         user_abilities = abilities(self.request.user)
         counts = dict(ProcessingJob.objects.values_list("state").annotate(n=Count("id"))
                       .values_list("state", "n"))
-        today = jobs_today_by_state()
+        today = services.jobs_today_by_state()
         # The media service works with the storage operator's credentials: without them it is
         # not usable, whatever its own address says.
         storage_ready = all(settings.PROVIDER.get("storage", {}).values())

@@ -7,10 +7,10 @@ pages' use cases), `campaign_store` (an import or the send page's recipients -> 
 `lifecycle` (confirm, schedule, cancel, resume, clean-up), `campaigns` (chunked sending and
 reconciliation), `reports` (the delivery report sync), `scheduling` (start times and the
 marketing sending window), `search` and `csv_copy` (the delivery report page and its CSV),
-`figures` (the dashboard's counts),
-`progress` (a campaign's sending and delivery figures) and `connection`
-(the configured client). The client's error types are re-exported so that pages can tell a
-refusal from a failure without importing the client.
+`counts` (messages by status, today's figures and the dashboard's per-day sends), `progress`
+(a campaign's sending and delivery figures) and `connection` (the configured client). The
+client's error types are re-exported so that pages can tell a refusal from a failure without
+importing the client.
 """
 
 from backoffice.operations.provider import ProviderNotConfigured
@@ -18,8 +18,7 @@ from sms.client import MAX_NUMBERS_PER_SEND, SmsApiError, SmsError, SmsTransport
 from sms.services.campaign_store import store_import, store_recipients, store_upload
 from sms.services.campaigns import RunOutcome, run_campaign
 from sms.services.connection import latest_quota, sms_client
-from sms.services.counts import messages_by_status
-from sms.services.figures import sent_per_day
+from sms.services.counts import messages_by_status, sent_per_day
 from sms.services.lifecycle import (
     MAX_FORM_RECIPIENTS,
     CampaignStateError,

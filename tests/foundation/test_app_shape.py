@@ -53,3 +53,10 @@ def test_every_app_keeps_its_pages_in_a_views_package_with_its_access_guard(app:
     assert not (ROOT / app / "views.py").exists()
     access = ROOT / app / "views" / "access.py"
     assert "needs = access_guard(" in access.read_text()
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_every_app_counts_in_one_services_module_named_counts(app: str) -> None:
+    services = ROOT / app / "services"
+    assert (services / "counts.py").is_file()
+    assert [name for name in ("figures.py", "stats.py") if (services / name).exists()] == []

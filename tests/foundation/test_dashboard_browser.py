@@ -30,7 +30,7 @@ MEASURE = """() => Array.from(document.querySelectorAll(
 def some_history(db):  # type: ignore[no-untyped-def]
     from delivery.models import PurgeRequest
     from sms.models import Quota
-    from sms.services.figures import forget_today
+    from sms.services.counts import forget_today
     from storage.models import UsageSnapshot
     from topup.models import BalanceSnapshot
 

@@ -94,7 +94,7 @@ def test_a_figure_unpacks_as_label_and_value():
 def test_the_dashboard_of_every_tile_shows_four_charts_within_the_query_budget(
     client, django_user_model
 ):
-    from sms.services.figures import forget_today
+    from sms.services.counts import forget_today
 
     forget_today()
     admin = django_user_model.objects.create_superuser("root", password=None)

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from media import dashboard, demo
 from media.models import JobKind, JobState, ProcessingJob
-from media.services.stats import start_of_today
+from media.services.counts import start_of_today
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from media.models import JobKind, JobState, ProcessingJob
-from media.services.stats import start_of_today
+from media.services.counts import start_of_today
 
 pytestmark = pytest.mark.django_db
 NOT_CONFIGURED = "not configured"

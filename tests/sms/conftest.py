@@ -195,7 +195,7 @@ def provider_send(sandbox, template: Template, mobiles: list[str], values: str =
 def fresh_figures(db):  # type: ignore[no-untyped-def]
     """Today's figures are cached for a minute, in Redis (which outlives a test's database) or
     in the database cache (whose table no test flush empties): start without them."""
-    from sms.services.figures import forget_today
+    from sms.services.counts import forget_today
 
     forget_today()
 

@@ -86,7 +86,7 @@ def test_todays_figures_link_to_the_report_of_today_filtered_by_status(
 def test_a_new_day_counts_only_the_days_not_kept_yet(operator, sent_over_days):
     from django.core.cache import cache
 
-    from sms.services.figures import _day_key
+    from sms.services.counts import _day_key
 
     dashboard.chart(operator)
     two_days_ago = timezone.localdate() - timedelta(days=2)
