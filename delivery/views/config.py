@@ -13,7 +13,14 @@ from backoffice.security.access import check_permissions
 from delivery import services
 from delivery.forms import DeliverySettingsForm, ImageVersionFormSet
 from delivery.models import DeliverySettings, ImageVersion
-from delivery.views.access import CHANGE_SETTINGS, CHANGE_VERSIONS, abilities, needs
+from delivery.views.access import (
+    ADD_IMAGE_VERSION,
+    CHANGE_DELIVERY_SETTINGS,
+    CHANGE_IMAGE_VERSION,
+    DELETE_IMAGE_VERSION,
+    abilities,
+    needs,
+)
 
 
 @needs()
@@ -21,8 +28,8 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     row = DeliverySettings.current()
     user = request.user
     if request.method == "POST":
-        check_permissions(request, CHANGE_SETTINGS, CHANGE_VERSIONS, "delivery.add_imageversion",
-                "delivery.delete_imageversion")
+        check_permissions(request, CHANGE_DELIVERY_SETTINGS, CHANGE_IMAGE_VERSION,
+                          ADD_IMAGE_VERSION, DELETE_IMAGE_VERSION)
         form = DeliverySettingsForm(request.POST, instance=row)
         versions = ImageVersionFormSet(request.POST, queryset=ImageVersion.objects.all(),
                                        prefix="versions")
@@ -39,7 +46,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     else:
         form = DeliverySettingsForm(instance=row)
         versions = ImageVersionFormSet(queryset=ImageVersion.objects.all(), prefix="versions")
-    may_change = user.has_perms((CHANGE_SETTINGS, CHANGE_VERSIONS))
+    may_change = user.has_perms((CHANGE_DELIVERY_SETTINGS, CHANGE_IMAGE_VERSION))
     if not may_change:
         for field in form.fields.values():
             field.disabled = True

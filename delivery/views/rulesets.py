@@ -25,9 +25,9 @@ from delivery.forms import RuleFormSet, RuleSetForm
 from delivery.models import PublishedConfig, PublishStatus, RuleSet
 from delivery.tester import SampleInputError, SampleRequest
 from delivery.views.access import (
-    ADD_RULESET,
-    CHANGE_RULESET,
-    DELETE_RULESET,
+    ADD_RULE_SET,
+    CHANGE_RULE_SET,
+    DELETE_RULE_SET,
     abilities,
     needs,
 )
@@ -52,11 +52,11 @@ def rule_set_list(request: HttpRequest) -> HttpResponse:
 @needs()
 def rule_set_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
     rule_set = get_object_or_404(RuleSet, pk=pk) if pk is not None else RuleSet()
-    may_save = request.user.has_perm(CHANGE_RULESET if pk is not None else ADD_RULESET)
+    may_save = request.user.has_perm(CHANGE_RULE_SET if pk is not None else ADD_RULE_SET)
     if pk is None and not may_save:
-        check_permissions(request, ADD_RULESET)
+        check_permissions(request, ADD_RULE_SET)
     if request.method == "POST":
-        check_permissions(request, CHANGE_RULESET if pk is not None else ADD_RULESET)
+        check_permissions(request, CHANGE_RULE_SET if pk is not None else ADD_RULE_SET)
         form = RuleSetForm(request.POST, instance=rule_set)
         formset = RuleFormSet(request.POST, instance=rule_set, prefix="rules")
         if form.is_valid() and formset.is_valid():
@@ -96,7 +96,7 @@ def _editor_texts() -> dict[str, str]:
     }
 
 
-@needs(DELETE_RULESET)
+@needs(DELETE_RULE_SET)
 @require_http_methods(["GET", "POST"])
 def rule_set_delete(request: HttpRequest, pk: int) -> HttpResponse:
     rule_set = get_object_or_404(RuleSet, pk=pk)

@@ -17,7 +17,7 @@ from backoffice.ui.errors import NotFoundForStaff
 from media.forms import JobFilterForm
 from media.models import ErrorKind, JobKind, JobState, ProcessingJob
 from media.views import presenting
-from media.views.access import VIEW_JOBS, abilities, needs
+from media.views.access import VIEW_PROCESSING_JOB, abilities, needs
 from media.views.links import output_links, storage_links
 from storage import services as storage
 
@@ -45,7 +45,7 @@ def filtered_jobs(form: JobFilterForm) -> QuerySet[ProcessingJob]:
 
 
 @require_GET
-@needs(VIEW_JOBS)
+@needs(VIEW_PROCESSING_JOB)
 def job_list(request: HttpRequest) -> HttpResponse:
     form = JobFilterForm(request.GET or None)
     page = Paginator(filtered_jobs(form), PAGE_SIZE).get_page(request.GET.get("page"))
@@ -57,7 +57,7 @@ def job_list(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@needs(VIEW_JOBS)
+@needs(VIEW_PROCESSING_JOB)
 def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
     job = get_object_or_404(ProcessingJob.objects.select_related("requested_by"), pk=pk)
     context: dict[str, object] = {
@@ -93,7 +93,7 @@ def _snapshot_type(job: ProcessingJob, given: str | None) -> str | None:
 
 
 @require_GET
-@needs(VIEW_JOBS)
+@needs(VIEW_PROCESSING_JOB)
 def job_image(request: HttpRequest, pk: int) -> HttpResponseBase:
     """The image a snapshot job saved, streamed from storage through the back-office.
 

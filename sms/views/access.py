@@ -1,14 +1,13 @@
 """Permission checks shared by the SMS pages.
 
-Every page needs `sms.access_sms`; acting needs the action permission as well, so an
-Auditor (access and view permissions only) can read every page and change nothing.
+Every page needs `sms.access_sms` (Auditors have it); acting needs the permission named at each
+view as well, so an Auditor can read every page and change nothing. Names: an app permission by
+its action, a model permission as Django's verb and the model (`DELETE_SUPPRESSED_NUMBER`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
-from django.http import HttpRequest
+from typing import TYPE_CHECKING
 
 from backoffice.security.access import access_guard
 from sms.models import MessageType
@@ -22,24 +21,19 @@ MANAGE_TEMPLATES = "sms.manage_templates"
 OVERRIDE_WINDOW = "sms.override_quiet_hours"
 # The suppression list: readers see it; adding (one by one, a file, a campaign's invalid
 # numbers) and removing need the model's own permissions.
-ADD_SUPPRESSION = "sms.add_suppressednumber"
-REMOVE_SUPPRESSION = "sms.delete_suppressednumber"
+ADD_SUPPRESSED_NUMBER = "sms.add_suppressednumber"
+DELETE_SUPPRESSED_NUMBER = "sms.delete_suppressednumber"
 
 needs = access_guard(ACCESS)
 
 
-def staff_user(request: HttpRequest) -> User:
-    """The signed-in staff member of a page behind `needs`, which admits no anonymous user."""
-    return cast("User", request.user)
-
-
 def abilities(user: User | AnonymousUser) -> dict[str, bool]:
-    """What the signed-in staff member may do, for templates to show or hide buttons."""
+    """What the templates may offer this user (buttons and forms are hidden otherwise)."""
     return {
         "can_send": user.has_perm(SEND),
         "can_manage_templates": user.has_perm(MANAGE_TEMPLATES),
-        "can_add_suppression": user.has_perm(ADD_SUPPRESSION),
-        "can_remove_suppression": user.has_perm(REMOVE_SUPPRESSION),
+        "can_add_suppression": user.has_perm(ADD_SUPPRESSED_NUMBER),
+        "can_remove_suppression": user.has_perm(DELETE_SUPPRESSED_NUMBER),
     }
 
 

@@ -18,13 +18,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from backoffice.security.access import staff_user
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from backoffice.ui import csv_export
 from sms import services, texts
 from sms.forms import RescheduleForm, ScheduleForm
 from sms.models import Campaign, CampaignSource, CampaignState, ImportProblem
 from sms.services import search
-from sms.views.access import SEND, abilities, may_override_window, needs, staff_user
+from sms.views.access import SEND, abilities, may_override_window, needs
 
 PROBLEMS_SHOWN = 200
 RESULTS_SHOWN = 50

@@ -8,11 +8,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from backoffice.security.access import staff_user
 from sms import services, texts
 from sms.forms import ImportForm, ScheduleForm, SendForm
 from sms.models import Campaign, CampaignSource, CampaignState
 from sms.services import importing
-from sms.views.access import SEND, may_override_window, needs, staff_user
+from sms.views.access import SEND, may_override_window, needs
 from sms.views.campaigns import confirmed_text
 
 MAX_RECIPIENTS = services.MAX_FORM_RECIPIENTS

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from backoffice.security.access import staff_user
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from sms import services
 from sms.forms import (
@@ -25,12 +26,11 @@ from sms.forms import (
 from sms.models import Campaign, MessageType, SuppressedNumber, SuppressionImport, Template
 from sms.services import importing, suppression
 from sms.views.access import (
-    ADD_SUPPRESSION,
+    ADD_SUPPRESSED_NUMBER,
+    DELETE_SUPPRESSED_NUMBER,
     MANAGE_TEMPLATES,
-    REMOVE_SUPPRESSION,
     abilities,
     needs,
-    staff_user,
 )
 
 PAGE_SIZE = 50
@@ -76,7 +76,7 @@ def suppression_csv(request: HttpRequest) -> HttpResponseBase:
     return response
 
 
-@needs(ADD_SUPPRESSION)
+@needs(ADD_SUPPRESSED_NUMBER)
 def suppression_add(request: HttpRequest) -> HttpResponse:
     form = SuppressionAddForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -96,7 +96,7 @@ def suppression_add(request: HttpRequest) -> HttpResponse:
     return render(request, "sms/suppression_add.html", {"form": form})
 
 
-@needs(REMOVE_SUPPRESSION)
+@needs(DELETE_SUPPRESSED_NUMBER)
 @require_http_methods(["GET", "POST"])
 def suppression_remove(request: HttpRequest, pk: int) -> HttpResponse:
     """The confirmation page first; once confirmed, remove (recorded in the audit log)."""
@@ -133,7 +133,7 @@ def _removal_question(entry: SuppressedNumber) -> Confirmation:
     )
 
 
-@needs(ADD_SUPPRESSION)
+@needs(ADD_SUPPRESSED_NUMBER)
 def suppression_import(request: HttpRequest) -> HttpResponse:
     """Upload and check: the file waits, with its bad lines, for a confirmation."""
     form = SuppressionImportForm(request.POST or None, request.FILES or None)
@@ -155,7 +155,7 @@ def suppression_import(request: HttpRequest) -> HttpResponse:
     )
 
 
-@needs(ADD_SUPPRESSION)
+@needs(ADD_SUPPRESSED_NUMBER)
 def suppression_import_check(request: HttpRequest, pk: int) -> HttpResponse:
     pending = get_object_or_404(SuppressionImport.objects.select_related("created_by"), pk=pk)
     return render(
@@ -169,7 +169,7 @@ def suppression_import_check(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@needs(ADD_SUPPRESSION)
+@needs(ADD_SUPPRESSED_NUMBER)
 @require_POST
 def suppression_import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     pending = get_object_or_404(SuppressionImport, pk=pk)
@@ -190,7 +190,7 @@ def suppression_import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("sms:suppression")
 
 
-@needs(ADD_SUPPRESSION)
+@needs(ADD_SUPPRESSED_NUMBER)
 @require_POST
 def suppression_import_discard(request: HttpRequest, pk: int) -> HttpResponse:
     pending = get_object_or_404(SuppressionImport, pk=pk)
@@ -221,7 +221,7 @@ def suppression_import_discard(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("sms:suppression_import")
 
 
-@needs(ADD_SUPPRESSION)
+@needs(ADD_SUPPRESSED_NUMBER)
 @require_http_methods(["GET", "POST"])
 def campaign_suppress_invalid(request: HttpRequest, pk: int) -> HttpResponse:
     """The confirmation page with the count first; once confirmed, add the campaign's invalid

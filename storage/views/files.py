@@ -20,7 +20,7 @@ from storage.services import NotFound, StorageError
 from storage.services.browsing import PREVIEW_MAX_BYTES, PREVIEW_TYPES
 from storage.services.details import FileDetails
 from storage.texts import error_text, problem_text
-from storage.views.access import MANAGE, needs
+from storage.views.access import MANAGE, abilities, needs
 from storage.views.navigation import browse_url, path_url
 
 PROVIDER_ERRORS = (StorageError, ProviderNotConfigured, rules.RuleViolation)
@@ -53,7 +53,6 @@ def _render_file(
     if details is not None and details.is_folder:
         return redirect(browse_url(path))
     content_type = details.content_type if details else None
-    can_manage = request.user.has_perm(MANAGE)
     context = {
         "path": path,
         "name": paths.name_of(path),
@@ -68,7 +67,7 @@ def _render_file(
         if details and services.is_previewable(path, content_type, details.info.size)
         else None,
         "actions": services.file_actions_for(path, content_type, request.user),
-        "can_manage": can_manage,
+        **abilities(request.user),
         "metadata_form": metadata_form
         or MetadataForm(initial={"ttl_days": details.ttl_days if details else None}),
         "secret_form": secret_form or SecretForm(),

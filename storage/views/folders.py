@@ -29,7 +29,7 @@ from storage.models import SyncRun, UploadTask
 from storage.services import StorageError, StorageProtocolError
 from storage.services.browsing import PAGE_SIZES, Entry, FolderPage, SearchPage
 from storage.texts import error_text, problem_text
-from storage.views.access import MANAGE, needs
+from storage.views.access import MANAGE, abilities, needs
 from storage.views.navigation import (
     Listing,
     browse_url,
@@ -142,7 +142,7 @@ def browser(request: HttpRequest) -> HttpResponse:
         if listing.prefix else None,
         "sort_url": None if listing.prefix
         else browse_url(folder, order="desc" if order == "asc" else "asc", limit=limit),
-        "can_manage": request.user.has_perm(MANAGE),
+        **abilities(request.user),
         "parent_url": browse_url(paths.parent_of(folder), order=order, limit=limit)
         if folder != paths.ROOT
         else None,

@@ -33,7 +33,7 @@ from storage.models import UploadTask
 from storage.resumable import PART_SIZE
 from storage.services.uploads import MAX_UPLOAD_BYTES
 from storage.texts import error_text, problem_text
-from storage.views.access import MANAGE, needs
+from storage.views.access import MANAGE, abilities, needs
 from storage.views.navigation import path_url
 
 # The existence check calls HEAD once per name: bounded so a huge drop stays quick.
@@ -344,7 +344,7 @@ def upload_list(request: HttpRequest) -> HttpResponse:
             "tasks": list(page.object_list),
             "state": state,
             "states": UploadTask.State.choices,
-            "can_manage": request.user.has_perm(MANAGE),
+            **abilities(request.user),
             "script_config": {"texts": script_texts(), "sizeTexts": services.size_texts()},
         },
     )

@@ -4,6 +4,8 @@ or in the wrong place."""
 
 from __future__ import annotations
 
+import importlib
+import re
 import tomllib
 from pathlib import Path
 
@@ -52,7 +54,25 @@ def test_every_app_has_a_services_package_with_one_place_that_builds_its_client(
 def test_every_app_keeps_its_pages_in_a_views_package_with_its_access_guard(app: str) -> None:
     assert not (ROOT / app / "views.py").exists()
     access = ROOT / app / "views" / "access.py"
-    assert "needs = access_guard(" in access.read_text()
+    assert "needs = access_guard(ACCESS)" in access.read_text()
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_every_access_module_has_the_same_shape(app: str) -> None:
+    """The guard over `ACCESS` (the app's `access_<app>`), the templates' `abilities(user)`, a
+    docstring saying who may read and who may act, and permission names as constants: an app
+    permission named by its action, a model permission as Django's verb and the model."""
+    access = importlib.import_module(f"{app}.views.access")
+    assert access.ACCESS == f"{app}.access_{app}"
+    assert callable(access.needs) and callable(access.abilities)
+    assert (access.__doc__ or "").startswith("Permission checks shared by the ")
+    constants = {name: value for name, value in vars(access).items()
+                 if name.isupper() and isinstance(value, str)}
+    assert all(value.startswith(f"{app}.") for value in constants.values()), constants
+    misnamed = [name for name, value in constants.items()
+                if re.fullmatch(rf"{app}\.(add|change|delete|view)_[a-z]+", value)
+                and name.replace("_", "").lower() != value.split(".")[1].replace("_", "")]
+    assert misnamed == []
 
 
 @pytest.mark.parametrize("app", APPS)

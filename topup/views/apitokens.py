@@ -14,11 +14,7 @@ from backoffice.security.confirm import Confirmation, confirmation_page, confirm
 from topup import services
 from topup.forms import ApiTokenForm
 from topup.models import ApiToken
-from topup.views.access import needs
-
-VIEW = "topup.view_apitoken"
-CREATE = "topup.add_apitoken"
-REVOKE = "topup.change_apitoken"
+from topup.views.access import ADD_API_TOKEN, CHANGE_API_TOKEN, VIEW_API_TOKEN, abilities, needs
 
 
 def _page(request: HttpRequest, form: ApiTokenForm, new_key: str = "",
@@ -26,16 +22,15 @@ def _page(request: HttpRequest, form: ApiTokenForm, new_key: str = "",
     return render(request, "topup/api_tokens.html", {
         "form": form, "tokens": ApiToken.objects.select_related("user", "revoked_by"),
         "legacy_keys": services.legacy_keys(), "new_key": new_key,
-        "can_create": request.user.has_perm(CREATE),
-        "can_revoke": request.user.has_perm(REVOKE),
+        **abilities(request.user),
     }, status=status)
 
 
-@needs(VIEW)
+@needs(VIEW_API_TOKEN)
 def token_list(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _page(request, ApiTokenForm())
-    if not request.user.has_perm(CREATE):
+    if not request.user.has_perm(ADD_API_TOKEN):
         return _page(request, ApiTokenForm(), status=403)
     form = ApiTokenForm(request.POST)
     if not form.is_valid():
@@ -54,7 +49,7 @@ def token_list(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@needs(REVOKE)
+@needs(CHANGE_API_TOKEN)
 def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     token = get_object_or_404(ApiToken, pk=pk)
     if token.revoked_at is not None:

@@ -13,7 +13,7 @@ from backoffice.operations.provider import ProviderNotConfigured
 from topup import services
 from topup.models import SnapshotSource
 from topup.services import TopupError
-from topup.views.access import SNAPSHOT, abilities, needs
+from topup.views.access import ADD_BALANCE_SNAPSHOT, abilities, needs
 
 PERIODS = (1, 7, 30, 90)
 
@@ -38,7 +38,7 @@ def balance_page(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@needs(SNAPSHOT)
+@needs(ADD_BALANCE_SNAPSHOT)
 def balance_refresh(request: HttpRequest) -> HttpResponse:
     try:
         snapshot = services.take_snapshot(SnapshotSource.STAFF)

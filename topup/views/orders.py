@@ -31,7 +31,7 @@ from topup import services
 from topup.forms import ManualConfirmForm, OrderFilterForm, SingleTopupForm
 from topup.models import CARRIER_CHOICES, Order, OrderSource, OrderState, Product
 from topup.services import TopupError
-from topup.views.access import CHARGE, QUERY, abilities, needs
+from topup.views.access import CHANGE_ORDER, CHARGE, abilities, needs
 from topup.views.paging import CappedPaginator
 
 PAGE_SIZE = 50
@@ -181,7 +181,7 @@ def carrier_lookup(request: HttpRequest) -> JsonResponse:
 
 
 @require_POST
-@needs(QUERY)
+@needs(CHANGE_ORDER)
 def order_check(request: HttpRequest, custno: str) -> HttpResponse:
     """Ask the provider about this order now (staff do not wait for the next beat run)."""
     order = get_object_or_404(Order, custno=custno)

@@ -17,7 +17,7 @@ from backoffice.ui.errors import NotFoundForStaff
 from topup import services
 from topup.forms import ReportRunForm
 from topup.models import ReconciliationReport
-from topup.views.access import REPORT, abilities, needs
+from topup.views.access import ADD_RECONCILIATION_REPORT, abilities, needs
 
 
 @require_GET
@@ -41,7 +41,7 @@ def report_detail(request: HttpRequest, day: str) -> HttpResponse:
 
 
 @require_POST
-@needs(REPORT)
+@needs(ADD_RECONCILIATION_REPORT)
 def report_run(request: HttpRequest) -> HttpResponse:
     form = ReportRunForm(request.POST)
     if not form.is_valid():
