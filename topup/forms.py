@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from topup import services
+from topup import services, texts
 from topup.models import (
     CARRIER_CHOICES,
     ApiScope,
@@ -46,7 +46,7 @@ class SingleTopupForm(forms.Form):
         super().__init__(*args, **kwargs)
         # Replacing label_from_instance on the instance is Django's documented way to label
         # a ModelChoiceField's options.
-        field = cast(forms.ModelChoiceField, self.fields["product"])
+        field = cast("forms.ModelChoiceField[Product]", self.fields["product"])
         field.label_from_instance = lambda obj: _(  # type: ignore[method-assign]
             "%(code)s · %(size)s MB · %(price)s yuan") % {
                 "code": obj.code, "size": obj.size_mb, "price": obj.price}
@@ -54,7 +54,7 @@ class SingleTopupForm(forms.Form):
     def clean_mobile(self) -> str:
         # Checked on its own, so that a bad number is reported together with the other
         # fields' problems (a missing product, say), not only once they are mended.
-        raw = self.cleaned_data["mobile"]
+        raw = str(self.cleaned_data["mobile"])
         try:
             services.check_mobile(raw)
         except services.OrderInputError as error:
@@ -101,9 +101,7 @@ class ManualConfirmForm(forms.Form):
         # shown for a verdict that will be accepted.
         reason = cast(str, self.cleaned_data["reason"]).strip()
         if len(reason) < services.MIN_REASON_LENGTH:
-            raise forms.ValidationError(
-                _("Give the reason (at least %(count)d characters), e.g. who confirmed it and "
-                  "how.") % {"count": services.MIN_REASON_LENGTH})
+            raise forms.ValidationError(texts.reason_too_short_text(services.MIN_REASON_LENGTH))
         return reason
 
 
@@ -132,7 +130,8 @@ class OrderFilterForm(forms.Form):
         return data
 
 
-class ProductForm(forms.ModelForm):
+# Generic in django-stubs only: ModelForm[Product] fails at run time without django_stubs_ext.
+class ProductForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Product
         fields = ["code", "carrier", "size_mb", "price", "active"]

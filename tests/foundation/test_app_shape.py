@@ -63,7 +63,7 @@ def test_every_access_module_has_the_same_shape(app: str) -> None:
     docstring saying who may read and who may act, and permission names as constants: an app
     permission named by its action, a model permission as Django's verb and the model."""
     access = importlib.import_module(f"{app}.views.access")
-    assert access.ACCESS == f"{app}.access_{app}"
+    assert f"{app}.access_{app}" == access.ACCESS
     assert callable(access.needs) and callable(access.abilities)
     assert (access.__doc__ or "").startswith("Permission checks shared by the ")
     constants = {name: value for name, value in vars(access).items()
@@ -80,3 +80,8 @@ def test_every_app_counts_in_one_services_module_named_counts(app: str) -> None:
     services = ROOT / app / "services"
     assert (services / "counts.py").is_file()
     assert [name for name in ("figures.py", "stats.py") if (services / name).exists()] == []
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_every_app_words_its_problems_for_staff_in_texts(app: str) -> None:
+    assert (ROOT / app / "texts.py").is_file()

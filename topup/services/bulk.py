@@ -8,14 +8,15 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from backoffice.security.audit import audited
+from topup import texts
 from topup.conf import knob
 from topup.models import BatchStatus, BulkBatch, OrderSource, OrderState, Product
 from topup.services.balance import latest_snapshot
-from topup.services.bulkcsv import BulkFileError, Problem, check_csv, field_label, shown_text
+from topup.services.bulkcsv import BulkFileError, Problem, check_csv
 from topup.services.ordering import OrderInputError, OrderRequest, place_order
+from topup.texts import field_label, shown_text
 
 __all__ = ["BatchResults", "BulkFileError", "batch_results", "check_upload", "confirm_batch",
            "discard_batch"]
@@ -37,9 +38,7 @@ def check_upload(file_name: str, data: bytes, user: Any) -> BulkBatch:
     snapshot = latest_snapshot()
     total = checked.total_price
     if snapshot is not None and total > snapshot.avail_balance:
-        warnings.insert(0, Problem.of(0, "balance", gettext_noop(
-            "The valid rows cost %(total)s yuan but only %(available)s yuan was available at "
-            "the last balance check; the provider will refuse orders once it runs out (503)."),
+        warnings.insert(0, Problem.of(0, "balance", texts.OVER_BALANCE,
             total=str(total), available=str(snapshot.avail_balance)).as_dict())
     return BulkBatch.objects.create(
         file_name=file_name[:200], uploaded_by=user, rows=checked.rows,
@@ -70,8 +69,8 @@ def confirm_batch(batch_id: int, user: Any) -> int:
                 place_order(request, requested_by=user, source=OrderSource.BULK, batch=batch,
                             batch_line=row["line"], products=products)
             except OrderInputError as error:
-                late = Problem(row["line"], error.field, _(
-                    "At confirmation: %(message)s") % {"message": error.message},
+                late = Problem(row["line"], error.field,
+                    texts.at_confirmation_text(error.message),
                     error.template, error.params, (row["mobile"], row["product"])).as_dict()
                 late_problems.append({**late, "at_confirmation": True})
                 continue

@@ -14,23 +14,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop
 
+from topup import texts
 from topup.models import Product
 from topup.services.ordering import OrderInputError, OrderRequest, check_request
 
 HEADER_WORDS = frozenset({"mobile", "phone", "number", "手机", "手机号", "手机号码", "号码"})
-
-
-# What the `field` of a problem names, for the reader (stored problems keep the code).
-FIELD_LABELS = {
-    "mobile": gettext_lazy("Mobile number"),
-    "product": gettext_lazy("Product"),
-    "columns": gettext_lazy("Columns"),
-    "prodtime": gettext_lazy("Data period"),
-    "prodstandard": gettext_lazy("Networks"),
-    "balance": gettext_lazy("Balance"),
-}
 
 
 @dataclass(frozen=True)
@@ -38,8 +27,9 @@ class Problem:
     """A line's problem, kept on the batch as JSON.
 
     `template` and `params` are the untranslated message and its values, so that the page
-    reads in each reader's language (`shown_text`); `message` is the text in the uploader's
-    language, kept for batches stored before templates were. `cells` are the line as read.
+    reads in each reader's language (`topup.texts.shown_text`); `message` is the text in the
+    uploader's language, kept for batches stored before templates were. `cells` are the line as
+    read.
     """
 
     line: int
@@ -53,33 +43,13 @@ class Problem:
     @classmethod
     def of(cls, at_line: int, field_name: str, template: str, cells: tuple[str, ...] = (),
            /, **params: str) -> Problem:
-        """A problem from a message id marked with gettext_noop (its values by name)."""
-        text = _(template) % params if params else _(template)
-        return cls(at_line, field_name, text, template, params, cells)
+        """A problem from a message id of `topup.texts` (its values by name)."""
+        return cls(at_line, field_name, texts.problem_text(template, params), template, params,
+                   cells)
 
     def as_dict(self) -> dict[str, object]:
         return {"line": self.line, "field": self.field, "message": self.message,
                 "template": self.template, "params": self.params, "cells": list(self.cells)}
-
-
-def shown_text(problem: dict[str, object]) -> str:
-    """A stored problem's text in the active language (its stored text for old batches)."""
-    template = str(problem.get("template") or "")
-    if not template:
-        return str(problem.get("message", ""))
-    params = problem.get("params") or {}
-    try:
-        text = _(template) % params if params else _(template)
-    except (KeyError, TypeError, ValueError):
-        # A translation that lost a placeholder must not hide the problem.
-        return str(problem.get("message", ""))
-    if problem.get("at_confirmation"):
-        return _("At confirmation: %(message)s") % {"message": text}
-    return text
-
-
-def field_label(code: str) -> str:
-    return str(FIELD_LABELS.get(code, code))
 
 
 @dataclass
@@ -146,13 +116,11 @@ def _is_header(cells: list[str]) -> bool:
 def _check_line(line: int, cells: list[str], products: dict[str, Product], result: BulkCheck,
                 seen: dict[tuple[str, str], int]) -> None:
     if len(cells) < 2:
-        result.problems.append(Problem.of(line, "product", gettext_noop(
-            "Expected two columns: mobile number, product code."), tuple(cells)))
+        result.problems.append(Problem.of(line, "product", texts.TWO_COLUMNS, tuple(cells)))
         return
     if len(cells) > 2:
-        result.problems.append(Problem.of(line, "columns", gettext_noop(
-            "Expected two columns: mobile number, product code; found %(count)s."),
-            tuple(cells), count=str(len(cells))))
+        result.problems.append(Problem.of(line, "columns", texts.TOO_MANY_COLUMNS,
+                                          tuple(cells), count=str(len(cells))))
         return
     try:
         checked = check_request(OrderRequest(mobile=cells[0], product_code=cells[1]), products)
@@ -162,9 +130,8 @@ def _check_line(line: int, cells: list[str], products: dict[str, Product], resul
         return
     key = (checked.mobile, checked.product.code)
     if key in seen:
-        result.warnings.append(Problem.of(line, "mobile", gettext_noop(
-            "Same number and product as line %(line)s: it will be topped up twice."),
-            tuple(cells), line=str(seen[key])))
+        result.warnings.append(Problem.of(line, "mobile", texts.SAME_AS_LINE,
+                                          tuple(cells), line=str(seen[key])))
     else:
         seen[key] = line
     result.rows.append({

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from backoffice.security.audit import audited
+from topup import texts
 from topup.models import EventKind, Order, OrderState
 from topup.services.ordering import OrderInputError
 from topup.services.statemachine import move
@@ -42,11 +43,7 @@ def confirm_manual(order_id: int, outcome: str, reason: str, user: Any) -> str:
     if outcome not in MANUAL_OUTCOMES:
         raise OrderInputError("outcome", _("Choose whether the top-up succeeded or failed."))
     if len(reason) < MIN_REASON_LENGTH:
-        raise OrderInputError(
-            "reason",
-            _("Give the reason (at least %(count)d characters), e.g. who confirmed it and how.")
-            % {"count": MIN_REASON_LENGTH},
-        )
+        raise OrderInputError("reason", texts.reason_too_short_text(MIN_REASON_LENGTH))
     target = OrderState(outcome)
     moved = move(
         order_id, target, sources=frozenset({OrderState.MANUAL}), kind=EventKind.MANUAL,

@@ -13,12 +13,12 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.operations.queue import enqueue
 from backoffice.security.audit import audited
+from topup import texts
 from topup.client import ChargeResult
 from topup.conf import knob
 from topup.models import EventKind, Order, OrderSource, OrderState, Product
@@ -60,9 +60,8 @@ class OrderInputError(ValueError):
 
 
 def _refusal(field: str, template: str, **params: str) -> OrderInputError:
-    """An OrderInputError from a message id marked with gettext_noop, translated now."""
-    text = _(template)
-    return OrderInputError(field, text % params if params else text, template, params)
+    """An OrderInputError from a message id of `topup.texts`, translated now."""
+    return OrderInputError(field, texts.problem_text(template, params), template, params)
 
 
 @dataclass(frozen=True)
@@ -97,12 +96,7 @@ def check_mobile(raw: str) -> tuple[str, str]:
     try:
         mobile = normalize_mobile(raw)
     except InvalidInput:
-        raise _refusal(
-            "mobile",
-            gettext_noop("%(value)s is not a mainland mobile number (11 digits starting with "
-                         "13-19, optionally +86)."),
-            value=repr(raw),
-        ) from None
+        raise _refusal("mobile", texts.NOT_A_MOBILE, value=repr(raw)) from None
     carrier = detect_carrier(mobile)
     return mobile, carrier.value if carrier else ""
 
@@ -117,33 +111,27 @@ def check_request(
     mobile, carrier = check_mobile(request.mobile)
     code = (request.product_code or "").strip()
     if not code:
-        raise _refusal("product", gettext_noop("No product code given."))
+        raise _refusal("product", texts.NO_PRODUCT)
     product = (products or {}).get(code) if products is not None else (
         Product.objects.filter(code=code).first())
     if product is None:
-        raise _refusal("product", gettext_noop("Unknown product code %(code)s."), code=code)
+        raise _refusal("product", texts.UNKNOWN_PRODUCT, code=code)
     if not product.active:
-        raise _refusal("product", gettext_noop("Product %(code)s is not on sale."), code=code)
+        raise _refusal("product", texts.NOT_ON_SALE, code=code)
     if carrier and product.carrier != carrier and not request.allow_other_carrier:
         raise _refusal(
-            "product",
-            gettext_noop("%(code)s is a %(product_carrier)s product but %(mobile)s is a "
-                         "%(carrier)s number."),
+            "product", texts.OTHER_CARRIER,
             code=code, product_carrier=product.carrier, mobile=mobile, carrier=carrier,
         )
     try:
         prodtime = int(parse_prodtime(1 if request.prodtime is None else request.prodtime))
     except InvalidInput:
-        raise _refusal(
-            "prodtime", gettext_noop("Data period must be 0 (off-peak) or 1 (all-time).")
-        ) from None
+        raise _refusal("prodtime", texts.BAD_PRODTIME) from None
     try:
         prodstandard = int(
             parse_prodstandard(7 if request.prodstandard is None else request.prodstandard))
     except InvalidInput:
-        raise _refusal(
-            "prodstandard", gettext_noop("Networks must be 1 (2G), 3 (2G and 3G) or 7 (all).")
-        ) from None
+        raise _refusal("prodstandard", texts.BAD_PRODSTANDARD) from None
     return CheckedRequest(mobile, carrier or product.carrier, product, prodtime, prodstandard)
 
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.operations.provider import ProviderNotConfigured
-from topup import services
+from topup import services, texts
 from topup.models import SnapshotSource
 from topup.services import TopupError
 from topup.views.access import ADD_BALANCE_SNAPSHOT, abilities, needs
@@ -43,8 +43,7 @@ def balance_refresh(request: HttpRequest) -> HttpResponse:
     try:
         snapshot = services.take_snapshot(SnapshotSource.STAFF)
     except (TopupError, ProviderNotConfigured) as error:
-        messages.error(request, _("The provider could not be asked: %(error)s") % {
-            "error": error})
+        messages.error(request, texts.provider_error_text(error))
     else:
         messages.success(request, _("Available balance: %(amount)s yuan.") % {
             "amount": snapshot.avail_balance})

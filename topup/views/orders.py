@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.operations.provider import ProviderNotConfigured
-from topup import services
+from topup import services, texts
 from topup.forms import ManualConfirmForm, OrderFilterForm, SingleTopupForm
 from topup.models import CARRIER_CHOICES, Order, OrderSource, OrderState, Product
 from topup.services import TopupError
@@ -188,8 +188,7 @@ def order_check(request: HttpRequest, custno: str) -> HttpResponse:
     try:
         state = services.check_order(order.pk)
     except (TopupError, ProviderNotConfigured) as error:
-        messages.error(request, _("The provider could not be asked: %(error)s") % {
-            "error": error})
+        messages.error(request, texts.provider_error_text(error))
     else:
         order.state = state
         messages.info(request, _("Order %(custno)s is now %(state)s.") % {
