@@ -221,7 +221,7 @@ WHITENOISE_USE_FINDERS = True
 FILE_STORAGE = env.choice("FILE_STORAGE", ("local", "bucket"), "local")
 FILE_STORAGE_FOLDER = env.str("FILE_STORAGE_FOLDER", "/backoffice-private")
 if FILE_STORAGE == "bucket":
-    STORAGES["default"] = {"BACKEND": "storage.services.file_storage.BucketStorage"}
+    STORAGES["default"] = {"BACKEND": "storage.services.BucketStorage"}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

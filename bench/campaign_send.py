@@ -145,7 +145,7 @@ def send_with_worker(template, lines: str) -> tuple[Rate, int]:  # type: ignore[
 def send_bare(template, lines: str) -> Rate:  # type: ignore[no-untyped-def]
     """The same calls as the worker makes: groups of one value set, at most 1,000 numbers."""
     from sms import services
-    from sms.services.campaign_store import CHUNK_SIZE
+    from sms.services import CHUNK_SIZE
 
     preview = services.preview_recipients(template, lines, [])
     chunks = [preview.good[i : i + CHUNK_SIZE] for i in range(0, len(preview.good), CHUNK_SIZE)]

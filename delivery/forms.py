@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from delivery import rules
 from delivery.models import DeliverySettings, ImageVersion, Rule, RuleSet
-from delivery.services.links import Signing
+from delivery.services import Signing
 from delivery.texts import diagnostic_dict, problem_text
 from edgerules import lint
 

@@ -12,7 +12,7 @@ import logging
 from celery import Task, shared_task
 
 from backoffice.operations.provider import ProviderNotConfigured
-from delivery.services import purging
+from delivery import services
 
 logger = logging.getLogger(__name__)
 
@@ -21,8 +21,8 @@ logger = logging.getLogger(__name__)
 def send_purge_task(self: Task, purge_id: int) -> str | None:
     """Send one stored purge; waits (retry with countdown) while the minute's limit is used."""
     try:
-        request = purging.send_purge(purge_id)
-    except purging.PurgeWindowFull as full:
+        request = services.send_purge(purge_id)
+    except services.PurgeWindowFull as full:
         # Countdown of at most a minute: far below the broker's visibility timeout.
         raise self.retry(countdown=full.retry_in) from None
     except ProviderNotConfigured as error:
@@ -34,7 +34,7 @@ def send_purge_task(self: Task, purge_id: int) -> str | None:
 @shared_task(acks_late=True)
 def send_due_purges_task() -> int:
     """Beat: queue purges whose task was lost, and failed ones whose back-off has passed."""
-    due = purging.due_purges()
+    due = services.due_purges()
     for purge_id in due:
         send_purge_task.delay(purge_id)
     return len(due)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from delivery.rules import Problem
-from delivery.services.purging import (
+from delivery.services import (
     MAX_URLS_PER_MINUTE,
     PurgeInputError,
     PurgeWindowFull,

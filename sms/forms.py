@@ -18,8 +18,7 @@ from sms.models import (
     SuppressionReason,
     Template,
 )
-from sms.services.search import UNKNOWN_STATUS
-from sms.services.suppression import NOTE_MAX_LENGTH, SuppressionError, normalise
+from sms.services import NOTE_MAX_LENGTH, UNKNOWN_STATUS, SuppressionError, normalise
 
 VARIABLE_FIELDS = ("var1", "var2", "var3", "var4")
 

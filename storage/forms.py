@@ -13,7 +13,7 @@ from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from storage import paths, rules
-from storage.services.uploads import UploadOptions
+from storage.services import UploadOptions
 from storage.texts import gmkerl_text, problem_text
 
 TEXT = {"autocomplete": "off", "spellcheck": "false"}

@@ -26,6 +26,7 @@ from delivery.services.links import (
     combine_link,
     download_link,
     file_url,
+    preview_signing,
     processed_link,
     secret_link,
     signed_link,
@@ -47,6 +48,7 @@ from delivery.services.purging import (
     MAX_URLS_PER_MINUTE,
     PurgeInputError,
     PurgeWindowFull,
+    UrlProblem,
     due_purges,
     enqueue_purge,
     file_urls,
@@ -61,6 +63,8 @@ from delivery.services.testing import default_host, run_test
 from delivery.tester import outcome_dict
 
 __all__ = [
+    "UrlProblem",
+    "preview_signing",
     "ProviderNotConfigured",
     "ConfigTarget",
     "DeliveryConnectionError",

@@ -18,7 +18,7 @@ from delivery import services
 from delivery.forms import ImageForm, add_link_errors
 from delivery.models import DeliverySettings
 from delivery.rules import LinkError
-from delivery.services.links import Signing, preview_signing
+from delivery.services import Signing, preview_signing
 from delivery.views.access import SIGN, abilities, needs
 from storage import services as storage
 

@@ -15,10 +15,11 @@ importing the client.
 
 from backoffice.operations.provider import ProviderNotConfigured
 from sms.client import MAX_NUMBERS_PER_SEND, SmsApiError, SmsError, SmsTransportError
-from sms.services.campaign_store import store_import, store_recipients, store_upload
+from sms.services.campaign_store import CHUNK_SIZE, store_import, store_recipients, store_upload
 from sms.services.campaigns import RunOutcome, run_campaign
 from sms.services.connection import latest_quota, sms_client
 from sms.services.counts import messages_by_status, sent_per_day
+from sms.services.importing import BadLine, ImportFileError
 from sms.services.lifecycle import (
     MAX_FORM_RECIPIENTS,
     CampaignStateError,
@@ -47,6 +48,7 @@ from sms.services.progress import (
     polled_campaign_counts,
     recently_sent_elsewhere,
 )
+from sms.services.reports import MAX_PAGES as REPORT_MAX_PAGES
 from sms.services.reports import ReportSync, sync_reports
 from sms.services.scheduling import (
     StartTimeError,
@@ -54,7 +56,16 @@ from sms.services.scheduling import (
     marketing_window,
     parse_start_time,
 )
+from sms.services.search import (
+    UNKNOWN_STATUS,
+    StatusTotal,
+    status_totals,
+)
+from sms.services.search import Filters as ReportFilters
+from sms.services.search import csv_bytes as report_csv_bytes
+from sms.services.search import page as report_page
 from sms.services.suppression import (
+    NOTE_MAX_LENGTH,
     SuppressionError,
     add_invalid_numbers,
     add_number,
@@ -62,10 +73,15 @@ from sms.services.suppression import (
     confirm_import,
     discard_import,
     invalid_numbers_count,
+    normalise,
     remove_number,
     set_respect_suppression,
     suppressed_total,
 )
+from sms.services.suppression import export_lines as suppressed_export_lines
+from sms.services.suppression import problem_rows as suppression_problem_rows
+from sms.services.suppression import search as search_suppressed
+from sms.services.suppression import waiting_imports as waiting_suppression_imports
 from sms.services.template_ops import (
     TemplateProblems,
     TemplateSync,
@@ -79,6 +95,22 @@ from sms.services.template_ops import (
 )
 
 __all__ = [
+    "CHUNK_SIZE",
+    "REPORT_MAX_PAGES",
+    "NOTE_MAX_LENGTH",
+    "normalise",
+    "search_suppressed",
+    "suppressed_export_lines",
+    "suppression_problem_rows",
+    "waiting_suppression_imports",
+    "BadLine",
+    "ImportFileError",
+    "ReportFilters",
+    "StatusTotal",
+    "report_page",
+    "status_totals",
+    "report_csv_bytes",
+    "UNKNOWN_STATUS",
     "MAX_FORM_RECIPIENTS",
     "MAX_NUMBERS_PER_SEND",
     "CampaignCounts",

@@ -11,13 +11,13 @@ from django.views.decorators.http import require_POST
 
 from sms import services, texts
 from sms.forms import ReportFilterForm
-from sms.services import SmsError, search
+from sms.services import SmsError
 from sms.views.access import SEND, abilities, needs
 
 
-def _filters(form: ReportFilterForm) -> search.Filters:
+def _filters(form: ReportFilterForm) -> services.ReportFilters:
     data = form.cleaned_data
-    return search.Filters(
+    return services.ReportFilters(
         mobile=data.get("mobile") or "",
         status=data.get("status") or "",
         date_from=data.get("date_from"),
@@ -36,13 +36,13 @@ def _cursor(request: HttpRequest, name: str) -> int | None:
 def report(request: HttpRequest) -> HttpResponse:
     form = ReportFilterForm(request.GET or None)
     page = None
-    totals: list[search.StatusTotal] = []
+    totals: list[services.StatusTotal] = []
     if not request.GET or form.is_valid():
-        filters = _filters(form) if request.GET else search.Filters()
-        page = search.page(
+        filters = _filters(form) if request.GET else services.ReportFilters()
+        page = services.report_page(
             filters, before=_cursor(request, "before"), after=_cursor(request, "after")
         )
-        totals = search.status_totals(filters)
+        totals = services.status_totals(filters)
     query = request.GET.copy()
     for name in ("before", "after"):
         query.pop(name, None)
@@ -68,9 +68,9 @@ def report_csv(request: HttpRequest) -> HttpResponseBase:
     form = ReportFilterForm(request.GET or None)
     if request.GET and not form.is_valid():
         return render(request, "sms/report.html", {"form": form, "page": None, "query": ""})
-    filters = _filters(form) if request.GET else search.Filters()
+    filters = _filters(form) if request.GET else services.ReportFilters()
     response = StreamingHttpResponse(
-        search.csv_bytes(filters), content_type="text/csv; charset=utf-8"
+        services.report_csv_bytes(filters), content_type="text/csv; charset=utf-8"
     )
     stamp = timezone.localtime().strftime("%Y%m%d-%H%M%S")
     response["Content-Disposition"] = f'attachment; filename="sms-report-{stamp}.csv"'

@@ -12,7 +12,6 @@ from backoffice.security.access import staff_user
 from sms import services, texts
 from sms.forms import ImportForm, ScheduleForm, SendForm
 from sms.models import Campaign, CampaignSource, CampaignState
-from sms.services import importing
 from sms.views.access import SEND, may_override_window, needs
 from sms.views.campaigns import confirmed_text
 
@@ -169,7 +168,7 @@ def _suppressed_rows(preview: services.RecipientsPreview | None) -> list[dict[st
     return _rows(preview.suppressed if preview is not None else [])
 
 
-def _rows(lines: list[importing.BadLine]) -> list[dict[str, object]]:
+def _rows(lines: list[services.BadLine]) -> list[dict[str, object]]:
     return [
         {
             "line": line.line_number,
@@ -189,7 +188,7 @@ def import_file(request: HttpRequest) -> HttpResponse:
             campaign = services.store_upload(
                 form.cleaned_data["template"], form.cleaned_data["file"], user=staff_user(request)
             )
-        except importing.ImportFileError as error:
+        except services.ImportFileError as error:
             form.add_error("file", str(error))
         else:
             return redirect("sms:campaign", pk=campaign.pk)

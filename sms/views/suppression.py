@@ -24,7 +24,6 @@ from sms.forms import (
     SuppressionImportForm,
 )
 from sms.models import Campaign, MessageType, SuppressedNumber, SuppressionImport, Template
-from sms.services import importing, suppression
 from sms.views.access import (
     ADD_SUPPRESSED_NUMBER,
     DELETE_SUPPRESSED_NUMBER,
@@ -41,10 +40,11 @@ def _filtered(
 ) -> tuple[SuppressionFilterForm, QuerySet[SuppressedNumber]]:
     form = SuppressionFilterForm(request.GET or None)
     if form.is_bound and form.is_valid():
-        entries = suppression.search(form.cleaned_data["number"], form.cleaned_data["reason"])
+        entries = services.search_suppressed(form.cleaned_data["number"],
+                                             form.cleaned_data["reason"])
     else:
         # A bad filter shows its error and the whole list, never a page of nothing.
-        entries = suppression.search()
+        entries = services.search_suppressed()
     return form, entries
 
 
@@ -69,7 +69,7 @@ def suppression_csv(request: HttpRequest) -> HttpResponseBase:
     if form.is_bound and not form.is_valid():
         return suppression_list(request)
     response = StreamingHttpResponse(
-        suppression.export_lines(entries),
+        services.suppressed_export_lines(entries),
         content_type="text/csv; charset=utf-8",
     )
     response["Content-Disposition"] = 'attachment; filename="suppression-list.csv"'
@@ -143,7 +143,7 @@ def suppression_import(request: HttpRequest) -> HttpResponse:
             pending = services.check_import(
                 data["file"], data["reason"], data["note"], user=staff_user(request)
             )
-        except (importing.ImportFileError, services.SuppressionError) as error:
+        except (services.ImportFileError, services.SuppressionError) as error:
             form.add_error("file", str(error))
         else:
             return redirect("sms:suppression_import_check", pk=pending.pk)
@@ -151,7 +151,7 @@ def suppression_import(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "sms/suppression_import.html",
-        {"form": form, "waiting": suppression.waiting_imports()},
+        {"form": form, "waiting": services.waiting_suppression_imports()},
     )
 
 
@@ -163,7 +163,7 @@ def suppression_import_check(request: HttpRequest, pk: int) -> HttpResponse:
         "sms/suppression_import_check.html",
         {
             "pending": pending,
-            "problems": suppression.problem_rows(pending),
+            "problems": services.suppression_problem_rows(pending),
             "more_problems": pending.bad_lines > len(pending.problems),
         },
     )

@@ -27,6 +27,11 @@ from storage.services.browser_uploads import (
     start_browser_upload,
 )
 from storage.services.browsing import (
+    DEFAULT_PAGE_SIZE,
+    PAGE_SIZES,
+    PREVIEW_MAX_BYTES,
+    PREVIEW_TYPES,
+    Entry,
     FolderPage,
     SearchPage,
     Target,
@@ -51,6 +56,7 @@ from storage.services.extensions import (
     registered_file_actions,
     unregister_file_action,
 )
+from storage.services.file_storage import BucketStorage
 from storage.services.files import (
     DeleteOutcome,
     Download,
@@ -66,8 +72,9 @@ from storage.services.files import (
     set_secret,
     usage_per_day,
 )
-from storage.services.mirror import refresh_mirror, sync_tree
+from storage.services.mirror import DETAILS_PER_RUN, refresh_mirror, sync_tree
 from storage.services.uploads import (
+    MAX_UPLOAD_BYTES,
     UploadOptions,
     can_cancel,
     cancel_upload,
@@ -85,6 +92,14 @@ from storage.services.uploads import (
 from storage.texts import bytes_text, size_text, size_texts
 
 __all__ = [
+    "BucketStorage",
+    "MAX_UPLOAD_BYTES",
+    "DETAILS_PER_RUN",
+    "DEFAULT_PAGE_SIZE",
+    "PAGE_SIZES",
+    "PREVIEW_MAX_BYTES",
+    "PREVIEW_TYPES",
+    "Entry",
     "bytes_text",
     "size_text",
     "size_texts",

@@ -16,9 +16,13 @@ from backoffice.ui.errors import NotFoundForStaff
 from storage import paths, rules, services
 from storage.forms import DeleteForm, MetadataForm, SecretForm
 from storage.models import StoredFile
-from storage.services import NotFound, StorageError
-from storage.services.browsing import PREVIEW_MAX_BYTES, PREVIEW_TYPES
-from storage.services.details import FileDetails
+from storage.services import (
+    PREVIEW_MAX_BYTES,
+    PREVIEW_TYPES,
+    FileDetails,
+    NotFound,
+    StorageError,
+)
 from storage.texts import error_text, problem_text
 from storage.views.access import MANAGE, abilities, needs
 from storage.views.navigation import browse_url, path_url

@@ -26,8 +26,14 @@ from backoffice.security.redirects import came_from, safe_next
 from storage import paths, rules, services
 from storage.forms import DeleteForm, DeleteSelectionForm, FolderForm, UploadOptionsForm
 from storage.models import SyncRun, UploadTask
-from storage.services import StorageError, StorageProtocolError
-from storage.services.browsing import PAGE_SIZES, Entry, FolderPage, SearchPage
+from storage.services import (
+    PAGE_SIZES,
+    Entry,
+    FolderPage,
+    SearchPage,
+    StorageError,
+    StorageProtocolError,
+)
 from storage.texts import error_text, problem_text
 from storage.views.access import MANAGE, abilities, needs
 from storage.views.navigation import (

@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from storage import paths, rules
-from storage.services.browsing import DEFAULT_PAGE_SIZE, PAGE_SIZES
+from storage.services import DEFAULT_PAGE_SIZE, PAGE_SIZES
 
 # The listing cursors of the pages before the current one travel in the address (the
 # provider's cursors only go forward); they are Base64, which has no comma.

@@ -31,7 +31,7 @@ from storage import paths, rules, services
 from storage.forms import UploadOptionsForm
 from storage.models import UploadTask
 from storage.resumable import PART_SIZE
-from storage.services.uploads import MAX_UPLOAD_BYTES
+from storage.services import MAX_UPLOAD_BYTES
 from storage.texts import error_text, problem_text
 from storage.views.access import MANAGE, abilities, needs
 from storage.views.navigation import path_url

@@ -11,7 +11,6 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from sms import services, texts
 from sms.management.commands._common import template_by_number
-from sms.services import importing
 
 SHOWN_PROBLEMS = 50
 
@@ -47,7 +46,7 @@ class Command(BaseCommand):
             raise CommandError(f"{path}: no such file")
         try:
             campaign = services.store_import(template, path, path.name)
-        except importing.ImportFileError as error:
+        except services.ImportFileError as error:
             raise CommandError(f"{path}: {error}") from error
         self.stdout.write(
             f"campaign #{campaign.pk}: {campaign.lines_read} lines read ({campaign.encoding}), "

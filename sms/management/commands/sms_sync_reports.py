@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from sms import services, texts
-from sms.services import SmsError, reports
+from sms.services import SmsError
 
 
 class Command(BaseCommand):
@@ -21,7 +21,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--max-pages",
             type=int,
-            default=reports.MAX_PAGES,
+            default=services.REPORT_MAX_PAGES,
             help="report pages to read at most; a long day is continued by the next run",
         )
 

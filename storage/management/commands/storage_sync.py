@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from storage import rules, services
 from storage.models import SyncRun
-from storage.services.mirror import DETAILS_PER_RUN
+from storage.services import DETAILS_PER_RUN
 from storage.texts import error_text
 
 
