@@ -83,8 +83,7 @@ def load(stdout: TextIO) -> None:
         if template.status != TemplateStatus.SUCCESS and control_url:
             _approve(control_url, template)
             stdout.write(f"  template #{template.provider_id} {draft.title} approved")
-    services.sync_templates()
-    services.refresh_quota()
+    services.sync_templates_and_quota()
     for mobile, reason, note in DEMO_SUPPRESSED:
         SuppressedNumber.objects.get_or_create(
             mobile=mobile, defaults={"reason": reason, "note": note}

@@ -40,8 +40,7 @@ def sync_reports() -> int:
 @shared_task(acks_late=True)
 def sync_templates_and_quota() -> None:
     """Beat job: refresh template statuses (review outcomes) and the quota figures."""
-    services.sync_templates()
-    services.refresh_quota()
+    services.sync_templates_and_quota()
 
 
 @shared_task(acks_late=True)

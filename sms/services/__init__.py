@@ -75,7 +75,6 @@ from sms.services.suppression import (
     invalid_numbers_count,
     normalise,
     remove_number,
-    set_respect_suppression,
     suppressed_total,
 )
 from sms.services.suppression import export_lines as suppressed_export_lines
@@ -91,7 +90,9 @@ from sms.services.template_ops import (
     edit_template,
     refresh_quota,
     send_blockers,
+    set_respect_suppression,
     sync_templates,
+    sync_templates_and_quota,
 )
 
 __all__ = [
@@ -173,5 +174,6 @@ __all__ = [
     "suppressed_total",
     "sync_reports",
     "sync_templates",
+    "sync_templates_and_quota",
     "today_figures",
 ]

@@ -560,17 +560,6 @@ def discard_import(pending: SuppressionImport) -> None:
         pending.source_file.storage.delete(pending.source_file.name)
 
 
-@audited(
-    "sms",
-    "template.respect_suppression",
-    lambda template, respect: (template, f"template {template.provider_id}: {respect}"),
-)
-def set_respect_suppression(template: Template, respect: bool) -> None:
-    """Mark an industry template to respect the list, or not (marketing ones always do)."""
-    Template.objects.filter(pk=template.pk).update(respect_suppression=respect)
-    template.respect_suppression = respect
-
-
 def cancel_suppressed(campaign_id: int, chunk_id: int) -> int:
     """Cancel the chunk's queued messages whose number is on the list (code `SUPPRESSED`),
     with the campaign's counter, in one update; returns how many (rule 9 of the sending)."""

@@ -1,12 +1,14 @@
 """Templates: mirror the provider's list, and create, edit and delete through the provider.
 
 The provider is the authority on a template; our row is written only from its answers, so a
-refused request leaves the stored template exactly as it was.
+refused request leaves the stored template exactly as it was. A page's save is one call here:
+the provider first (nothing of ours to undo when it refuses), then every row of ours in one
+transaction, so a template is never stored without the suppression choice made with it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import transaction
 from django.db.models import Field
@@ -34,6 +36,7 @@ class TemplateSync:
     created: int
     updated: int
     removed: int
+    quota: Quota | None = None  # the account's figures, when asked for with the list
 
 
 def _fitted(name: str, value: str) -> str:
@@ -85,6 +88,12 @@ def sync_templates() -> TemplateSync:
     return TemplateSync(created=created, updated=updated, removed=removed)
 
 
+def sync_templates_and_quota() -> TemplateSync:
+    """The template list, then the account's figures (the page's button, the command and the
+    beat job): two reads of the provider, each stored as it comes."""
+    return replace(sync_templates(), quota=refresh_quota())
+
+
 def refresh_quota() -> Quota | None:
     """Fetch the account's figures: from a template answer, or the newest report record."""
     client = sms_client()
@@ -98,10 +107,12 @@ def refresh_quota() -> Quota | None:
     return latest_quota()
 
 
-@audited("sms", "template.create", lambda draft: (None, f"template {draft.title!r}"),
+@audited("sms", "template.create",
+         lambda draft, respect_suppression=False: (None, f"template {draft.title!r}"),
          result_target=lambda template: template)
-def create_template(draft: rules.TemplateDraft) -> Template:
-    """Check locally, then create at the provider (status `review`) and store the answer."""
+def create_template(draft: rules.TemplateDraft, respect_suppression: bool = False) -> Template:
+    """Check locally, then create at the provider (status `review`) and store the answer with
+    the template's suppression choice (an industry one's; marketing ones always respect)."""
     problems = [problem for problem in rules.check_template(draft) if problem.is_error]
     if problems:
         raise TemplateProblems(problems)
@@ -114,12 +125,19 @@ def create_template(draft: rules.TemplateDraft) -> Template:
         type=draft.type,  # type: ignore[arg-type]
         report_type=draft.report_type,  # type: ignore[arg-type]
     )
-    return _store(remote)
+    with transaction.atomic():
+        template = _store(remote)
+        if respect_suppression:
+            set_respect_suppression(template, True)
+    return template
 
 
-@audited("sms", "template.edit", lambda template, draft: (template, f"template {draft.title!r}"))
-def edit_template(template: Template, draft: rules.TemplateDraft) -> Template:
-    """Send the changed fields (the provider puts the template back under review)."""
+@audited("sms", "template.edit", lambda template, draft, respect_suppression=None: (
+    template, f"template {draft.title!r}"))
+def edit_template(template: Template, draft: rules.TemplateDraft,
+                  respect_suppression: bool | None = None) -> Template:
+    """Send the changed fields (the provider puts the template back under review), and store
+    the answer with the suppression choice when it changed (None: not the form's to make)."""
     problems = [problem for problem in rules.check_template(draft) if problem.is_error]
     if problems:
         raise TemplateProblems(problems)
@@ -128,10 +146,14 @@ def edit_template(template: Template, draft: rules.TemplateDraft) -> Template:
         for name in ("title", "content", "temp_sign", "sign_location")
         if getattr(draft, name) != getattr(template, name)
     }
-    if not changes:
-        return template
-    remote = sms_client().edit_template(template.provider_id, **changes)
-    return _store(remote)
+    remote = sms_client().edit_template(template.provider_id, **changes) if changes else None
+    with transaction.atomic():
+        if remote is not None:
+            template = _store(remote)
+        # Audited on its own, as the list's button, and only when it changes (no empty entries).
+        if respect_suppression is not None and respect_suppression != template.respect_suppression:
+            set_respect_suppression(template, respect_suppression)
+    return template
 
 
 @audited("sms", "template.delete", lambda template: (template, f"template {template.title!r}"))
@@ -145,6 +167,17 @@ def delete_template(template: Template) -> None:
     except api.TemplateNotFoundError:
         pass
     Template.objects.filter(pk=template.pk).update(removed_at=timezone.now())
+
+
+@audited(
+    "sms",
+    "template.respect_suppression",
+    lambda template, respect: (template, f"template {template.provider_id}: {respect}"),
+)
+def set_respect_suppression(template: Template, respect: bool) -> None:
+    """Mark an industry template to respect the list, or not (marketing ones always do)."""
+    Template.objects.filter(pk=template.pk).update(respect_suppression=respect)
+    template.respect_suppression = respect
 
 
 def draft_of(template: Template) -> rules.TemplateDraft:

@@ -90,10 +90,9 @@ def _submit(
 def template_create(request: HttpRequest) -> HttpResponse:
     form = TemplateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        template = _submit(form, services.create_template)
+        respect = bool(form.respects_suppression())
+        template = _submit(form, lambda draft: services.create_template(draft, respect))
         if template is not None:
-            if form.respects_suppression():
-                services.set_respect_suppression(template, True)
             messages.success(
                 request,
                 _("Template #%(id)s was submitted; it is under review.")
@@ -111,12 +110,9 @@ def template_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = TemplateForm(request.POST or None, initial=initial, editing=True,
                         marketing=template.type == MessageType.MARKETING)
     if request.method == "POST" and form.is_valid():
-        edited = _submit(form, lambda draft: services.edit_template(template, draft))
+        respect = form.respects_suppression()
+        edited = _submit(form, lambda draft: services.edit_template(template, draft, respect))
         if edited is not None:
-            respect = form.respects_suppression()
-            # Audited like the list's button, and only when it changes (no empty entries).
-            if respect is not None and respect != template.respect_suppression:
-                services.set_respect_suppression(template, respect)
             messages.success(
                 request,
                 _("Template #%(id)s was changed and resubmitted for review.")
@@ -157,8 +153,7 @@ def template_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def template_sync(request: HttpRequest) -> HttpResponse:
     try:
-        result = services.sync_templates()
-        services.refresh_quota()
+        result = services.sync_templates_and_quota()
     except PROVIDER_FAILURES as error:
         messages.error(request, texts.failure_text(error))
     else:

@@ -97,3 +97,20 @@ def test_the_choice_and_the_note_read_in_chinese(operator_client, sms_template):
     assert "营销模板总是跳过屏蔽名单中的号码。" in page
     assert "营销模板总是跳过屏蔽名单中的号码" in new  # hidden until "marketing" is chosen
     assert "行业模板可选" in new
+
+
+def test_a_new_template_is_stored_with_its_choice_or_not_at_all(provider, monkeypatch):
+    """One service call: the provider's answer and the choice are written in one transaction,
+    so a failure storing the choice leaves no template that sends to the list by mistake (the
+    next sync brings the provider's template back, unmarked, for staff to decide)."""
+    from sms import rules, services
+    from sms.services import template_ops
+
+    def broken(template, respect):
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(template_ops, "set_respect_suppression", broken)
+    with pytest.raises(RuntimeError):
+        services.create_template(rules.TemplateDraft(**DRAFTS["code"]), respect_suppression=True)
+
+    assert not Template.objects.exists()

@@ -15,12 +15,11 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            result = services.sync_templates()
-            quota = services.refresh_quota()
+            result = services.sync_templates_and_quota()
         except (SmsError, services.ProviderNotConfigured) as error:
             raise CommandError(texts.failure_text(error)) from error
         self.stdout.write(
             f"templates: {result.created} new, {result.updated} updated, {result.removed} removed"
         )
-        if quota is not None:
-            self.stdout.write(f"quota: general {quota.general}, vip {quota.vip}")
+        if result.quota is not None:
+            self.stdout.write(f"quota: general {result.quota.general}, vip {result.quota.vip}")
