@@ -348,6 +348,23 @@ def drop_draft(campaign_id: int) -> bool:
     return True
 
 
+def redraft_recipients(
+    previous_id: int | None,
+    template: Template,
+    lines: list[importing.GoodLine] | None,
+    user: User | None = None,
+) -> Campaign | None:
+    """The send page's preview: the page's previous draft (if still a draft) gives way to the
+    newly judged recipients, in one transaction, so a draft is only ever sent as previewed and
+    the page never holds two. `lines` None: nothing may be offered, so no new draft."""
+    with transaction.atomic():
+        if previous_id is not None:
+            drop_draft(previous_id)
+        if lines is None:
+            return None
+        return store_recipients(template, lines, user=user)
+
+
 def discard_campaign(campaign: Campaign) -> None:
     """Drop a draft that staff do not want to send (its rows and its file)."""
     file_field = campaign.source_file

@@ -43,14 +43,11 @@ def send(request: HttpRequest) -> HttpResponse:
                 return _confirm(request, previous, schedule)
             if problem is not None:
                 form.add_error(*problem)
-        if previous is not None:
-            # Replaced by the preview below: a draft is only ever sent as previewed.
-            services.drop_draft(previous.pk)
         blocked = _why_not_offered(preview)
-        if preview is not None and not blocked:
-            draft = services.store_recipients(
-                form.cleaned_data["template"], preview.good, user=staff_user(request)
-            )
+        offered = preview.good if preview is not None and not blocked else None
+        draft = services.redraft_recipients(
+            previous.pk if previous is not None else None, form.cleaned_data["template"],
+            offered, user=staff_user(request))
     return render(
         request,
         "sms/send.html",
