@@ -17,7 +17,6 @@ from topup.services.apitokens import (
 from topup.services.balance import (
     daily_balance,
     history,
-    history_chart,
     latest_snapshot,
     take_snapshot,
 )
@@ -64,7 +63,7 @@ __all__ = [
     "CallbackReply", "DueOrders", "IdempotencyConflict", "OrderInputError",
     "OrderRequest", "build_client", "build_report", "check_mobile", "check_order",
     "check_request", "check_upload", "confirm_batch", "confirm_manual", "discard_batch",
-    "daily_balance", "due_orders", "history", "history_chart", "latest_snapshot", "manual_queue",
+    "daily_balance", "due_orders", "history", "latest_snapshot", "manual_queue",
     "place_api_order", "place_order",
     "process_receipt", "receive_callback", "replay_receipts", "request_headers",
     "seek_paused_until", "submit_order", "take_snapshot", "unprocessed_receipt_ids",

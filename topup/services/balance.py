@@ -1,17 +1,15 @@
-"""The account balance: snapshots from getMyBalance and the history drawn as a chart."""
+"""The account balance: snapshots from getMyBalance, and their history (drawn by the balance
+page's template tag, `topup.templatetags.topup_charts`)."""
 
 from __future__ import annotations
 
-import math
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from django.db.models import Max, Subquery
 from django.db.models.functions import TruncDate
-from django.utils import formats, timezone
-from django.utils.translation import gettext as _
+from django.utils import timezone
 
-from topup.chart import Series, line_chart_svg
 from topup.models import BalanceSnapshot, SnapshotSource
 from topup.services.connection import build_client
 
@@ -53,31 +51,3 @@ def daily_balance(since: datetime) -> dict[date, Decimal]:
         timezone.localdate(snapshot.taken_at): snapshot.avail_balance
         for snapshot in BalanceSnapshot.objects.filter(id__in=Subquery(last_of_day))
     }
-
-
-def history_chart(snapshots: list[BalanceSnapshot]) -> str:
-    """The balance and the available balance over time, as inline SVG."""
-
-    def when(moment: datetime) -> str:
-        return formats.date_format(timezone.localtime(moment), "m-d H:i")
-
-    def money(value: Decimal | float | int) -> str:
-        return formats.number_format(Decimal(str(value)), 2)
-
-    def tick(value: float, step: float) -> str:
-        # As many decimals as the round step needs: 1,000 not 1,000.00, but 0.5 stays.
-        decimals = max(0, -math.floor(math.log10(step) + 1e-9)) if step < 1 else 0
-        return formats.number_format(Decimal(str(value)), decimals)
-
-    return line_chart_svg(
-        [
-            Series(_("Balance"), [(s.taken_at, s.balance) for s in snapshots], "balance"),
-            Series(_("Available"), [(s.taken_at, s.avail_balance) for s in snapshots],
-                   "available"),
-        ],
-        title=_("Balance history (yuan)"),
-        format_time=when,
-        format_value=money,
-        format_tick=tick,
-        empty_text=_("No balance recorded yet."),
-    )
