@@ -9,7 +9,8 @@ Each use case lives in a small module of its own; this module gathers them:
 - purge: `request_manual_purge`, `purge_file_urls` (the storage hook), `send_purge`,
   `due_purges` (`delivery.services.purging`);
 - counts: `purged_today`, `purges_per_day` (`delivery.services.counts`);
-- rule sets: `save_rule_set` (`delivery.services.rulesets`);
+- rule sets: `save_rule_set`, `delete_rule_set` (`delivery.services.rulesets`);
+- settings: `save_delivery_settings` (`delivery.services.edge_settings`);
 - previews: `fetch_from_edge` (`delivery.services.previews`);
 - the tester: `run_test` (`delivery.services.testing`, over the pure `delivery.tester`).
 """
@@ -20,6 +21,7 @@ from backoffice.operations.provider import ProviderNotConfigured
 from delivery.client import DeliveryConnectionError, DeliveryError
 from delivery.services.connection import current_secret_fingerprint, delivery_base_url
 from delivery.services.counts import purged_today, purges_per_day
+from delivery.services.edge_settings import save_delivery_settings
 from delivery.services.links import (
     Signing,
     cache_bypass_link,
@@ -58,11 +60,13 @@ from delivery.services.purging import (
     resend_purges,
     send_purge,
 )
-from delivery.services.rulesets import save_rule_set
+from delivery.services.rulesets import delete_rule_set, save_rule_set
 from delivery.services.testing import default_host, run_test
 from delivery.tester import outcome_dict
 
 __all__ = [
+    "delete_rule_set",
+    "save_delivery_settings",
     "UrlProblem",
     "preview_signing",
     "ProviderNotConfigured",

@@ -1,4 +1,5 @@
-"""Saving a rule set from its editor: the set, its rules renumbered 1..n in the chosen order."""
+"""Rule sets from their editor: saving the set with its rules renumbered 1..n in the chosen
+order, and deleting a set with its rules."""
 
 from __future__ import annotations
 
@@ -33,3 +34,9 @@ def save_rule_set(
             rule.position = number
             rule.save()
     return rule_set
+
+
+def delete_rule_set(rule_set: RuleSet) -> None:
+    """Delete the set and its rules; the edge keeps what was last published until the next
+    publish."""
+    rule_set.delete()

@@ -4,7 +4,6 @@ edge gets them on the next publish."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -34,11 +33,9 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         versions = ImageVersionFormSet(request.POST, queryset=ImageVersion.objects.all(),
                                        prefix="versions")
         if form.is_valid() and versions.is_valid():
-            with transaction.atomic():
-                saved = form.save(commit=False)
-                saved.updated_by = user
-                saved.save()
-                versions.save()
+            changed = versions.save(commit=False)  # builds the rows, writes nothing
+            services.save_delivery_settings(form.save(commit=False), changed,
+                                            versions.deleted_objects, user)
             messages.success(request, _("Settings saved. Publish them to put them on the "
                                         "edge."))
             return redirect("delivery:settings")

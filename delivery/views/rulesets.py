@@ -114,7 +114,7 @@ def rule_set_delete(request: HttpRequest, pk: int) -> HttpResponse:
             button=_("Delete the rule set"),
             back_url=reverse("delivery:ruleset_edit", args=[rule_set.pk]),
         ))
-    rule_set.delete()
+    services.delete_rule_set(rule_set)
     messages.success(request, _("Rule set “%(name)s” deleted; the edge keeps what was last "
                                 "published until the next publish.") % {"name": name})
     return redirect("delivery:ruleset_list")

@@ -53,9 +53,11 @@ from topup.services.ordering import (
     place_order,
     submit_order,
 )
+from topup.services.products import save_product
 from topup.services.reports import build_report
 
 __all__ = [
+    "save_product",
     "callbacks_by_verdict", "MIN_REASON_LENGTH",
     "orders_by_state",
     "drain_receipts", "process_pending_receipts",

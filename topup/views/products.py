@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from topup import services
 from topup.forms import ProductForm
 from topup.models import Product
 from topup.views.access import ADD_PRODUCT, CHANGE_PRODUCT, abilities, needs
@@ -33,7 +34,7 @@ def product_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def _edit(request: HttpRequest, product: Product) -> HttpResponse:
     form = ProductForm(request.POST or None, instance=product)
     if request.method == "POST" and form.is_valid():
-        saved = form.save()
+        saved = services.save_product(form.save(commit=False))  # the form writes nothing
         messages.success(request, _("Product %(code)s saved.") % {"code": saved.code})
         return redirect("topup:product_list")
     return render(request, "topup/product_form.html", {"form": form, "product": product})
