@@ -9,7 +9,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from sms import rules, services, texts
+from sms import mobiles, rules, services, texts
 from sms.models import (
     MessageStatus,
     MessageType,
@@ -258,10 +258,10 @@ class ReportFilterForm(forms.Form):
         if not raw:
             return ""
         try:
-            return rules.normalize_mobile(raw)
-        except rules.InvalidMobileError as error:
+            return mobiles.normalize_mobile(raw)
+        except mobiles.InvalidMobileError as error:
             # Fewer than 11 digits that can begin a number: a search by the start of it.
-            prefix = rules.mobile_prefix(raw)
+            prefix = mobiles.mobile_prefix(raw)
             if prefix is not None:
                 return prefix
             raise forms.ValidationError(texts.problem_text(error.problem)) from None

@@ -1,4 +1,5 @@
-"""Pure rules of the SMS service: template checks, variables, billing and mobile numbers.
+"""Pure rules of the SMS service: template checks, variables and billing (mobile numbers are
+`sms.mobiles`).
 
 Sources: spec/sms-and-topup.md part A and spec/DECISIONS.md section "SMS". Nothing here talks
 to the provider or to Django, so the same rules serve the admin forms, the CSV import and the
@@ -18,9 +19,6 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-
-import phonenumbers
-from phonenumbers import carrier as phone_carrier
 
 # --- limits (spec "Limits" table and DECISIONS) ---------------------------------------------
 
@@ -68,10 +66,6 @@ MESSAGE_TOO_LONG = "MESSAGE_TOO_LONG"
 _VARIABLE_RE = re.compile(r"\{\$var([1-9][0-9]*)\}")
 # Anything written like a placeholder: the provider refuses `{$name}`, so we name it first.
 _PLACEHOLDER_RE = re.compile(r"\{\$[^{}]*\}")
-# re.ASCII: `\d` would otherwise accept full-width and other Unicode digits.
-_NATIONAL_MOBILE_RE = re.compile(r"1[3-9]\d{9}", re.ASCII)
-# Separators people type inside a number; removed before the number is judged.
-_MOBILE_SEPARATORS_RE = re.compile(r"[\s\-]+")
 
 
 class Severity(StrEnum):
@@ -481,123 +475,3 @@ def preview_message(
     return MessagePreview(
         text=text, billed_length=length, units=billing_units(length), problems=tuple(problems)
     )
-
-
-# --- mobile numbers --------------------------------------------------------------------------
-
-
-class InvalidMobileError(ValueError):
-    """A number that is not a mainland China mobile number; `problem` names the reason."""
-
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(problem.message)
-        self.problem = problem
-
-    @property
-    def code(self) -> str:
-        return self.problem.code
-
-    def __reduce__(self) -> tuple[type[InvalidMobileError], tuple[Problem]]:
-        return (type(self), (self.problem,))
-
-
-def _invalid_mobile(raw: str, reason: str, detail: str) -> InvalidMobileError:
-    return InvalidMobileError(
-        Problem(
-            field="mobile",
-            code=ILLEGAL_MOBILE,
-            message=f"{raw!r} is not a mainland China mobile number: {detail}.",
-            params={"value": raw, "reason": reason},
-        )
-    )
-
-
-def normalize_mobile(raw: str) -> str:
-    """The 11-digit national form of a mainland mobile number, or InvalidMobileError.
-
-    Accepted (DECISIONS): 11 digits matching `1[3-9]\\d{9}`, optionally preceded by `+86` or
-    `86`. Spaces and hyphens between digits are ignored, because numbers are often typed in
-    groups ("138 0013 8000"). `0086`, full-width digits and other prefixes are refused rather
-    than guessed at.
-    """
-    compact = _MOBILE_SEPARATORS_RE.sub("", raw)
-    if not compact:
-        raise _invalid_mobile(raw, "empty", "it is empty")
-    if compact.startswith("+86"):
-        national = compact[3:]
-    elif compact.startswith("86") and len(compact) == 13:
-        national = compact[2:]
-    else:
-        national = compact
-    if national and not (national.isascii() and national.isdigit()):
-        raise _invalid_mobile(
-            raw, "characters", "only the digits 0-9, optionally after +86, are allowed"
-        )
-    if len(national) != 11:
-        raise _invalid_mobile(raw, "length", f"it has {len(national)} digits instead of 11")
-    if not _NATIONAL_MOBILE_RE.fullmatch(national):
-        raise _invalid_mobile(raw, "prefix", "it must start with 13 to 19")
-    return national
-
-
-_MOBILE_PREFIX_RE = re.compile(r"1(?:[3-9]\d{0,8})?", re.ASCII)
-
-
-def mobile_prefix(raw: str) -> str | None:
-    """The first digits of a mainland mobile number (1 to 10 of them, spaces and hyphens
-    ignored), or None when `raw` is not the start of any valid number.
-
-    For searches by the start of a number ("138001"); a whole number is normalize_mobile's.
-    """
-    compact = _MOBILE_SEPARATORS_RE.sub("", raw)
-    return compact if _MOBILE_PREFIX_RE.fullmatch(compact) else None
-
-
-def mobile_problem(raw: str) -> Problem | None:
-    """The problem with a number, or None when it is valid (for forms and import rows)."""
-    try:
-        normalize_mobile(raw)
-    except InvalidMobileError as error:
-        return error.problem
-    return None
-
-
-@dataclass(frozen=True)
-class Carrier:
-    """The carrier a number range was allocated to.
-
-    `code` is CMCC, CUCC or CTCC for the three carriers (the same words as the top-up
-    product codes), None for any other or unknown carrier. Mobile number portability means
-    a ported number may now be served by another carrier: this is an indication only.
-    """
-
-    code: str | None
-    name_en: str
-    name_zh: str
-
-    @property
-    def known(self) -> bool:
-        return bool(self.name_en)
-
-
-UNKNOWN_CARRIER = Carrier(code=None, name_en="", name_zh="")
-_CARRIER_CODES: Mapping[str, str] = {
-    "China Mobile": "CMCC",
-    "China Unicom": "CUCC",
-    "China Telecom": "CTCC",
-}
-
-
-def carrier_of(mobile: str) -> Carrier:
-    """The carrier of a number per the `phonenumbers` prefix data (raises InvalidMobileError).
-
-    Ranges that `phonenumbers` does not hold as valid mobile numbers (IoT 140/149, satellite
-    174) come back as UNKNOWN_CARRIER although they pass `normalize_mobile`.
-    """
-    national = normalize_mobile(mobile)
-    number = phonenumbers.parse(f"+86{national}")
-    name_en = phone_carrier.name_for_number(number, "en")
-    if not name_en:
-        return UNKNOWN_CARRIER
-    name_zh = phone_carrier.name_for_number(number, "zh", region="CN")
-    return Carrier(code=_CARRIER_CODES.get(name_en), name_en=name_en, name_zh=name_zh)

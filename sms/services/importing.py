@@ -21,7 +21,7 @@ from typing import BinaryIO, Protocol, TypeVar
 
 from django.utils.translation import gettext as _
 
-from sms import rules, texts
+from sms import mobiles, rules, texts
 
 MAX_COLUMNS = 5  # the mobile and four variables
 MAX_VARIABLES = MAX_COLUMNS - 1
@@ -132,7 +132,7 @@ class BadLine:
 def _carrier_code(prefix: str) -> str:
     # The carrier follows from the first seven digits (the number block allocated to a
     # carrier), so caching by them avoids the slow phonenumbers lookup on every line.
-    return rules.carrier_of(prefix + "0000").code or ""
+    return mobiles.carrier_of(prefix + "0000").code or ""
 
 
 def carrier_code(mobile: str) -> str:
@@ -228,8 +228,8 @@ class LineJudge:
             mobile = raw_mobile  # the usual case, already in normal form
         else:
             try:
-                mobile = rules.normalize_mobile(raw_mobile)
-            except rules.InvalidMobileError as error:
+                mobile = mobiles.normalize_mobile(raw_mobile)
+            except mobiles.InvalidMobileError as error:
                 problems.append(error.problem)
         if mobile and mobile in self.taken:
             problems.append(_duplicate(raw_mobile, self.taken[mobile]))

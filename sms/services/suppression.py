@@ -33,7 +33,7 @@ from django.utils.translation import gettext as _
 
 from backoffice.security.audit import audited
 from backoffice.ui import csv_export
-from sms import rules, texts
+from sms import mobiles, rules, texts
 from sms.models import (
     Campaign,
     Chunk,
@@ -62,8 +62,8 @@ class SuppressionError(ValueError):
 def normalise(raw: str) -> str:
     """The 11-digit form of a typed number, or SuppressionError naming the mobile."""
     try:
-        return rules.normalize_mobile(raw.strip())
-    except rules.InvalidMobileError as error:
+        return mobiles.normalize_mobile(raw.strip())
+    except mobiles.InvalidMobileError as error:
         raise SuppressionError(texts.problem_text(error.problem)) from None
 
 
@@ -385,8 +385,8 @@ class NumberJudge:
             )
         mobile = ""
         try:
-            mobile = rules.normalize_mobile(raw_mobile)
-        except rules.InvalidMobileError as error:
+            mobile = mobiles.normalize_mobile(raw_mobile)
+        except mobiles.InvalidMobileError as error:
             problems.append(error.problem)
         if mobile and mobile in self.taken:
             problems.append(

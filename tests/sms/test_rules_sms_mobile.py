@@ -4,14 +4,14 @@ import pickle
 
 import pytest
 
-from sms.rules import (
-    ILLEGAL_MOBILE,
+from sms.mobiles import (
     UNKNOWN_CARRIER,
     InvalidMobileError,
     carrier_of,
     mobile_problem,
     normalize_mobile,
 )
+from sms.rules import ILLEGAL_MOBILE
 
 
 @pytest.mark.parametrize(
