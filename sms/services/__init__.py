@@ -5,12 +5,12 @@ Pages, tasks, commands and other apps import from here; each concern has its own
 `suppression` (the suppression list: numbers set aside before anything is sent, and its
 pages' use cases), `campaign_store` (an import or the send page's recipients -> rows),
 `lifecycle` (confirm, schedule, cancel, resume, clean-up), `campaigns` (chunked sending and
-reconciliation), `reports` (the delivery report sync), `scheduling` (start times and the
-marketing sending window), `search` and `csv_copy` (the delivery report page and its CSV),
-`counts` (messages by status, today's figures and the dashboard's per-day sends), `progress`
-(a campaign's sending and delivery figures) and `connection` (the configured client). The
-client's error types are re-exported so that pages can tell a refusal from a failure without
-importing the client.
+reconciliation), `campaign_lease` (one run at a time, and the sweep of stalled runs),
+`reports` (the delivery report sync), `scheduling` (start times and the marketing sending
+window), `search` and `csv_copy` (the delivery report page and its CSV), `counts` (messages by
+status, today's figures and the dashboard's per-day sends), `progress` (a campaign's sending
+and delivery figures) and `connection` (the configured client). The client's error types are
+re-exported so that pages can tell a refusal from a failure without importing the client.
 """
 
 from backoffice.operations.provider import ProviderNotConfigured

@@ -54,13 +54,12 @@ from __future__ import annotations
 import logging
 import math
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import DatabaseError, transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
 from backoffice.operations.provider import ProviderNotConfigured
@@ -75,6 +74,7 @@ from sms.models import (
 )
 from sms.services import suppression
 from sms.services.bulk import SendOutcome, mark_submitting, record_outcomes
+from sms.services.campaign_lease import claim, release
 from sms.services.connection import record_quota, sms_client
 from sms.services.scheduling import bound_by_window, window_opens_at
 from sms.services.timing import lease_duration, reconcile_grace
@@ -146,37 +146,6 @@ class _Halt(Exception):
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.detail = detail
-
-
-def claim(campaign_id: int) -> str | None:
-    """Take the campaign's lease; None when another run holds it or nothing is to be done."""
-    token = uuid.uuid4().hex
-    now = timezone.now()
-    taken = (
-        Campaign.objects.filter(
-            pk=campaign_id,
-            state__in=(CampaignState.QUEUED, CampaignState.SENDING, CampaignState.CANCELLED),
-        )
-        .filter(_lease_free(now))
-        .update(lease_owner=token, lease_expires_at=now + lease_duration())
-    )
-    if not taken:
-        return None
-    Campaign.objects.filter(pk=campaign_id, state=CampaignState.QUEUED).update(
-        state=CampaignState.SENDING
-    )
-    return token
-
-
-def release(campaign_id: int, token: str, until: datetime | None = None) -> None:
-    """Give the lease up; with `until`, no run may take it before then (a backoff)."""
-    Campaign.objects.filter(pk=campaign_id, lease_owner=token).update(
-        lease_owner="", lease_expires_at=until
-    )
-
-
-def _lease_free(now: datetime) -> Q:
-    return Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now)
 
 
 def cancel_queued(campaign_id: int) -> int:
@@ -474,7 +443,9 @@ def _take_oldest(candidates: list[api.Message], window_start: datetime) -> api.M
 
 
 def _backoff(retries: int) -> int:
-    return min(MAX_COUNTDOWN_S, 15 * 2 ** min(retries, 6))
+    """Seconds before the next run: 15 doubling per failed run, at most MAX_COUNTDOWN_S."""
+    doubled: int = 15 * 2 ** min(retries, 6)  # `int ** int` is Any to mypy (it may be a float)
+    return min(MAX_COUNTDOWN_S, doubled)
 
 
 def _state_of(campaign_id: int) -> str:
@@ -597,30 +568,3 @@ def _after_failure(
         logger.exception("campaign %s: could not record the failure %s", campaign_id, code)
         return RunOutcome(CampaignState.SENDING, again=True, countdown=MAX_COUNTDOWN_S)
     return RunOutcome(campaign.state, again=True, countdown=_backoff(retries))
-
-
-def stalled_campaigns(now: datetime | None = None) -> list[int]:
-    """Campaigns that should be running but whose run died (lease expired) or never started.
-
-    A lease kept for a backoff counts as held: such a campaign is not stalled, it waits.
-    """
-    now = now or timezone.now()
-    free = _lease_free(now)
-    sending = Q(state=CampaignState.SENDING) & free
-    cutoff = now - lease_duration()
-    # Queued for a lease's length since its confirmation, or since beat started it at its
-    # scheduled time or at the window's opening: only then was its task lost.
-    queued = (
-        Q(state=CampaignState.QUEUED, confirmed_at__lt=cutoff)
-        & (Q(scheduled_at__isnull=True) | Q(scheduled_at__lt=cutoff))
-        & (Q(resume_at__isnull=True) | Q(resume_at__lt=cutoff))
-    )
-    cancelled_open = (
-        Q(state=CampaignState.CANCELLED, chunks__state__in=(ChunkState.PENDING, ChunkState.SENDING))
-        & free
-    )
-    return list(
-        Campaign.objects.filter(sending | queued | cancelled_open)
-        .values_list("id", flat=True)
-        .distinct()
-    )

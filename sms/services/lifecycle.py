@@ -31,8 +31,9 @@ from sms.models import (
     Template,
 )
 from sms.services import importing, suppression
+from sms.services.campaign_lease import stalled_campaigns
 from sms.services.campaign_store import store_recipients
-from sms.services.campaigns import cancel_queued, run_campaign, stalled_campaigns
+from sms.services.campaigns import cancel_queued, run_campaign
 from sms.services.connection import latest_quota, sms_client
 from sms.services.counts import today_counts
 from sms.services.scheduling import OVERRIDE_PERMISSION, check_start_time

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from sms import services
 from sms.models import Campaign, CampaignState
-from sms.services import campaigns
+from sms.services import campaign_lease
 from sms.services.connection import CONNECT_TIMEOUT_S
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def test_the_lease_covers_two_calls_at_the_configured_timeouts(
     campaign = queued_campaign(sms_template())
     before = timezone.now()
 
-    assert campaigns.claim(campaign.pk)
+    assert campaign_lease.claim(campaign.pk)
 
     lease = Campaign.objects.get(pk=campaign.pk).lease_expires_at - before
     assert lease >= timedelta(seconds=2 * (CONNECT_TIMEOUT_S + read_timeout_s))
@@ -43,9 +43,9 @@ def test_the_lease_covers_two_calls_at_the_configured_timeouts(
 def test_a_run_inside_a_long_call_is_not_taken_for_stalled(provider, sms_template, settings):
     settings.PROVIDER_TIMEOUT_S = 300
     campaign = queued_campaign(sms_template())
-    assert campaigns.claim(campaign.pk)
+    assert campaign_lease.claim(campaign.pk)
 
     # Four minutes into a call that may last five: the run is alive.
     later = timezone.now() + timedelta(minutes=4)
 
-    assert campaigns.stalled_campaigns(now=later) == []
+    assert campaign_lease.stalled_campaigns(now=later) == []

@@ -9,7 +9,7 @@ import pytest
 
 from sms import services
 from sms.models import Campaign, CampaignState, Chunk, ChunkState, Message, MessageStatus
-from sms.services import campaigns
+from sms.services import campaign_lease
 from tests.sms.conftest import (
     let_backoff_pass,
     let_grace_pass,
@@ -105,14 +105,14 @@ def test_numbers_with_different_values_go_in_separate_calls(provider, sms_templa
 def test_a_second_run_does_nothing_while_the_lease_is_held(provider, sms_template):
     template = sms_template()
     campaign = queued_campaign(template, "13800138000", ["1"])
-    token = campaigns.claim(campaign.pk)
+    token = campaign_lease.claim(campaign.pk)
     assert token
 
     outcome = services.run_campaign(campaign.pk)
 
     assert not outcome.claimed
     assert provider_report(provider) == []
-    campaigns.release(campaign.pk, token)
+    campaign_lease.release(campaign.pk, token)
     assert services.run_campaign(campaign.pk).state == CampaignState.DONE
 
 

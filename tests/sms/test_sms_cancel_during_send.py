@@ -11,7 +11,7 @@ from backoffice.operations.provider import provider_session, provider_settings
 from sms import services
 from sms.client import SmsClient
 from sms.models import Campaign, CampaignState, Chunk, ChunkState, Message, MessageStatus
-from sms.services import campaigns
+from sms.services import campaign_lease, campaigns
 from sms.services.connection import CONNECT_TIMEOUT_S
 from tests.sms.conftest import let_backoff_pass, let_grace_pass, provider_report, sandbox_settings
 
@@ -115,7 +115,7 @@ def test_numbers_left_queued_in_a_cancelled_campaign_are_cancelled_by_its_next_r
     Campaign.objects.filter(pk=campaign.pk).update(state=CampaignState.CANCELLED)
     Chunk.objects.filter(campaign=campaign).update(state=ChunkState.SENDING)
 
-    assert campaigns.stalled_campaigns() == [campaign.pk]
+    assert campaign_lease.stalled_campaigns() == [campaign.pk]
     services.run_campaign(campaign.pk)
 
     assert_all_cancelled(campaign, 3)

@@ -13,7 +13,7 @@ from backoffice.operations.provider import provider_session, provider_settings
 from sms import services
 from sms.client import SmsClient
 from sms.models import Campaign, CampaignState, Message, MessageStatus
-from sms.services import campaigns
+from sms.services import campaign_lease, campaigns
 from tests.sms.conftest import let_backoff_pass, let_grace_pass, provider_report
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +67,7 @@ def test_an_unexpected_error_is_recorded_backs_off_and_halts_after_the_limit(
     assert campaign.state == CampaignState.SENDING and campaign.retries == 1
     assert campaign.halt_code == "UNEXPECTED_ERROR"
     assert "RuntimeError: a bug in the send path" in campaign.halt_detail
-    assert campaigns.stalled_campaigns() == []  # not re-run every minute: it waits its backoff
+    assert campaign_lease.stalled_campaigns() == []  # not re-run every minute: it waits its backoff
 
     for _ in range(campaigns.MAX_UNCERTAIN_RETRIES):
         # The numbers of the broken call are in doubt until the report says otherwise.

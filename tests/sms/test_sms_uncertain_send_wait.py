@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from sms import services
 from sms.models import Campaign, CampaignState, Message, MessageStatus
-from sms.services import campaigns
+from sms.services import campaign_lease, campaigns
 from tests.sms.conftest import let_backoff_pass, let_grace_pass, provider_report, sandbox_settings
 
 pytestmark = pytest.mark.django_db
@@ -76,7 +76,7 @@ def test_a_timed_out_send_keeps_the_lease_for_its_backoff(slow_provider, sms_tem
     assert campaign.state == CampaignState.SENDING and campaign.retries == 1
     # Nobody may run it before the backoff is over: not the beat's sweep, not another task.
     assert campaign.lease_expires_at >= timezone.now() + timedelta(seconds=first.countdown - 5)
-    assert campaigns.stalled_campaigns() == []
+    assert campaign_lease.stalled_campaigns() == []
     assert services.resume_stalled_campaigns() == []
     assert services.run_campaign(campaign.pk).claimed is False
     assert Message.objects.filter(status=MessageStatus.SUBMITTING).count() == 1000
