@@ -2,8 +2,8 @@
 
 Pages, tasks, commands and other apps call these names; the work lives in small modules:
 `files` (folders, delete, details, metadata, secret, download, usage), `uploads` (upload tasks:
-create, run, resume, recover), `browser_uploads` (a browser's upload, part by part through any
-web node), `browsing` (a page of a folder), `mirror` (the StoredFile mirror and its sync) and
+create, run, resume), `upload_housekeeping` (recovering stalled uploads, removing orphan
+copies), `browser_uploads` (a browser's upload, part by part through any web node), `browsing` (a page of a folder), `mirror` (the StoredFile mirror and its sync) and
 `extensions` (signals and file actions for other apps; see its docstring for the contracts).
 `StorageError` (any refusal or failure of the provider) and its `NotFound` are exported too, so
 that other apps can tell "not there" from a real failure.
@@ -73,6 +73,7 @@ from storage.services.files import (
     usage_per_day,
 )
 from storage.services.mirror import DETAILS_PER_RUN, refresh_mirror, sync_tree
+from storage.services.upload_housekeeping import recover_stalled_uploads, remove_orphan_copies
 from storage.services.uploads import (
     MAX_UPLOAD_BYTES,
     UploadOptions,
@@ -82,8 +83,6 @@ from storage.services.uploads import (
     enqueue_upload,
     goes_resumable,
     local_file_upload,
-    recover_stalled_uploads,
-    remove_orphan_copies,
     resumable_threshold,
     resume_upload,
     run_upload,
