@@ -3,8 +3,9 @@
 Pages, tasks, commands and other apps call these names; the work lives in small modules:
 `files` (folders, delete, details, metadata, secret, download, usage), `uploads` (upload tasks:
 create, run, resume), `upload_housekeeping` (recovering stalled uploads, removing orphan
-copies), `browser_uploads` (a browser's upload, part by part through any web node), `browsing` (a page of a folder), `mirror` (the StoredFile mirror and its sync) and
-`extensions` (signals and file actions for other apps; see its docstring for the contracts).
+copies), `browser_uploads` (a browser's upload, part by part through any web node),
+`browsing` (a page of a folder), `mirror` (the StoredFile mirror and its sync) and `extensions`
+(signals and file actions for other apps; see its docstring for the contracts).
 `StorageError` (any refusal or failure of the provider) and its `NotFound` are exported too, so
 that other apps can tell "not there" from a real failure.
 """
