@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 # The provider's official JavaScript SDK, pinned for tests/sdk/ (npm writes this file last).
 NODE_SDK := tests/sdk/node_modules/.package-lock.json
 
-.PHONY: run test install lint typecheck messages clean
+.PHONY: run test install lint typecheck messages docs clean
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,10 @@ typecheck: install
 ## Refresh and compile the Simplified Chinese catalogues (needs gettext).
 messages: install
 	$(PY) scripts/messages.py
+
+## Build the documentation site (docs/, mkdocs.yml) into var/site/; a broken link fails it.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir var/site
 
 clean:
 	rm -rf var .pytest_cache

@@ -1,5 +1,6 @@
-"""Two hosts simulated on this machine behind Debian's nginx, with the README guide's commands
-and nginx configuration (`deploy/nginx/backoffice.conf`, `deploy/gunicorn.conf.py`).
+"""Two hosts simulated on this machine behind Debian's nginx, with the deployment guide's
+commands (docs/deployment.md) and nginx configuration (`deploy/nginx/backoffice.conf`,
+`deploy/gunicorn.conf.py`).
 
 Host A listens on 127.0.0.2 and host B on 127.0.0.3; each runs gunicorn and a Celery worker
 with its own VAR_DIR; each also runs a beat (one active, one standing by). They share one
@@ -85,7 +86,7 @@ class Cluster:
         self.processes[name] = process
         return process
 
-    # The guide's commands (README, "Deployment guide").
+    # The guide's commands (docs/deployment.md, "Deployment guide").
     def web(self, host: str) -> None:
         self.start(f"web-{host}", host, [str(Path(sys.executable).parent / "gunicorn"), "-c",
                                          "deploy/gunicorn.conf.py", "backoffice.wsgi"])
