@@ -5,9 +5,10 @@ from __future__ import annotations
 from django.utils import timezone
 
 from backoffice.operations.provider import provider_observers, provider_settings
+from providerkit.timeouts import CONNECT_TIMEOUT_S
 from sms.client import Owner, SmsClient
 from sms.models import Quota
-from sms.services.timing import CONNECT_TIMEOUT_S, call_timeouts
+from sms.services.timing import call_timeouts
 
 __all__ = ["CONNECT_TIMEOUT_S", "latest_quota", "record_quota", "sms_client"]
 
