@@ -8,7 +8,7 @@ from django.conf import settings
 
 from backoffice.operations.provider import (
     ProviderNotConfigured,
-    provider_session,
+    provider_observers,
     provider_settings,
 )
 from delivery.client import EdgeConfigClient, EdgeFetcher, PurgeClient
@@ -57,7 +57,7 @@ def purge_client() -> PurgeClient:
         storage["bucket"],
         storage["operator"],
         storage["password"],
-        session=provider_session("delivery"),
+        observers=provider_observers("delivery"),
         timeout=float(settings.PROVIDER_TIMEOUT_S),
     )
 
@@ -74,10 +74,12 @@ def sandbox_control_url() -> str:
 def edge_config_client() -> EdgeConfigClient:
     return EdgeConfigClient(
         sandbox_control_url(),
-        session=provider_session("delivery"),
+        observers=provider_observers("delivery"),
         timeout=float(settings.PROVIDER_TIMEOUT_S),
     )
 
 
 def edge_fetcher() -> EdgeFetcher:
-    return EdgeFetcher(provider_session("delivery"), timeout=float(settings.PROVIDER_TIMEOUT_S))
+    return EdgeFetcher(
+        observers=provider_observers("delivery"), timeout=float(settings.PROVIDER_TIMEOUT_S)
+    )

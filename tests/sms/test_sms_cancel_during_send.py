@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from backoffice.operations.provider import provider_session, provider_settings
+from backoffice.operations.provider import provider_observers, provider_settings
 from sms import services
 from sms.client import SmsClient
 from sms.models import Campaign, CampaignState, Chunk, ChunkState, Message, MessageStatus
@@ -27,7 +27,7 @@ class StaffCancelDuringTheCall(SmsClient):
             values["api_url"],
             values["token"],
             timeout=(CONNECT_TIMEOUT_S, 15.0),
-            session=provider_session("sms"),
+            observers=provider_observers("sms"),
         )
         self.campaign_id = campaign_id
 

@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 from sms import services
-from sms.client import ERRORS_BY_CODE
+from sms.errors import ERRORS_BY_CODE
 from sms.models import Campaign, CampaignState, Message, MessageStatus, Template
 from sms.texts import PROVIDER_ERRORS, provider_error_text
 from tests.sms.conftest import (

@@ -156,7 +156,7 @@ def test_it_reports_a_non_json_seek_answer_as_a_transport_error(
         ('["200"]', "JSON list, not object"),
         ('{"code": 200}', "no string code"),
         ('{"code": "200", "custno": "20151123114799"}', "asked for"),
-        ('{"code": "200", "info": 5}', "info is int"),
+        ('{"code": "200", "info": 5}', "'info' is int"),
     ],
 )
 def test_it_reports_a_malformed_seek_answer_as_a_protocol_error(
