@@ -27,7 +27,7 @@ class ReadOnlyAdminMixin:
 # The audit log in the admin: read-only, and without the delete action (the model has no
 # change or delete permission, and refuses both anyway).
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[AuditEntry]):
     list_display = ("at", "actor_name", "address", "app", "action", "object_id", "outcome")
     list_filter = ("app", "outcome", "at")
     search_fields = ("actor_name", "action", "object_id", "summary")

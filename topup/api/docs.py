@@ -51,12 +51,14 @@ _MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table")
 
 def markdown_html(text: str) -> SafeString:
     """Markdown as HTML; safe because markdown-it escapes every raw HTML of the source."""
-    return mark_safe(_MARKDOWN.render(text))  # escaped by markdown-it (html off)
+    html: str = _MARKDOWN.render(text)
+    return mark_safe(html)  # escaped by markdown-it (html off)
 
 
 def markdown_inline(text: str) -> SafeString:
     """One line of Markdown (a schema description) as inline HTML, escaped like markdown_html."""
-    return mark_safe(_MARKDOWN.renderInline(text))  # escaped by markdown-it
+    html: str = _MARKDOWN.renderInline(text)
+    return mark_safe(html)  # escaped by markdown-it
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,8 @@ def guide(locale: str, base_url: str) -> Guide:
 def schema_document() -> dict[str, Any]:
     with patched_settings(SCHEMA_SETTINGS):
         generator = SchemaGenerator(urlconf=SCHEMA_URLCONF)
-        return generator.get_schema(request=None, public=True)
+        document: dict[str, Any] = generator.get_schema(request=None, public=True)
+        return document
 
 
 @dataclass
@@ -129,7 +132,8 @@ class Operation:
 def _resolve(document: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     ref = schema.get("$ref", "")
     if ref.startswith("#/components/schemas/"):
-        return document["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+        resolved: dict[str, Any] = document["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+        return resolved
     return schema
 
 
