@@ -100,8 +100,8 @@ def token_secret(value: Any) -> str:
     return string("token_secret", value, maximum=128)
 
 
-def separator(value: Any) -> str:
-    if value not in SEPARATORS:
+def separator(value: object) -> str:
+    if not isinstance(value, str) or value not in SEPARATORS:
         raise FieldError("separator", f"must be one of {', '.join(SEPARATORS)}")
     return value
 

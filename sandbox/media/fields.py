@@ -48,9 +48,10 @@ def given(body: dict[str, Any], name: str) -> bool:
 def boolean(body: dict[str, Any], name: str, default: bool) -> bool:
     if not given(body, name):
         return default
-    if not isinstance(body[name], bool):
+    value = body[name]
+    if not isinstance(value, bool):
         raise bad(name, "must be true or false")
-    return body[name]
+    return value
 
 
 def storage_path(value: Any, name: str) -> str:

@@ -14,10 +14,11 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from sandbox.core.json_types import JSONObject
 from sandbox.core.jsonapi import NotAJsonObject, json_object
 from sandbox.topup import codes, config
 
-Body = dict[str, Any]
+Body = JSONObject
 Handler = Callable[[HttpRequest, Body], HttpResponse]
 
 
