@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from backoffice.annotations import StaffRequest
 from backoffice.security.access import check_permissions
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from delivery import services, texts
@@ -39,7 +40,7 @@ MAX_RULES = 500
 
 
 @needs()
-def rule_set_list(request: HttpRequest) -> HttpResponse:
+def rule_set_list(request: StaffRequest) -> HttpResponse:
     published = PublishedConfig.objects.filter(status=PublishStatus.OK).first()
     return render(request, "delivery/ruleset_list.html", {
         "nav": "rules",
@@ -50,7 +51,7 @@ def rule_set_list(request: HttpRequest) -> HttpResponse:
 
 
 @needs()
-def rule_set_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+def rule_set_edit(request: StaffRequest, pk: int | None = None) -> HttpResponse:
     rule_set = get_object_or_404(RuleSet, pk=pk) if pk is not None else RuleSet()
     may_save = request.user.has_perm(CHANGE_RULESET if pk is not None else ADD_RULESET)
     if pk is None and not may_save:
@@ -98,7 +99,7 @@ def _editor_texts() -> dict[str, str]:
 
 @needs(DELETE_RULESET)
 @require_http_methods(["GET", "POST"])
-def rule_set_delete(request: HttpRequest, pk: int) -> HttpResponse:
+def rule_set_delete(request: StaffRequest, pk: int) -> HttpResponse:
     rule_set = get_object_or_404(RuleSet, pk=pk)
     name = rule_set.name
     if not confirmed(request):
@@ -120,7 +121,7 @@ def rule_set_delete(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("delivery:ruleset_list")
 
 
-def _json_body(request: HttpRequest) -> Any:
+def _json_body(request: StaffRequest) -> Any:
     if len(request.body) > MAX_JSON_BYTES:
         raise ValueError(_("The request is too large."))
     try:
@@ -139,7 +140,7 @@ def _text(value: Any, name: str) -> str:
 
 @needs()
 @require_POST
-def lint_endpoint(request: HttpRequest) -> JsonResponse:
+def lint_endpoint(request: StaffRequest) -> JsonResponse:
     """`{"rule": "...", "pattern": "..."}` -> `{"diagnostics": [...]}` with line/column."""
     try:
         payload = _json_body(request)
@@ -186,7 +187,7 @@ def _test_request(payload: Any) -> SampleRequest:
 
 @needs()
 @require_POST
-def test_endpoint(request: HttpRequest) -> JsonResponse:
+def test_endpoint(request: StaffRequest) -> JsonResponse:
     """`{"rules": [...], "request": {method, url, headers, cookies, body, preview}}` ->
     the outcome and its trace as data and as rendered HTML."""
     try:

@@ -19,13 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, to_locale
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.settings import patched_settings
 from markdown_it import MarkdownIt
+
+from backoffice.annotations import StaffRequest
 
 SCHEMA_URLCONF = "topup.api_schema_urls"
 SCHEMA_SETTINGS: dict[str, Any] = {
@@ -189,7 +191,7 @@ def operations(document: dict[str, Any]) -> list[Operation]:
     return found
 
 
-def api_docs(request: HttpRequest) -> HttpResponse:
+def api_docs(request: StaffRequest) -> HttpResponse:
     if not request.user.has_perm("topup.access_topup"):
         raise PermissionDenied
     document = schema_document()
