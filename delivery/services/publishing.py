@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from django.db import transaction
 
+from backoffice.annotations import StaffUser
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.security.audit import audited
 from delivery.client import DeliveryError, EdgeConfigClient
@@ -96,7 +97,7 @@ def preview(rule_set: RuleSet | None) -> dict[str, Any]:
 
 @audited("delivery", "publish", lambda *, user, rule_set, target=None: (
     rule_set, f"publish rule set {rule_set.name if rule_set else '(none)'!r}"))
-def publish(*, user: Any, rule_set: RuleSet | None,
+def publish(*, user: StaffUser | None, rule_set: RuleSet | None,
             target: ConfigTarget | None = None) -> PublishedConfig:
     """Send the settings, versions and `rule_set` to the edge; the attempt is recorded first.
 

@@ -20,6 +20,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from backoffice.annotations import StaffUser
 from media import paths
 from media.client import (
     InvalidMediaRequest,
@@ -55,7 +56,7 @@ def take_snapshot(
     *,
     size: str | None = None,
     image_format: str | None = None,
-    user: Any = None,
+    user: StaffUser | None = None,
 ) -> ProcessingJob:
     """Save the frame at `point` (`HH:MM:SS`) of a video or playlist as an image."""
     parameters: dict[str, Any] = {"point": point}
@@ -78,7 +79,7 @@ def clip_playlist(
     start: float | int,
     end: float | int,
     by_segment: bool = False,
-    user: Any = None,
+    user: StaffUser | None = None,
 ) -> ProcessingJob:
     """Keep (`keep`) or drop the span `[start, end]` of a playlist into a new one.
 
@@ -95,7 +96,8 @@ def clip_playlist(
     )
 
 
-def concatenate(m3u8s: Sequence[str], save_as: str, *, user: Any = None) -> ProcessingJob:
+def concatenate(m3u8s: Sequence[str], save_as: str, *,
+                user: StaffUser | None = None) -> ProcessingJob:
     """Join playlists, in the given order, into `save_as`."""
     sources = list(m3u8s)
     return _run(
@@ -104,7 +106,8 @@ def concatenate(m3u8s: Sequence[str], save_as: str, *, user: Any = None) -> Proc
     )
 
 
-def read_info(path: str, *, as_playlist: bool | None = None, user: Any = None) -> ProcessingJob:
+def read_info(path: str, *, as_playlist: bool | None = None,
+              user: StaffUser | None = None) -> ProcessingJob:
     """Duration and segment points of a playlist, or format and streams of a media file.
 
     `as_playlist=None` decides by the path (an `.m3u8` name is a playlist).
@@ -125,7 +128,7 @@ def _run(
     sources: list[str],
     save_as: str,
     parameters: dict[str, Any],
-    user: Any,
+    user: StaffUser | None,
     call: Call,
 ) -> ProcessingJob:
     """Record the job, make the call, record its outcome; returns the job as stored.

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from backoffice.annotations import StaffUser
 from backoffice.models import AuditOutcome
 from backoffice.security.audit import audited, record
 from topup.models import ApiScope, ApiToken
@@ -39,7 +40,7 @@ class TokenInputError(Exception):
                                                           f"{user.get_username()}: "
                                                           f"{', '.join(scopes)}"),
          result_target=lambda created: created[0])
-def create_token(*, user: Any, name: str, scopes: list[str],
+def create_token(*, user: StaffUser, name: str, scopes: list[str],
                  days: int | None = None) -> tuple[ApiToken, str]:
     """Returns the token and its key, which is never available again."""
     name = (name or "").strip()
@@ -61,7 +62,7 @@ def create_token(*, user: Any, name: str, scopes: list[str],
 
 
 @audited("topup", "api_token.revoke", lambda token, *, by: (token, f"token {token.name!r}"))
-def revoke_token(token: ApiToken, *, by: Any) -> None:
+def revoke_token(token: ApiToken, *, by: StaffUser) -> None:
     """Revoked at once: the next request with the key is refused. Revoking twice is a no-op."""
     ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
         revoked_at=timezone.now(), revoked_by=by if getattr(by, "pk", None) else None)

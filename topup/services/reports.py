@@ -26,6 +26,7 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from backoffice.annotations import StaffUser
 from topup.client import TopupError
 from topup.models import (
     FINAL_STATES,
@@ -72,7 +73,7 @@ def day_bounds(day: date) -> tuple[datetime, datetime]:
     return start, start + timedelta(days=1)
 
 
-def build_report(day: date, user: Any = None) -> ReconciliationReport:
+def build_report(day: date, user: StaffUser | None = None) -> ReconciliationReport:
     """Make (or remake) the report of `day`, in the back-office's time zone."""
     start, end = day_bounds(day)
     findings = Findings()

@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from backoffice.annotations import StaffUser
 from topup.models import FINAL_STATES, EventKind, Order, OrderEvent, OrderState
 
 S = OrderState
@@ -47,7 +48,7 @@ def move(
     params: dict[str, Any] | None = None,
     code: str = "",
     info: str = "",
-    actor: Any = None,
+    actor: StaffUser | None = None,
     receipt: Any = None,
     sources: frozenset[OrderState] | None = None,
     locked_state: str | None = None,
