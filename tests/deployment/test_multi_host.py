@@ -48,7 +48,7 @@ def free_port(address: str) -> int:
         return probe.getsockname()[1]
 
 
-def wait_until(predicate, timeout_s: float, what: str) -> None:  # type: ignore[no-untyped-def]
+def wait_until(predicate, timeout_s: float, what: str) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         try:
@@ -154,7 +154,7 @@ http {{
 
 
 @pytest.fixture
-def cluster(tmp_path: Path, provider, redis_url, postgres, django_user_model) -> Iterator[Cluster]:  # type: ignore[no-untyped-def]
+def cluster(tmp_path: Path, provider, redis_url, postgres, django_user_model) -> Iterator[Cluster]:
     if not NGINX.exists():
         if os.environ.get("REQUIRE_SERVICES"):
             pytest.fail("nginx is not installed (apt-get install nginx)")
@@ -262,7 +262,7 @@ def node(answer: requests.Response) -> str:
     return NODE_OF[answer.headers["X-Upstream"].split(",")[-1].strip().split(":")[0]]
 
 
-def import_sms_through_one_node_and_send_through_the_other(cluster: Cluster, provider) -> None:  # type: ignore[no-untyped-def]
+def import_sms_through_one_node_and_send_through_the_other(cluster: Cluster, provider) -> None:
     from sms import rules
     from sms import services as sms
     from sms.models import Campaign
@@ -300,7 +300,7 @@ def import_sms_through_one_node_and_send_through_the_other(cluster: Cluster, pro
     cluster.worker(upload_host)
 
 
-def settle_a_topup_order_through_the_other_node(cluster: Cluster, provider) -> None:  # type: ignore[no-untyped-def]
+def settle_a_topup_order_through_the_other_node(cluster: Cluster, provider) -> None:
     """Orders are placed until one's callback reaches the node that did not take the order
     (nginx alternates, but other requests come in between); each must settle."""
     from django.contrib.auth import get_user_model
@@ -334,7 +334,7 @@ def ready(cluster: Cluster) -> requests.Response:
     return requests.get(cluster.url("/ready"), timeout=10)
 
 
-def test_two_hosts_behind_nginx(cluster: Cluster, provider) -> None:  # type: ignore[no-untyped-def]
+def test_two_hosts_behind_nginx(cluster: Cluster, provider) -> None:
     from backoffice.models import SchedulerLease
     from backoffice.operations import beat
     from storage.services import storage_client

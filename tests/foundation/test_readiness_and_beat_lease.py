@@ -90,7 +90,7 @@ def test_the_lease_goes_to_one_holder_until_it_expires():
     assert beat.take_lease("a")
 
 
-def _start_beat(env: dict[str, str], name: str, log_dir) -> subprocess.Popen:  # type: ignore[no-untyped-def]
+def _start_beat(env: dict[str, str], name: str, log_dir) -> subprocess.Popen:
     log = open(log_dir / f"{name}.log", "w")  # noqa: SIM115 - closed with the process
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "backoffice", "beat", "--loglevel", "INFO",

@@ -22,7 +22,7 @@ def snapshot_form(**fields: str) -> dict[str, str]:
             "save_as": "/snaps/frame.jpg", **fields}
 
 
-def image_of(response) -> Image.Image:  # type: ignore[no-untyped-def]
+def image_of(response) -> Image.Image:
     data = b"".join(response.streaming_content)
     image = Image.open(io.BytesIO(data))
     image.load()

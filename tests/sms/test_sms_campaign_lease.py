@@ -16,7 +16,7 @@ from sms.services.connection import CONNECT_TIMEOUT_S
 pytestmark = pytest.mark.django_db
 
 
-def queued_campaign(template) -> Campaign:  # type: ignore[no-untyped-def]
+def queued_campaign(template) -> Campaign:
     preview = services.preview_recipients(template, "13800138000", ["1"])
     campaign = services.store_recipients(template, preview.good)
     Campaign.objects.filter(pk=campaign.pk).update(

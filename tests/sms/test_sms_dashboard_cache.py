@@ -18,7 +18,7 @@ def message_queries(queries: CaptureQueriesContext) -> list[str]:
     return [query["sql"] for query in queries.captured_queries if '"sms_message"' in query["sql"]]
 
 
-def sent_today(user) -> str:  # type: ignore[no-untyped-def]
+def sent_today(user) -> str:
     with translation.override("en"):
         return dict(dashboard.figures(user))["Sent today"]
 

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def sent_over_days(fresh_figures):  # type: ignore[no-untyped-def]
+def sent_over_days(fresh_figures):
     """Today 3 messages (one failed, one refused by the provider), 2 days ago 2, 20 days ago 5
     (before the chart)."""
     campaign = Campaign.objects.create(template=local_template(), source="form", state="done")

@@ -21,7 +21,7 @@ MEDIUM = "CARRIER_" + "X" * 52  # 60 characters: wider than the columns used to 
 LONG = "CARRIER_" + "Y" * 192  # 200 characters: wider than any column
 
 
-def answer_next(sandbox, method: str, path: str, body: dict) -> None:  # type: ignore[no-untyped-def]
+def answer_next(sandbox, method: str, path: str, body: dict) -> None:
     sandbox.add_fault(
         service="sms", path=path, method=method, action="status", status=200, body=body, times=1
     )

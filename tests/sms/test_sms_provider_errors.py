@@ -34,7 +34,7 @@ def test_every_code_of_the_spec_has_a_message():
     assert set(PROVIDER_ERRORS) == set(CODES)
 
 
-def inject(sandbox, path: str, method: str, code: str) -> None:  # type: ignore[no-untyped-def]
+def inject(sandbox, path: str, method: str, code: str) -> None:
     status = ERRORS_BY_CODE[code].http_status
     sandbox.add_fault(
         service="sms",
@@ -47,7 +47,7 @@ def inject(sandbox, path: str, method: str, code: str) -> None:  # type: ignore[
     )
 
 
-def page_text(response) -> str:  # type: ignore[no-untyped-def]
+def page_text(response) -> str:
     return response.content.decode()
 
 

@@ -14,7 +14,7 @@ from tests.sms.conftest import sandbox_settings
 pytestmark = pytest.mark.django_db
 
 
-def send(template, mobiles: list[str]):  # type: ignore[no-untyped-def]
+def send(template, mobiles: list[str]):
     good = services.preview_recipients(template, "\n".join(mobiles), ["1"]).good
     return services.send_recipients(template, good)
 

@@ -29,7 +29,7 @@ NOW = datetime(2026, 11, 25, 10, 0, tzinfo=SHANGHAI)
 
 
 @pytest.fixture
-def clock():  # type: ignore[no-untyped-def]
+def clock():
     with time_machine.travel(NOW, tick=False) as traveller:
         yield traveller
 
@@ -46,7 +46,7 @@ def local_input(moment: datetime) -> str:
     return f"{moment.astimezone(SHANGHAI):%Y-%m-%dT%H:%M}"
 
 
-def confirm_later(client, campaign: Campaign, start: str):  # type: ignore[no-untyped-def]
+def confirm_later(client, campaign: Campaign, start: str):
     return client.post(
         f"/sms/campaigns/{campaign.pk}/confirm/", {"when": "later", "start_at": start}, follow=True
     )

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def signals():  # type: ignore[no-untyped-def]
+def signals():
     """Every storage signal received, as (name, path, fields)."""
     received: list[tuple[str, str, dict]] = []
     hooks = {
@@ -30,7 +30,7 @@ def signals():  # type: ignore[no-untyped-def]
     }
     receivers = {}
     for name, signal in hooks.items():
-        def receiver(sender, path, _name=name, **fields):  # type: ignore[no-untyped-def]
+        def receiver(sender, path, _name=name, **fields):
             fields.pop("signal", None)
             received.append((_name, path, fields))
 
@@ -157,7 +157,7 @@ def test_a_second_delivery_while_the_first_runs_does_nothing(provider, media_roo
     task = queue_upload(b"once", "/dup/a.txt")
     inner: list[object] = []
 
-    def deliver_again(_task):  # type: ignore[no-untyped-def]
+    def deliver_again(_task):
         if not inner:
             inner.append(run_upload(task.pk))
 

@@ -21,7 +21,7 @@ CREATE = reverse("storage:upload_create")
 CHECK = reverse("storage:upload_check")
 
 
-def local_copies(media_root) -> list:  # type: ignore[no-untyped-def]
+def local_copies(media_root) -> list:
     folder = media_root / "uploads"
     return sorted(folder.iterdir()) if folder.exists() else []
 

@@ -30,7 +30,7 @@ def bulk_csv(count: int, seed: int) -> bytes:
     return "\n".join(lines).encode()
 
 
-def settle_everything(topup_sandbox, rounds: int = 12) -> None:  # type: ignore[no-untyped-def]
+def settle_everything(topup_sandbox, rounds: int = 12) -> None:
     """What the beat job does over time: query every open order, both clocks running.
 
     Ours moves with the provider's: the rounds take milliseconds, so an order charged again in

@@ -42,7 +42,7 @@ def body(code: str, custno: str, orderno: str = "P0001", info: str = "done",
 
 
 @pytest.fixture
-def tokens(db) -> TokenState:  # type: ignore[no-untyped-def]
+def tokens(db) -> TokenState:
     now = timezone.now()
     return TokenState.objects.create(
         pk=1, token=TOKEN, obtained_at=now, expires_at=now + timedelta(hours=24),
@@ -56,7 +56,7 @@ def client() -> Client:
 
 
 @pytest.fixture
-def order(products) -> Order:  # type: ignore[no-untyped-def]
+def order(products) -> Order:
     product = products["CMCC_10"]
     return Order.objects.create(
         custno="20261121000000000000abcdef01", mobile="13800138000", carrier="CMCC",
@@ -64,16 +64,16 @@ def order(products) -> Order:  # type: ignore[no-untyped-def]
         state=OrderState.PENDING, orderno="P0001", submitted_at=timezone.now())
 
 
-def send(client: Client, payload: object, **extra: str):  # type: ignore[no-untyped-def]
+def send(client: Client, payload: object, **extra: str):
     raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
     return client.post(URL, data=raw, content_type="application/json", **extra)
 
 
 @pytest.fixture
-def post(eager_tasks, django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
+def post(eager_tasks, django_capture_on_commit_callbacks):
     """Send a callback and let what the endpoint queues after its commit run at once."""
 
-    def post_and_apply(client: Client, payload: object, **extra: str):  # type: ignore[no-untyped-def]
+    def post_and_apply(client: Client, payload: object, **extra: str):
         with django_capture_on_commit_callbacks(execute=True):
             return send(client, payload, **extra)
 
@@ -227,7 +227,7 @@ def test_a_processing_failure_keeps_the_receipt_for_a_replay(client, post, token
     from topup import services
     from topup.services import callbacks
 
-    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def broken(*args, **kwargs):
         raise RuntimeError("database hiccup")
 
     monkeypatch.setattr(callbacks, "_apply", broken)
@@ -311,7 +311,7 @@ def test_a_callback_stored_while_the_task_runs_is_not_left_behind(client, tokens
     original = callbacks.process_pending_receipts
     late = []
 
-    def while_draining():  # type: ignore[no-untyped-def]
+    def while_draining():
         done = original()
         if not late:  # a callback lands after the task's last look, before it lets go
             late.append(send(client, body("200", order.custno)))
@@ -348,7 +348,7 @@ def test_a_refusal_tells_the_caller_its_kind_but_no_parser_or_exception_text(
     unreadable = post(client, b"\xff\xfe not json")
     assert unreadable.json() == {"info": "0", "error": "malformed"}
 
-    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def broken(*args, **kwargs):
         raise RuntimeError("secret internal detail")
 
     monkeypatch.setattr(callbacks, "_fields", broken)
@@ -363,7 +363,7 @@ def test_a_receipt_whose_judging_failed_is_applied_by_a_replay_once_the_cause_is
     from topup import services
     from topup.services import callbacks
 
-    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def broken(*args, **kwargs):
         raise RuntimeError("codec bug")
 
     monkeypatch.setattr(callbacks, "_verify", broken)

@@ -96,7 +96,7 @@ def test_a_refused_callback_is_sent_again_by_the_provider(topup_sandbox, callbac
     assert [c["acknowledged"] for c in calls] == [False, True]
 
 
-def _captured_callback(topup_sandbox, live_server) -> dict:  # type: ignore[no-untyped-def]
+def _captured_callback(topup_sandbox, live_server) -> dict:
     """A callback the sandbox signed and sent to an address that did not answer."""
     topup_sandbox.settings(callback_url=f"{live_server.url}/nowhere/")
     order = placed_and_sent()

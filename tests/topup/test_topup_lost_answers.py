@@ -21,7 +21,7 @@ def place() -> Order:
                                 requested_by=None, source=OrderSource.SINGLE)
 
 
-def provider_orders(control, custno: str) -> list[dict]:  # type: ignore[no-untyped-def]
+def provider_orders(control, custno: str) -> list[dict]:
     return [o for o in control.orders() if o["custno"] == custno]
 
 
@@ -88,7 +88,7 @@ def test_a_resend_meeting_a_late_original_gets_512_and_queries(
 
     original = checking.resubmit_lost_order
 
-    def original_arrives_first(order_id, reason):  # type: ignore[no-untyped-def]
+    def original_arrives_first(order_id, reason):
         services.build_client().charge_order(order.custno, CMCC_NUMBER, "CMCC_10")
         return original(order_id, reason)
 

@@ -17,13 +17,13 @@ from topup.models import EventKind, Order, OrderSource, OrderState
 pytestmark = pytest.mark.django_db
 
 
-def signed_in(user) -> Client:  # type: ignore[no-untyped-def]
+def signed_in(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
 
 
-def placed(operator, mobile: str = CMCC_NUMBER, code: str = "CMCC_10") -> Order:  # type: ignore[no-untyped-def]
+def placed(operator, mobile: str = CMCC_NUMBER, code: str = "CMCC_10") -> Order:
     return services.place_order(services.OrderRequest(mobile=mobile, product_code=code),
                                 requested_by=operator, source=OrderSource.SINGLE)
 

@@ -26,14 +26,14 @@ from topup.models import (
 pytestmark = pytest.mark.django_db
 
 
-def signed_in(user) -> Client:  # type: ignore[no-untyped-def]
+def signed_in(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
 
 
 @pytest.fixture
-def order(products, operator) -> Order:  # type: ignore[no-untyped-def]
+def order(products, operator) -> Order:
     return services.place_order(services.OrderRequest(mobile=CMCC_NUMBER,
                                                       product_code="CMCC_10"),
                                 requested_by=operator, source=OrderSource.SINGLE)

@@ -25,7 +25,7 @@ from topup.signing import balance_sign
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def counting_fetch(calls: list[str], delay_s: float = 0.0):  # type: ignore[no-untyped-def]
+def counting_fetch(calls: list[str], delay_s: float = 0.0):
     """refreshToken through the real client, counted, slowed down to widen any race."""
     client = services.build_client()
 
@@ -147,7 +147,7 @@ def test_the_cached_copy_follows_every_refresh(topup_sandbox):
     assert snapshot.callback_tokens(timezone.now()) == (second, first)
 
 
-def _child_database_url(tmp_path) -> str:  # type: ignore[no-untyped-def]
+def _child_database_url(tmp_path) -> str:
     """The database the child processes share: this test's, or a migrated SQLite file."""
     db = connection.settings_dict
     if connection.vendor == "postgresql":
