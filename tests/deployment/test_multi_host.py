@@ -223,7 +223,7 @@ def cluster(tmp_path: Path, provider, redis_url, postgres, django_user_model) ->
 def logged_in(cluster: Cluster) -> requests.Session:
     session = requests.Session()
     page = session.get(cluster.url("/accounts/login/"), timeout=10)
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+    token = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)[0]
     answer = session.post(cluster.url("/accounts/login/"), timeout=10, allow_redirects=False,
                           data={"username": "operator", "password": PASSWORD,
                                 "csrfmiddlewaretoken": token},

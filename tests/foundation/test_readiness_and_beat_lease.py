@@ -129,7 +129,8 @@ def test_two_real_beats_one_stands_by_and_takes_over_within_a_minute(tmp_path, p
         took_over = time.monotonic() - killed_at
         assert _holder().endswith(f":{second.pid}"), (tmp_path / "second.log").read_text()
         assert took_over < 60
-        assert heartbeats.last_seen("beat") > timezone.now() - timedelta(seconds=10)
+        last_seen = heartbeats.last_seen("beat")
+        assert last_seen is not None and last_seen > timezone.now() - timedelta(seconds=10)
     finally:
         for process in (first, second):
             if process is not None and process.poll() is None:

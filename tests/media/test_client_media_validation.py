@@ -87,7 +87,8 @@ def test_clip_takes_a_single_segment_by_number():
         mock.post(f"{BASE}/media-demo/m3u8er/clip", json={"status_code": 200, "message": "ok"})
         MediaClient(BASE, "media-demo", "ops", "password").clip(
             "/a.m3u8", "/b.m3u8", include=[3, 3], index=True)
-        assert b'"include":[3,3]' in mock.calls[0].request.body
+        body = mock.calls[0].request.body
+        assert isinstance(body, bytes) and b'"include":[3,3]' in body
 
 
 def test_clip_refuses_a_reversed_segment_span(client):

@@ -31,6 +31,7 @@ def image_of(response) -> Image.Image:
 
 def centre_is(image: Image.Image, colour: tuple[int, int, int]) -> bool:
     centre = image.convert("RGB").getpixel((image.width // 2, image.height // 2))
+    assert isinstance(centre, tuple)
     return all(abs(got - want) <= TOLERANCE for got, want in zip(centre, colour, strict=True))
 
 

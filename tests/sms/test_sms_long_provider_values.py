@@ -48,7 +48,8 @@ def test_a_long_per_number_error_code_is_stored(provider, sms_template, caplog, 
     assert (code != stored) == ("longer than" in caplog.text)
 
 
-def report_record(message: Message, template: Template, status: str) -> dict:
+def report_record(message: Message, template: Template, status: str) -> dict[str, object]:
+    assert message.submitted_at is not None
     return {
         "id": message.provider_message_id,
         "template_id": template.provider_id,

@@ -75,6 +75,7 @@ def test_a_timed_out_send_keeps_the_lease_for_its_backoff(slow_provider, sms_tem
     campaign.refresh_from_db()
     assert campaign.state == CampaignState.SENDING and campaign.retries == 1
     # Nobody may run it before the backoff is over: not the beat's sweep, not another task.
+    assert campaign.lease_expires_at is not None
     assert campaign.lease_expires_at >= timezone.now() + timedelta(seconds=first.countdown - 5)
     assert campaigns.stalled_campaigns() == []
     assert services.resume_stalled_campaigns() == []

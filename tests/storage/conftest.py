@@ -86,11 +86,11 @@ def private_broker() -> Iterator[None]:
         yield
         return
     previous = app.conf.broker_url
-    app.conf.broker_url = "memory://"
+    app.conf.broker_url = "memory://"  # type: ignore[misc]  # read-only to celery-types
     _drop_connections(app)
     yield
     _drop_connections(app)
-    app.conf.broker_url = previous
+    app.conf.broker_url = previous  # type: ignore[misc]
 
 
 def _drop_connections(app) -> None:

@@ -39,7 +39,7 @@ def files(provider, sandbox_storage):
 
 def extra_actions(html: str, name: str) -> list[str]:
     """This test's action links in the row of `name` (other apps may register their own)."""
-    row = re.search(rf'<tr data-name="{re.escape(name)}".*?</tr>', html, re.S).group(0)
+    row = re.findall(rf'<tr data-name="{re.escape(name)}".*?</tr>', html, re.S)[0]
     links = re.findall(r'<a href="([^"]+)" data-action="extra">', row)
     return [link for link in links if link.startswith(reverse("storage:uploads"))]
 

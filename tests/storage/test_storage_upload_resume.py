@@ -48,6 +48,7 @@ def test_a_lost_connection_after_three_parts_resumes_at_the_fourth(provider, lar
                                action="drop", times=4)
 
     interrupted = run_upload(task.pk, on_progress=cut_the_line, client=fast_client)
+    assert interrupted is not None
     assert interrupted.state == UploadTask.State.QUEUED  # a retry is scheduled
     assert (interrupted.next_part, interrupted.bytes_sent) == (3, 3 * PART_SIZE)
     assert "could not be reached" in interrupted.error
@@ -116,6 +117,7 @@ def test_a_worker_that_lost_its_lease_stops_without_touching_the_task(provider, 
             UploadTask.objects.filter(pk=saved.pk).update(lease_token="someone-else")
 
     stopped = run_upload(task.pk, on_progress=taken_over)
+    assert stopped is not None
     assert stopped.lease_token == "someone-else"
     assert stopped.state == UploadTask.State.UPLOADING and stopped.next_part == 2
 
@@ -162,6 +164,7 @@ def test_a_local_copy_changed_where_parts_were_sent_still_stores_the_received_fi
     with open(task.source, "r+b") as copy:  # same size, other bytes, in part 0
         copy.write(b"\x00" * 16)
     done = run_upload(task.pk)
+    assert done is not None
     assert done.state == UploadTask.State.DONE
     assert synced_client(provider).head("/videos/changed.bin").md5 == md5_of(large)
 
@@ -174,6 +177,7 @@ def test_a_local_copy_changed_where_parts_were_not_sent_fails_and_stores_nothing
         copy.seek(5 * PART_SIZE)
         copy.write(b"\x00" * 16)
     failed = run_upload(task.pk)
+    assert failed is not None
     assert failed.state == UploadTask.State.FAILED
     assert "changed since it was received" in failed.error
     assert (failed.uuid, failed.next_part, failed.bytes_sent) == ("", 0, 0)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -64,7 +65,7 @@ def order(products) -> Order:
         state=OrderState.PENDING, orderno="P0001", submitted_at=timezone.now())
 
 
-def send(client: Client, payload: object, **extra: str):
+def send(client: Client, payload: object, **extra: Any):
     raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
     return client.post(URL, data=raw, content_type="application/json", **extra)
 
@@ -157,7 +158,7 @@ def test_a_late_in_progress_callback_never_moves_a_final_state_back(client, post
     assert post(client, body("201", order.custno, info="in progress")).status_code == 200
     order.refresh_from_db()
     assert order.state == OrderState.SUCCESS and not order.conflict
-    assert CallbackReceipt.objects.order_by("-id").first().outcome == ReceiptOutcome.STALE
+    assert CallbackReceipt.objects.order_by("-id")[0].outcome == ReceiptOutcome.STALE
 
 
 def test_a_contradicting_final_callback_is_flagged_not_applied(client, post, tokens, order):
@@ -165,7 +166,7 @@ def test_a_contradicting_final_callback_is_flagged_not_applied(client, post, tok
     assert post(client, body("430", order.custno, info="failed")).status_code == 200
     order.refresh_from_db()
     assert order.state == OrderState.SUCCESS and order.conflict
-    assert CallbackReceipt.objects.order_by("-id").first().outcome == ReceiptOutcome.CONFLICT
+    assert CallbackReceipt.objects.order_by("-id")[0].outcome == ReceiptOutcome.CONFLICT
 
 
 def test_out_of_order_callbacks_end_in_the_final_state(client, post, tokens, order):
@@ -309,7 +310,7 @@ def test_a_callback_stored_while_the_task_runs_is_not_left_behind(client, tokens
                         lambda *args, **options: queued.append(1))
     cache.add(callbacks.DRAIN_KEY, 1)  # a task is running: new callbacks queue nothing
     original = callbacks.process_pending_receipts
-    late = []
+    late: list[object] = []
 
     def while_draining():
         done = original()

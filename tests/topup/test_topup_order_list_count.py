@@ -23,7 +23,7 @@ def three_orders(operator, products):
                              requested_by=operator, source=OrderSource.SINGLE)
 
 
-def listed(operator, **params: object):
+def listed(operator, **params: str | int):
     client = Client()
     client.force_login(operator)
     return client.get(reverse("topup:order_list"), params)

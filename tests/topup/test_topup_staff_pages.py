@@ -40,6 +40,7 @@ def order(products, operator) -> Order:
 
 
 def every_page(order: Order) -> list[str]:
+    assert order.requested_by is not None
     batch = BulkBatch.objects.create(file_name="a.csv", uploaded_by=order.requested_by)
     ReconciliationReport.objects.create(day=timezone.localdate())
     return [
@@ -158,7 +159,7 @@ def test_the_order_list_filters(operator, products):
     old = Order.objects.get(carrier="CMCC")
     Order.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=3))
 
-    def listed(**params: object) -> list[str]:
+    def listed(**params: str) -> list[str]:
         page = client.get(reverse("topup:order_list"), params).context["page"]
         return [o.prodcode for o in page.object_list]
 

@@ -78,6 +78,7 @@ def test_a_token_is_fetched_once_and_then_reused(topup_sandbox):
     assert provider.current() == first
     assert calls == [first]
     state = TokenState.objects.get()
+    assert state.expires_at is not None
     assert state.token == first and state.expires_at > timezone.now() + timedelta(hours=23)
 
 
@@ -95,6 +96,7 @@ def test_a_token_close_to_expiry_is_replaced_before_it_expires(topup_sandbox, se
     assert second != first and len(calls) == 2
     state = TokenState.objects.get()
     assert state.previous_token == first  # still accepted on callbacks for the grace period
+    assert state.previous_until is not None
     assert state.previous_until > timezone.now() + timedelta(minutes=9)
 
 
