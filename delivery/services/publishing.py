@@ -8,7 +8,6 @@ person to apply) takes its place. `publish()` takes any object with `name` and `
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Protocol
 
 from django.db import transaction
@@ -32,6 +31,7 @@ from delivery.services.connection import (
     token_secret,
 )
 from edgerules import has_errors, lint_rule_set
+from providerkit.json_types import JSONObject
 
 
 class ConfigTarget(Protocol):
@@ -39,7 +39,7 @@ class ConfigTarget(Protocol):
 
     name: str
 
-    def publish(self, config: Mapping[str, Any]) -> dict[str, Any]: ...
+    def publish(self, config: JSONObject) -> JSONObject: ...
 
 
 class SandboxEdgeTarget:
@@ -51,7 +51,7 @@ class SandboxEdgeTarget:
         # from), not the control port it travels through, which nobody would recognise.
         self.name = f"sandbox edge ({edge_address() or self.client.control_url})"
 
-    def publish(self, config: Mapping[str, Any]) -> dict[str, Any]:
+    def publish(self, config: JSONObject) -> JSONObject:
         return self.client.publish(config)
 
 
@@ -87,7 +87,7 @@ def blocking_errors(rule_set: RuleSet | None) -> dict[int, list[Any]]:
             for index, found in report.items() if has_errors(found)}
 
 
-def preview(rule_set: RuleSet | None) -> dict[str, Any]:
+def preview(rule_set: RuleSet | None) -> JSONObject:
     """What a publish would send, with the secret masked (for the publish page)."""
     row = DeliverySettings.current()
     config = edgeconfig.build_config(row, ImageVersion.objects.all(), rule_set, "")

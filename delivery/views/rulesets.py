@@ -34,6 +34,7 @@ from delivery.views.access import (
 )
 from edgerules import lint
 from edgerules.diagnostics import MISSING_VARIABLE
+from providerkit.json_types import JSONObject, JSONValue
 
 MAX_JSON_BYTES = 256 * 1024
 MAX_RULES = 500
@@ -121,16 +122,17 @@ def rule_set_delete(request: StaffRequest, pk: int) -> HttpResponse:
     return redirect("delivery:ruleset_list")
 
 
-def _json_body(request: StaffRequest) -> Any:
+def _json_body(request: StaffRequest) -> JSONValue:
     if len(request.body) > MAX_JSON_BYTES:
         raise ValueError(_("The request is too large."))
     try:
-        return json.loads(request.body or b"{}")
+        body: JSONValue = json.loads(request.body or b"{}")
+        return body
     except ValueError:
         raise ValueError(_("The request body is not JSON.")) from None
 
 
-def _text(value: Any, name: str) -> str:
+def _text(value: object, name: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
@@ -154,11 +156,11 @@ def lint_endpoint(request: StaffRequest) -> JsonResponse:
     return JsonResponse({"diagnostics": [texts.diagnostic_dict(d) for d in found]})
 
 
-def _specs(payload: Any) -> list[dict[str, Any]]:
+def _specs(payload: JSONObject) -> list[JSONObject]:
     rules = payload.get("rules")
     if not isinstance(rules, list) or len(rules) > MAX_RULES:
         raise ValueError(_("“rules” must be a list of at most %(n)s rules.") % {"n": MAX_RULES})
-    specs = []
+    specs: list[JSONObject] = []
     for number, item in enumerate(rules, start=1):
         if not isinstance(item, dict):
             raise ValueError(_("Rule %(n)s must be an object.") % {"n": number})
@@ -171,7 +173,7 @@ def _specs(payload: Any) -> list[dict[str, Any]]:
     return specs
 
 
-def _test_request(payload: Any) -> SampleRequest:
+def _test_request(payload: JSONObject) -> SampleRequest:
     data = payload.get("request")
     if not isinstance(data, dict):
         raise ValueError(_("“request” must be an object."))

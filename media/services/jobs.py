@@ -36,6 +36,7 @@ from media.client import (
 from media.models import ErrorKind, JobKind, JobState, ProcessingJob
 from media.services.connection import media_client
 from media.texts import says_not_media
+from providerkit.json_types import JSONObject
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ def take_snapshot(
     user: StaffUser | None = None,
 ) -> ProcessingJob:
     """Save the frame at `point` (`HH:MM:SS`) of a video or playlist as an image."""
-    parameters: dict[str, Any] = {"point": point}
+    parameters: JSONObject = {"point": point}
     if size:
         parameters["size"] = size
     if image_format:
@@ -89,7 +90,7 @@ def clip_playlist(
     """
     span = [start, end]
     field = "include" if keep else "exclude"
-    parameters = {field: span, "index": by_segment}
+    parameters: JSONObject = {field: [start, end], "index": by_segment}
     return _run(
         JobKind.CLIP, [m3u8], save_as, parameters, user,
         lambda client: client.clip(m3u8, save_as, index=by_segment, **{field: span}),
@@ -127,7 +128,7 @@ def _run(
     kind: JobKind,
     sources: list[str],
     save_as: str,
-    parameters: dict[str, Any],
+    parameters: JSONObject,
     user: StaffUser | None,
     call: Call,
 ) -> ProcessingJob:
@@ -189,7 +190,7 @@ def _failure(error: MediaError) -> tuple[JobState, ErrorKind]:
     return JobState.FAILED, ErrorKind.UNEXPECTED
 
 
-def _error_answer(error: MediaError) -> dict[str, Any]:
+def _error_answer(error: MediaError) -> JSONObject:
     return {"status": error.status, "status_code": error.status_code, "message": error.message}
 
 

@@ -28,6 +28,7 @@ from backoffice.security.confirm import (
     confirmed,
 )
 from backoffice.security.redirects import safe_next
+from providerkit.json_types import JSONObject
 from storage import paths, rules, services
 from storage.forms import UploadOptionsForm
 from storage.models import UploadTask
@@ -41,7 +42,7 @@ from storage.views.navigation import path_url
 MAX_CHECKED_NAMES = 100
 
 
-def status_json(task: UploadTask) -> dict[str, Any]:
+def status_json(task: UploadTask) -> JSONObject:
     """What the page needs to draw one upload's second progress bar and its buttons."""
     return {
         "id": task.pk,
