@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, cast
 
@@ -277,7 +278,7 @@ def image_key_field(key: rules.ImageKey) -> forms.Field:
 # --- settings ---------------------------------------------------------------------------------
 
 
-def _check_lines(text: str, check: Any, field_label: str) -> None:
+def _check_lines(text: str, check: Callable[[str], object], field_label: str) -> None:
     problems = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()

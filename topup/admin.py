@@ -3,8 +3,6 @@ only (they are evidence), and callbacks can be replayed."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -39,7 +37,7 @@ class OrderEventInline(admin.TabularInline[OrderEvent, Order]):
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Order | None = None) -> bool:
         return False
 
     @admin.display(description=_("what happened"))
@@ -91,7 +89,8 @@ class CallbackReceiptAdmin(admin.ModelAdmin[CallbackReceipt]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest,
+                              obj: CallbackReceipt | None = None) -> bool:
         return False
 
 
@@ -115,7 +114,8 @@ class DiscrepancyInline(admin.TabularInline[ReconciliationDiscrepancy, Reconcili
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest,
+                           obj: ReconciliationReport | None = None) -> bool:
         return False
 
 

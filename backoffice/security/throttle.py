@@ -65,7 +65,7 @@ def lockout_message(until: datetime) -> str:
     ) % {"time": date_format(timezone.localtime(until), "H:i"), "minutes": minutes}
 
 
-def lockout_response(request: HttpRequest, original_response: Any = None,
+def lockout_response(request: HttpRequest, original_response: object = None,
                      credentials: dict[str, Any] | None = None) -> HttpResponse:
     """AXES_LOCKOUT_CALLABLE: 429 with Retry-After; JSON for API clients, a page otherwise."""
     until = retry_at(request, credentials)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
@@ -70,7 +70,7 @@ KINDS: dict[str, tuple[type[forms.Form], Builder, bool]] = {
 
 
 def _form(kind: str, request: StaffRequest, token_protection: bool,
-          data: Any = None) -> forms.Form:
+          data: QueryDict | None = None) -> forms.Form:
     form_class, _builder, _sign_only = KINDS[kind]
     # A link from the storage file browser carries the file's `path`: fill it in everywhere.
     kwargs: dict[str, Any] = {"prefix": kind, "initial": {"path": request.GET.get("path", "")}}

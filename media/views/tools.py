@@ -9,7 +9,8 @@ on the form with the provider's error shown and the job recorded.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import messages
@@ -73,8 +74,12 @@ def attach_job_errors(form: forms.Form, job: ProcessingJob) -> None:
             form.add_error(name, message)
 
 
-def _run_or_show(request: StaffRequest, form: forms.Form, template: str,
-                 run: Any, context: dict[str, Any] | None = None) -> HttpResponse:
+_F = TypeVar("_F", bound=forms.Form)
+
+
+def _run_or_show(request: StaffRequest, form: _F, template: str,
+                 run: Callable[[_F], ProcessingJob],
+                 context: dict[str, Any] | None = None) -> HttpResponse:
     """Run a valid form's job; on success go to the job, otherwise show the form again."""
     failed_job = None
     status = 200
