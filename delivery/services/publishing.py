@@ -8,7 +8,7 @@ person to apply) takes its place. `publish()` takes any object with `name` and `
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from django.db import transaction
 
@@ -30,7 +30,7 @@ from delivery.services.connection import (
     secret_fingerprint,
     token_secret,
 )
-from edgerules import has_errors, lint_rule_set
+from edgerules import Diagnostic, has_errors, lint_rule_set
 from providerkit.json_types import JSONObject
 
 
@@ -71,13 +71,13 @@ def default_target() -> ConfigTarget:
 class PublishBlocked(Exception):
     """The rule set has errors: `errors` maps 1-based rule numbers to their diagnostics."""
 
-    def __init__(self, errors: dict[int, list[Any]]) -> None:
+    def __init__(self, errors: dict[int, list[Diagnostic]]) -> None:
         self.errors = errors
         numbers = ", ".join(str(number) for number in errors)
         super().__init__(f"rules with errors: {numbers}")
 
 
-def blocking_errors(rule_set: RuleSet | None) -> dict[int, list[Any]]:
+def blocking_errors(rule_set: RuleSet | None) -> dict[int, list[Diagnostic]]:
     """Errors (not warnings) per 1-based rule number; a broken rule is never published, even
     though the edge would skip it, because it would silently do nothing."""
     if rule_set is None:
