@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any, cast
 
 from django import forms
@@ -146,8 +146,8 @@ class ReportRunForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["day"].initial = timezone.localdate() - timedelta(days=1)
 
-    def clean_day(self) -> Any:
-        day = self.cleaned_data["day"]
+    def clean_day(self) -> date:
+        day: date = self.cleaned_data["day"]
         if day > timezone.localdate():
             raise forms.ValidationError(_("A report can only cover a day that has begun."))
         return day

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils import timezone
@@ -20,6 +20,9 @@ from backoffice.annotations import StaffUser
 from backoffice.models import AuditOutcome
 from backoffice.security.audit import audited, record
 from topup.models import ApiScope, ApiToken
+
+if TYPE_CHECKING:
+    from rest_framework.authtoken.models import Token
 
 KEY_PREFIX = "mt_"
 SHOWN_PREFIX_LENGTH = 10  # "mt_" and 7 random characters
@@ -105,7 +108,7 @@ def refuse_scope(token: ApiToken, scope: str, *, address: str | None) -> str:
     return _("This API token does not have the scope %(scope)s.") % {"scope": scope}
 
 
-def legacy_keys() -> list[Any]:
+def legacy_keys() -> list[Token]:
     """DRF `authtoken` keys from before hashed tokens: still accepted (unscoped) until an
     administrator deletes them in the admin. Listed without the key."""
     from rest_framework.authtoken.models import Token

@@ -22,7 +22,7 @@ from backoffice.operations.queue import enqueue
 from backoffice.security.audit import audited
 from topup.client import ChargeResult
 from topup.conf import knob
-from topup.models import EventKind, Order, OrderSource, OrderState, Product
+from topup.models import BulkBatch, EventKind, Order, OrderSource, OrderState, Product
 from topup.rules import (
     ChargeOutcome,
     InvalidInput,
@@ -174,7 +174,7 @@ def place_order(
     *,
     requested_by: StaffUser | None,
     source: OrderSource,
-    batch: Any = None,
+    batch: BulkBatch | None = None,
     batch_line: int | None = None,
     products: dict[str, Product] | None = None,
 ) -> Order:
@@ -190,7 +190,7 @@ def _place(
     requested_by: StaffUser | None,
     source: OrderSource,
     idempotency_key: str | None = None,
-    batch: Any = None,
+    batch: BulkBatch | None = None,
     batch_line: int | None = None,
     products: dict[str, Product] | None = None,
 ) -> tuple[Order, bool]:

@@ -22,7 +22,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q, Sum
+from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -101,7 +101,7 @@ def build_report(day: date, user: StaffUser | None = None) -> ReconciliationRepo
     return report
 
 
-def _settle_open_orders(orders: Any, findings: Findings) -> None:
+def _settle_open_orders(orders: QuerySet[Order], findings: Findings) -> None:
     for order in orders.exclude(state__in=FINAL_STATES).order_by("created_at"):
         if not findings.provider_refused and order.state != S.CREATED:
             findings.queried += 1
@@ -116,7 +116,7 @@ def _settle_open_orders(orders: Any, findings: Findings) -> None:
                          order=order, ours=order.state, theirs=order.last_code)
 
 
-def _compare_with_provider(orders: Any, findings: Findings) -> None:
+def _compare_with_provider(orders: QuerySet[Order], findings: Findings) -> None:
     doubtful = orders.filter(state__in=FINAL_STATES).filter(
         Q(settled_manually=True) | Q(conflict=True)).order_by("created_at")
     client = None
