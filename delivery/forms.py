@@ -59,7 +59,7 @@ class PathField(forms.CharField):
         kwargs.setdefault("help_text", _("As stored, e.g. /photos/2024/sea.jpg"))
         super().__init__(**kwargs)
 
-    def clean(self, value: Any) -> str:
+    def clean(self, value: object) -> str:
         path: str = super().clean(value).strip()
         problems = rules.check_path(path)
         if problems:
