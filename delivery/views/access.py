@@ -6,8 +6,7 @@ permission named at each view, which only Content managers hold.
 
 from __future__ import annotations
 
-from typing import Any
-
+from backoffice.annotations import RequestUser
 from backoffice.security.access import access_guard
 
 ACCESS = "delivery.access_delivery"
@@ -23,7 +22,7 @@ CHANGE_VERSIONS = "delivery.change_imageversion"
 needs = access_guard(ACCESS)
 
 
-def abilities(user: Any) -> dict[str, bool]:
+def abilities(user: RequestUser) -> dict[str, bool]:
     """What the templates may offer this user (buttons and forms are hidden otherwise)."""
     return {
         "can_manage": user.has_perm(MANAGE),

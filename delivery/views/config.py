@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from backoffice.annotations import StaffRequest
 from backoffice.security.access import check_permissions
 from delivery import services
 from delivery.forms import DeliverySettingsForm, ImageVersionFormSet
@@ -17,7 +18,7 @@ from delivery.views.access import CHANGE_SETTINGS, CHANGE_VERSIONS, abilities, n
 
 
 @needs()
-def settings_page(request: HttpRequest) -> HttpResponse:
+def settings_page(request: StaffRequest) -> HttpResponse:
     row = DeliverySettings.current()
     user = request.user
     if request.method == "POST":

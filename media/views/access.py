@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from backoffice.annotations import RequestUser
 from backoffice.security.access import access_guard
 from media.models import ACCESS_PERMISSION, RUN_PERMISSION
 
@@ -14,7 +13,7 @@ RUN = RUN_PERMISSION
 needs = access_guard(ACCESS)
 
 
-def abilities(user: Any) -> dict[str, bool]:
+def abilities(user: RequestUser) -> dict[str, bool]:
     """What the templates may offer this user (run buttons are hidden from readers)."""
     return {
         "can_run": user.has_perms((ACCESS, RUN)),

@@ -41,7 +41,7 @@ def today_counts() -> dict[str, int]:
     """Messages submitted today (local day): sent (accepted), delivered and failed."""
     day = timezone.localdate()
     key = _key(day)
-    counts = soft_cache.read(key)
+    counts: dict[str, int] | None = soft_cache.read(key)
     if counts is None:
         counts = _count(day)
         soft_cache.write(key, counts, FIGURES_TTL_S)

@@ -6,15 +6,9 @@ Auditor (access and view permissions only) can read every page and change nothin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
-from django.http import HttpRequest
-
+from backoffice.annotations import RequestUser, StaffRequest, StaffUser
 from backoffice.security.access import access_guard
 from sms.models import MessageType
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
 
 ACCESS = "sms.access_sms"
 SEND = "sms.send_sms"
@@ -28,12 +22,12 @@ REMOVE_SUPPRESSION = "sms.delete_suppressednumber"
 needs = access_guard(ACCESS)
 
 
-def staff_user(request: HttpRequest) -> User:
+def staff_user(request: StaffRequest) -> StaffUser:
     """The signed-in staff member of a page behind `needs`, which admits no anonymous user."""
-    return cast("User", request.user)
+    return request.user
 
 
-def abilities(user: User | AnonymousUser) -> dict[str, bool]:
+def abilities(user: RequestUser) -> dict[str, bool]:
     """What the signed-in staff member may do, for templates to show or hide buttons."""
     return {
         "can_send": user.has_perm(SEND),
@@ -43,6 +37,6 @@ def abilities(user: User | AnonymousUser) -> dict[str, bool]:
     }
 
 
-def may_override_window(user: User | AnonymousUser, template_type: str) -> bool:
+def may_override_window(user: RequestUser, template_type: str) -> bool:
     """Whether to offer the sending-window override: marketing templates, permitted staff."""
     return template_type == MessageType.MARKETING and user.has_perm(OVERRIDE_WINDOW)

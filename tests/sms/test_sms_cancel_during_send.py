@@ -31,12 +31,12 @@ class StaffCancelDuringTheCall(SmsClient):
         )
         self.campaign_id = campaign_id
 
-    def send(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def send(self, *args, **kwargs):
         services.cancel_campaign(Campaign.objects.get(pk=self.campaign_id))
         return super().send(*args, **kwargs)
 
 
-def queued_campaign(template, count: int) -> Campaign:  # type: ignore[no-untyped-def]
+def queued_campaign(template, count: int) -> Campaign:
     mobiles = [f"1350{n:07d}" for n in range(count)]
     preview = services.preview_recipients(template, "\n".join(mobiles), [])
     campaign = services.store_recipients(template, preview.good)
@@ -46,7 +46,7 @@ def queued_campaign(template, count: int) -> Campaign:  # type: ignore[no-untype
     return campaign
 
 
-def refuse_next_send(sandbox, status: int, code: str) -> None:  # type: ignore[no-untyped-def]
+def refuse_next_send(sandbox, status: int, code: str) -> None:
     sandbox.add_fault(
         service="sms",
         path="^/api/messages$",

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from backoffice.annotations import RequestUser
 from backoffice.security.access import access_guard
 
 ACCESS = "topup.access_topup"
@@ -18,7 +17,7 @@ CHANGE_PRODUCT = "topup.change_product"
 needs = access_guard(ACCESS)
 
 
-def abilities(user: Any) -> dict[str, bool]:
+def abilities(user: RequestUser) -> dict[str, bool]:
     """What the templates may offer this user (buttons and forms are hidden otherwise)."""
     return {
         "can_charge": user.has_perm(CHARGE),

@@ -4,12 +4,13 @@ creation) and revoke; the old DRF keys still accepted are listed for the adminis
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from backoffice.annotations import StaffRequest
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from topup import services
 from topup.forms import ApiTokenForm
@@ -21,7 +22,7 @@ CREATE = "topup.add_apitoken"
 REVOKE = "topup.change_apitoken"
 
 
-def _page(request: HttpRequest, form: ApiTokenForm, new_key: str = "",
+def _page(request: StaffRequest, form: ApiTokenForm, new_key: str = "",
           status: int = 200) -> HttpResponse:
     return render(request, "topup/api_tokens.html", {
         "form": form, "tokens": ApiToken.objects.select_related("user", "revoked_by"),
@@ -32,7 +33,7 @@ def _page(request: HttpRequest, form: ApiTokenForm, new_key: str = "",
 
 
 @needs(VIEW)
-def token_list(request: HttpRequest) -> HttpResponse:
+def token_list(request: StaffRequest) -> HttpResponse:
     if request.method != "POST":
         return _page(request, ApiTokenForm())
     if not request.user.has_perm(CREATE):
@@ -55,7 +56,7 @@ def token_list(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @needs(REVOKE)
-def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+def token_revoke(request: StaffRequest, pk: int) -> HttpResponse:
     token = get_object_or_404(ApiToken, pk=pk)
     if token.revoked_at is not None:
         messages.info(request, _("Token %(name)s was already revoked.") % {"name": token.name})
