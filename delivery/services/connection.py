@@ -17,7 +17,7 @@ from delivery.client import EdgeConfigClient, EdgeFetcher, PurgeClient
 def _delivery_value(key: str, variable: str) -> str:
     """One delivery setting. Each use needs only some of them (building a link needs the
     edge's address, not the purge API), so they are required one by one."""
-    value = settings.PROVIDER["delivery"].get(key)
+    value: str | None = settings.PROVIDER["delivery"].get(key)
     if not value:
         raise ProviderNotConfigured(
             f"delivery: set {variable} in the environment (see the README)")
@@ -63,7 +63,7 @@ def purge_client() -> PurgeClient:
 
 
 def sandbox_control_url() -> str:
-    url = settings.PROVIDER.get("sandbox_control_url")
+    url: str | None = settings.PROVIDER.get("sandbox_control_url")
     if not url:
         raise ProviderNotConfigured(
             "delivery: set SANDBOX_CONTROL_URL in the environment to publish to the sandbox edge"

@@ -475,7 +475,7 @@ def _take_oldest(candidates: list[api.Message], window_start: datetime) -> api.M
 
 
 def _backoff(retries: int) -> int:
-    return min(MAX_COUNTDOWN_S, 15 * 2 ** min(retries, 6))
+    return min(MAX_COUNTDOWN_S, 15 * (1 << min(retries, 6)))  # 15 s doubling, int-typed
 
 
 def _state_of(campaign_id: int) -> str:

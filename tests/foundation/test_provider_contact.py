@@ -16,7 +16,7 @@ from tests.sandbox_process import free_base_port
 pytestmark = pytest.mark.django_db
 
 
-def provider_transport(service, clock=None):  # type: ignore[no-untyped-def]
+def provider_transport(service, clock=None):
     """A transport observed as the services' clients are (see `<app>/services/connection`)."""
     observers = provider_observers(service) if clock is None else provider_observers(
         service, clock=clock)

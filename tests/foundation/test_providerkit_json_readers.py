@@ -7,10 +7,12 @@ import pytest
 
 from providerkit import json_readers as read
 from providerkit.failures import ShapeError, UnusableAnswer
+from providerkit.json_types import JSONObject
 
 
 def test_it_reads_fields_of_the_promised_type():
-    data = {"id": 7, "name": "a", "ok": True, "ratio": 2, "tags": ["x"], "owner": {"id": 1}}
+    data: JSONObject = {
+        "id": 7, "name": "a", "ok": True, "ratio": 2, "tags": ["x"], "owner": {"id": 1}}
     assert read.read_int(data, "id", "template") == 7
     assert read.read_str(data, "name", "template") == "a"
     assert read.read_bool(data, "ok", "template") is True
@@ -53,7 +55,7 @@ def test_optional_readers_read_missing_and_null_as_none_but_refuse_a_wrong_type(
 
 
 def test_timestamps_are_utc_and_one_without_offset_is_read_as_utc():
-    data = {"at": "2024-05-01T10:00:00+08:00", "naive": "2024-05-01T10:00:00"}
+    data: JSONObject = {"at": "2024-05-01T10:00:00+08:00", "naive": "2024-05-01T10:00:00"}
     assert read.read_timestamp(data, "at", "m") == datetime(2024, 5, 1, 2, tzinfo=UTC)
     assert read.read_timestamp(data, "naive", "m") == datetime(2024, 5, 1, 10, tzinfo=UTC)
     assert read.optional_timestamp({}, "at", "m") is None

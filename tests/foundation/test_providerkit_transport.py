@@ -35,7 +35,7 @@ def mock():
         yield rsps
 
 
-def ticking():  # type: ignore[no-untyped-def]
+def ticking():
     now = [100.0]
 
     def clock() -> float:
