@@ -18,8 +18,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backoffice.settings")
 SCHEDULED_APPS = ("sms", "topup", "storage", "media", "delivery")
 
 
-def collect_beat_schedule() -> dict:
-    schedule: dict = {}
+def collect_beat_schedule() -> dict[str, dict[str, object]]:
+    """Every app's BEAT_SCHEDULE: entry name -> {"task": ..., "schedule": ..., "options": ...}."""
+    schedule: dict[str, dict[str, object]] = {}
     for app_label in SCHEDULED_APPS:
         module_name = f"{app_label}.schedule"
         if importlib.util.find_spec(module_name) is not None:

@@ -100,6 +100,7 @@ class StrictEnv:
         value = self.url(name, ("postgres", "postgresql", "pgsql", "sqlite"), default)
         assert value is not None
         try:
-            return environ.Env.db_url_config(value)
+            config: dict[builtins.str, Any] = environ.Env.db_url_config(value)
+            return config
         except Exception as error:  # django-environ raises several types on a bad URL
             raise ImproperlyConfigured(f"{name}: cannot parse {value!r}: {error}") from None

@@ -34,7 +34,7 @@ class AuditAppendOnly(Exception):
     """Raised when code tries to change or delete an audit entry: the log is append-only."""
 
 
-class AuditQuerySet(models.QuerySet):
+class AuditQuerySet(models.QuerySet["AuditEntry"]):
     """Bulk changes would bypass `AuditEntry.save`/`delete`, so they are refused here too."""
 
     def update(self, **kwargs: Any) -> NoReturn:

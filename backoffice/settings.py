@@ -10,9 +10,14 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import django_stubs_ext
 from django.utils.translation import gettext_lazy as _
 
 from backoffice.env import StrictEnv
+
+# Lets Django's generic classes be subscripted at run time as their stubs are for mypy
+# (`admin.ModelAdmin[Order]`, `forms.ModelForm[Rule]`); adds nothing else.
+django_stubs_ext.monkeypatch(include_builtins=False)
 
 env = StrictEnv()
 

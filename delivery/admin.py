@@ -14,21 +14,21 @@ from delivery import services
 from delivery.models import PublishedConfig, PurgeRequest, Rule, RuleSet
 
 
-class RuleInline(admin.TabularInline):
+class RuleInline(admin.TabularInline[Rule, RuleSet]):
     model = Rule
     extra = 0
     fields = ("position", "pattern", "rule", "breaks", "debug")
 
 
 @admin.register(RuleSet)
-class RuleSetAdmin(admin.ModelAdmin):
+class RuleSetAdmin(admin.ModelAdmin[RuleSet]):
     list_display = ("name", "updated_at", "updated_by")
     inlines = [RuleInline]
     readonly_fields = ("updated_by",)
 
 
 @admin.register(PurgeRequest)
-class PurgeRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class PurgeRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[PurgeRequest]):
     list_display = ("created_at", "source", "path", "url_count", "status", "attempts",
                     "requested_by")
     list_filter = ("status", "source")
@@ -47,6 +47,6 @@ class PurgeRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(PublishedConfig)
-class PublishedConfigAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class PublishedConfigAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[PublishedConfig]):
     list_display = ("published_at", "published_by", "rule_set_name", "target", "status")
     list_filter = ("status",)

@@ -1,9 +1,10 @@
 """The content-delivery protocol: `_upt` tokens, cache purge, and publishing the edge config.
 
-Pure protocol code (stdlib and requests, no Django): the services layer hands in settings and
-a session. The rule that keeps both sides in agreement, as for storage, is "sign what you
-send": `_upt` is computed over the path exactly as it is written in the request line
-(percent-encoded), and the purge signature over exactly the text of the `purge` form field.
+Pure protocol code (stdlib, requests and providerkit, no Django): the services layer hands in
+settings and the observers of every call (`providerkit.observing`). The rule that keeps both
+sides in agreement, as for storage, is "sign what you send": `_upt` is computed over the path
+exactly as it is written in the request line (percent-encoded), and the purge signature over
+exactly the text of the `purge` form field.
 
 - `upt_token` / `signature_uri`: DECISIONS "Content delivery" and content-delivery.md
   "Token protection".
@@ -20,14 +21,19 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from email.utils import formatdate
-from typing import Any
 
 import requests
+
+from providerkit.failures import NoAnswer, UnusableAnswer
+from providerkit.json_types import JSONObject, JSONValue
+from providerkit.observing import CallObserver
+from providerkit.timeouts import Timeout
+from providerkit.transport import Transport, json_answer
 
 SCHEME_WORD = "SVC"
 PURGE_PATH = "/purge/"
 CONFIG_PATH = "/delivery/config"
-DEFAULT_TIMEOUT = 15.0
+DEFAULT_TIMEOUT: Timeout = 15.0
 # `_upp` outside this range means "sign the full URI" (content-delivery.md).
 MAX_UPP = 20
 # The 8 characters of the digest that go into `_upt`: positions 12 to 19, 0-based.
@@ -133,7 +139,7 @@ class PurgeResult:
     """A 200 answer: the URLs whose domain the provider does not serve for this account."""
 
     invalid_domain_urls: tuple[str, ...]
-    raw: Mapping[str, Any] = field(default_factory=dict)
+    raw: JSONObject = field(default_factory=dict)
 
 
 class PurgeClient:
@@ -151,8 +157,9 @@ class PurgeClient:
         password: str,
         *,
         session: requests.Session | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
+        timeout: Timeout = DEFAULT_TIMEOUT,
         clock: Callable[[], float] = time.time,
+        observers: Sequence[CallObserver] = (),
     ) -> None:
         if not purge_url.startswith(("http://", "https://")):
             raise ValueError(f"purge_url must be an http(s) URL, got {purge_url!r}")
@@ -162,8 +169,10 @@ class PurgeClient:
         self.bucket = bucket
         self.operator = operator
         self._password = password
-        self.session = session or requests.Session()
         self.timeout = timeout
+        self._transport = Transport(
+            "delivery", self.purge_url, session=session, timeout=timeout, observers=observers
+        )
         self._clock = clock
 
     def __repr__(self) -> str:  # never show the password
@@ -184,14 +193,13 @@ class PurgeClient:
             ),
         }
         try:
-            response = self.session.post(
-                self.purge_url + PURGE_PATH,
-                data={"purge": urls_text},
-                headers=headers,
-                timeout=self.timeout,
+            response = self._transport.request(
+                "POST", PURGE_PATH, data={"purge": urls_text}, headers=headers
             )
-        except requests.RequestException as error:
-            raise DeliveryConnectionError(f"purge: no answer: {error}") from error
+        except NoAnswer as failure:
+            raise DeliveryConnectionError(f"purge: no answer: {failure.__cause__}") from (
+                failure.__cause__
+            )
         return _purge_result(response)
 
 
@@ -205,15 +213,17 @@ def _purge_result(response: requests.Response) -> PurgeResult:
     if status != 200:
         raise PurgeRefused(f"purge: HTTP {status}: {body}", status=status, body=body)
     try:
-        payload = response.json()
-    except ValueError:
+        payload = json_answer(response, "purge")
+    except UnusableAnswer:
         raise PurgeRefused("purge: the answer is not JSON", status=status, body=body) from None
     invalid = payload.get("invalid_domain_of_url") if isinstance(payload, dict) else None
-    if not isinstance(invalid, list) or not all(isinstance(url, str) for url in invalid):
+    listed = invalid if isinstance(invalid, list) else []
+    urls = tuple(url for url in listed if isinstance(url, str))
+    if not isinstance(payload, dict) or not isinstance(invalid, list) or len(urls) != len(listed):
         raise PurgeRefused(
             "purge: the answer has no invalid_domain_of_url list", status=status, body=body
         )
-    return PurgeResult(tuple(invalid), payload)
+    return PurgeResult(urls, payload)
 
 
 # --- edge configuration (sandbox) ------------------------------------------------------------
@@ -228,21 +238,24 @@ class EdgeConfigClient:
         control_url: str,
         *,
         session: requests.Session | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
+        timeout: Timeout = DEFAULT_TIMEOUT,
+        observers: Sequence[CallObserver] = (),
     ) -> None:
         if not control_url.startswith(("http://", "https://")):
             raise ValueError(f"control_url must be an http(s) URL, got {control_url!r}")
         self.control_url = control_url.rstrip("/")
-        self.session = session or requests.Session()
         self.timeout = timeout
+        self._transport = Transport(
+            "delivery", self.control_url, session=session, timeout=timeout, observers=observers
+        )
 
-    def publish(self, config: Mapping[str, Any]) -> dict[str, Any]:
+    def publish(self, config: Mapping[str, JSONValue]) -> JSONObject:
         try:
-            response = self.session.post(
-                self.control_url + CONFIG_PATH, json=dict(config), timeout=self.timeout
+            response = self._transport.request("POST", CONFIG_PATH, json=dict(config))
+        except NoAnswer as failure:
+            raise DeliveryConnectionError(f"edge config: no answer: {failure.__cause__}") from (
+                failure.__cause__
             )
-        except requests.RequestException as error:
-            raise DeliveryConnectionError(f"edge config: no answer: {error}") from error
         body = response.text[:4000]
         if response.status_code not in (200, 201):
             raise ConfigRefused(
@@ -251,8 +264,8 @@ class EdgeConfigClient:
                 body=body,
             )
         try:
-            payload = response.json()
-        except ValueError:
+            payload = json_answer(response, "edge config")
+        except UnusableAnswer:
             payload = {}
         return payload if isinstance(payload, dict) else {"answer": payload}
 
@@ -275,9 +288,18 @@ class EdgeAnswer:
 class EdgeFetcher:
     """GETs URLs from the edge as a visitor would, for the back-office's own previews."""
 
-    def __init__(self, session: requests.Session | None = None, *, timeout: float = 10.0) -> None:
-        self.session = session or requests.Session()
+    def __init__(
+        self,
+        session: requests.Session | None = None,
+        *,
+        timeout: Timeout = 10.0,
+        observers: Sequence[CallObserver] = (),
+    ) -> None:
         self.timeout = timeout
+        # No base URL: the fetcher is given whole URLs, as a visitor's browser would be.
+        self._transport = Transport(
+            "delivery", session=session, timeout=timeout, observers=observers
+        )
 
     def get(
         self, url: str, *, max_bytes: int, headers: Mapping[str, str] | None = None
@@ -285,9 +307,8 @@ class EdgeFetcher:
         """Read at most `max_bytes` (+1, to tell a longer body); DeliveryConnectionError when
         the edge does not answer."""
         try:
-            with self.session.get(
-                url, headers=dict(headers or {}), timeout=self.timeout, stream=True,
-                allow_redirects=False,
+            with self._transport.request(
+                "GET", url, headers=headers, stream=True, allow_redirects=False
             ) as answer:
                 body = answer.raw.read(max_bytes + 1, decode_content=True)
                 return EdgeAnswer(
@@ -297,5 +318,10 @@ class EdgeFetcher:
                     cache=answer.headers.get("X-Cache", ""),
                     too_large=len(body) > max_bytes,
                 )
+        except NoAnswer as failure:
+            raise DeliveryConnectionError(f"edge: no answer: {failure.__cause__}") from (
+                failure.__cause__
+            )
         except requests.RequestException as error:
+            # The body broke off while it was being read.
             raise DeliveryConnectionError(f"edge: no answer: {error}") from error

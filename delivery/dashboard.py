@@ -3,21 +3,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from backoffice.annotations import RequestUser
 from backoffice.ui.tiles import DailyChart, Figure, chart_days, day_start, per_day
 from delivery import services
 from delivery.models import PublishStatus, RuleSet
 
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
 
-
-def figures(user: User | AnonymousUser) -> list[Figure]:
+def figures(user: RequestUser) -> list[Figure]:
     """Rule sets, the last publish and its outcome, today's purges.
 
     Contract of the hook: figures already translated, each linked to the page that lists what
@@ -45,7 +41,7 @@ def purge_history() -> str:
     return f"{reverse('delivery:purge')}#purge-history"
 
 
-def chart(user: User | AnonymousUser) -> DailyChart | None:
+def chart(user: RequestUser) -> DailyChart | None:
     """Purge requests sent on each of the last 14 days."""
     if not user.has_perm("delivery.access_delivery"):
         return None

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import TextIO
+from typing import TextIO, TypedDict
 
 from django.contrib.auth import get_user_model
 
@@ -20,7 +20,18 @@ from delivery.models import DeliverySettings, ImageVersion, Rule, RuleSet
 
 VERSIONS = {"thumb": "/fw/200", "webp": "/fw/600/format/webp"}
 RULE_SET_NAME = "Demo rules"
-RULES = [
+
+
+class DemoRule(TypedDict):
+    """The fields of one demo Rule, as Rule.objects.create takes them."""
+
+    pattern: str
+    rule: str
+    breaks: bool
+    debug: bool
+
+
+RULES: list[DemoRule] = [
     # Serves /<name>/playlist.m3u8 from the stored /<name>.m3u8.
     {"pattern": r"^/(.*)/playlist\.m3u8$", "rule": "/$1'.m3u8'", "breaks": True,
      "debug": False},

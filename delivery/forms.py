@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, cast
 
@@ -58,8 +59,8 @@ class PathField(forms.CharField):
         kwargs.setdefault("help_text", _("As stored, e.g. /photos/2024/sea.jpg"))
         super().__init__(**kwargs)
 
-    def clean(self, value: Any) -> str:
-        path = super().clean(value).strip()
+    def clean(self, value: object) -> str:
+        path: str = super().clean(value).strip()
         problems = rules.check_path(path)
         if problems:
             raise ValidationError([problem_text(p) for p in problems])
@@ -170,7 +171,7 @@ class CacheBypassForm(OptionalSigningForm):
     field_order = ["path", "upv", "sign", "expires_in", "expires_at", "upp"]
 
     def clean_upv(self) -> str:
-        value = self.cleaned_data["upv"].strip()
+        value: str = self.cleaned_data["upv"].strip()
         problems = rules.check_upv(value)
         if problems:
             raise ValidationError(problem_text(problems[0]))
@@ -277,7 +278,7 @@ def image_key_field(key: rules.ImageKey) -> forms.Field:
 # --- settings ---------------------------------------------------------------------------------
 
 
-def _check_lines(text: str, check: Any, field_label: str) -> None:
+def _check_lines(text: str, check: Callable[[str], object], field_label: str) -> None:
     problems = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -296,7 +297,7 @@ def _is_network(text: str) -> bool:
     return True
 
 
-class DeliverySettingsForm(forms.ModelForm):
+class DeliverySettingsForm(forms.ModelForm[DeliverySettings]):
     class Meta:
         model = DeliverySettings
         fields = [
@@ -312,22 +313,22 @@ class DeliverySettingsForm(forms.ModelForm):
         }
 
     def clean_referer_domains(self) -> str:
-        text = self.cleaned_data["referer_domains"]
+        text: str = self.cleaned_data["referer_domains"]
         _check_lines(text, _DOMAIN.fullmatch, str(_("Referer domains")))
         return text
 
     def clean_ip_blacklist(self) -> str:
-        text = self.cleaned_data["ip_blacklist"]
+        text: str = self.cleaned_data["ip_blacklist"]
         _check_lines(text, _is_network, str(_("IP blacklist")))
         return text
 
     def clean_ua_whitelist(self) -> str:
-        text = self.cleaned_data["ua_whitelist"]
+        text: str = self.cleaned_data["ua_whitelist"]
         _check_lines(text, _PRINTABLE.fullmatch, str(_("User-Agent whitelist")))
         return text
 
     def clean_cors_max_age(self) -> str:
-        value = self.cleaned_data["cors_max_age"].strip()
+        value: str = self.cleaned_data["cors_max_age"].strip()
         if value and not (value.isdigit() and int(value) <= 2_147_483_647):
             raise ValidationError(_("Access-Control-Max-Age: a number of seconds."))
         return value
@@ -348,14 +349,14 @@ class DeliverySettingsForm(forms.ModelForm):
         return data
 
 
-class ImageVersionForm(forms.ModelForm):
+class ImageVersionForm(forms.ModelForm[ImageVersion]):
     class Meta:
         model = ImageVersion
         fields = ["name", "params"]
         widgets = {"params": forms.TextInput(attrs={"placeholder": "/fw/300/format/webp"})}
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
+        name: str = self.cleaned_data["name"].strip()
         problems = rules.check_version_name(name)
         if problems:
             raise ValidationError(problem_text(problems[0]))
@@ -369,7 +370,7 @@ class ImageVersionForm(forms.ModelForm):
             raise ValidationError([problem_text(p) for p in error.problems]) from None
 
 
-class BaseImageVersionFormSet(BaseModelFormSet):
+class BaseImageVersionFormSet(BaseModelFormSet[ImageVersion, "ImageVersionForm"]):
     def clean(self) -> None:
         super().clean()
         names = [form.cleaned_data.get("name") for form in self.forms
@@ -387,14 +388,14 @@ ImageVersionFormSet = forms.modelformset_factory(
 # --- rule sets ----------------------------------------------------------------------------------
 
 
-class RuleSetForm(forms.ModelForm):
+class RuleSetForm(forms.ModelForm[RuleSet]):
     class Meta:
         model = RuleSet
         fields = ["name", "description"]
         widgets = {"description": forms.Textarea(attrs={"rows": 2})}
 
 
-class RuleForm(forms.ModelForm):
+class RuleForm(forms.ModelForm[Rule]):
     class Meta:
         model = Rule
         fields = ["position", "pattern", "rule", "breaks", "debug"]
@@ -432,8 +433,8 @@ class RuleForm(forms.ModelForm):
         return data
 
 
-class BaseRuleFormSet(BaseInlineFormSet):
-    def kept_forms_in_order(self) -> list[forms.ModelForm]:
+class BaseRuleFormSet(BaseInlineFormSet[Rule, RuleSet, "RuleForm"]):
+    def kept_forms_in_order(self) -> list[RuleForm]:
         """Forms whose rule is kept, sorted by their order number (blank last, then as shown).
         Call after `is_valid()`."""
         kept = [(index, form) for index, form in enumerate(self.forms)

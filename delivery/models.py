@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from providerkit.json_types import JSONObject
+
 
 class Access(models.Model):
     """Holds the permissions of the Content delivery pages that belong to no single model.
@@ -138,7 +140,7 @@ class RuleSet(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def specs(self) -> list[dict[str, object]]:
+    def specs(self) -> list[JSONObject]:
         """The rules as the edge's JSON list: `{pattern, rule, break, debug}` in order."""
         return [rule.as_spec() for rule in self.rules.all()]
 
@@ -163,7 +165,7 @@ class Rule(models.Model):
     def __str__(self) -> str:
         return f"{self.rule_set_id}#{self.position}: {self.pattern} -> {self.rule}"
 
-    def as_spec(self) -> dict[str, object]:
+    def as_spec(self) -> JSONObject:
         return {"pattern": self.pattern, "rule": self.rule, "break": self.breaks,
                 "debug": self.debug}
 

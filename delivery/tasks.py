@@ -18,7 +18,7 @@ logger = logging.getLogger(__name__)
 
 
 @shared_task(bind=True, acks_late=True, max_retries=30)
-def send_purge_task(self: Task, purge_id: int) -> str | None:
+def send_purge_task(self: Task[[int], str | None], purge_id: int) -> str | None:
     """Send one stored purge; waits (retry with countdown) while the minute's limit is used."""
     try:
         request = services.send_purge(purge_id)

@@ -16,7 +16,16 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from edgerules import Outcome, RequestContext, RuleSpec, RuleStep, compile_rule_set
+from edgerules import (
+    Exit,
+    HeaderChange,
+    Outcome,
+    Redirect,
+    RequestContext,
+    RuleSpec,
+    RuleStep,
+    compile_rule_set,
+)
 from edgerules.source import Span, excerpt
 
 METHODS = ("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH")
@@ -178,7 +187,7 @@ def _error(step: RuleStep) -> dict[str, Any] | None:
     return data
 
 
-def _response(response: Any) -> dict[str, Any] | None:
+def _response(response: Redirect | Exit | None) -> dict[str, Any] | None:
     if response is None:
         return None
     if hasattr(response, "location"):
@@ -212,7 +221,7 @@ def _variable_value(variable: dict[str, Any]) -> str:
     return "(absent)" if variable["absent"] else repr(variable["value"])
 
 
-def vars_of(change: Any) -> dict[str, Any]:
+def vars_of(change: HeaderChange) -> dict[str, Any]:
     return {"action": change.action, "name": change.name, "value": change.value}
 
 

@@ -9,7 +9,7 @@ from media.models import ProcessingJob
 
 
 @admin.register(ProcessingJob)
-class ProcessingJobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class ProcessingJobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[ProcessingJob]):
     """Every field is what was asked and what the provider answered: nothing to edit."""
 
     list_display = ("pk", "kind", "state", "error_kind", "save_as", "requested_by", "created_at",

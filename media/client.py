@@ -20,7 +20,6 @@ import hashlib
 import hmac
 import json
 import math
-import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,16 +29,33 @@ from urllib.parse import quote, urlsplit
 
 import requests
 
+from media.rules import (
+    SNAPSHOT_FORMATS,
+    InvalidMediaRequest,
+    MediaProblem,
+    check_format,
+    check_path_list,
+    check_point,
+    check_size,
+    check_span,
+    check_text,
+    require,
+)
+from providerkit.failures import NoAnswer, ShapeError
+from providerkit.observing import CallObserver
+from providerkit.timeouts import check_timeout
+from providerkit.transport import Transport
+
+__all__ = ["SNAPSHOT_FORMATS", "InvalidMediaRequest", "MediaClient", "MediaProblem"]
+
+# Processing waits on the transcoder, so reads may take longer than providerkit's default.
 DEFAULT_TIMEOUT = 60.0
-SNAPSHOT_FORMATS = ("jpg", "png", "webp")
 
 # The header that carries the signed date: `Date` by default, or `X-Date`, which the provider
 # takes in its place (its JavaScript SDK sends it, since a browser may not set `Date`).
 DateHeader = Literal["Date", "X-Date"]
 DATE_HEADERS: tuple[DateHeader, ...] = ("Date", "X-Date")
 
-_POINT = re.compile(r"[0-9]{2}:[0-5][0-9]:[0-5][0-9]")
-_SIZE = re.compile(r"([0-9]+)x([0-9]+)")
 
 
 # --- signing ---------------------------------------------------------------------------------
@@ -58,23 +74,6 @@ def encode_body(payload: Mapping[str, object]) -> bytes:
 
 
 # --- errors ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MediaProblem:
-    """One invalid argument: `field` is the JSON field, `code` a stable machine word."""
-
-    field: str
-    code: str
-    message: str
-
-
-class InvalidMediaRequest(ValueError):
-    """The request breaks the spec's rules; raised before anything is sent."""
-
-    def __init__(self, problems: Sequence[MediaProblem]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("; ".join(problem.message for problem in self.problems))
 
 
 class MediaError(Exception):
@@ -224,6 +223,7 @@ class MediaClient:
         *,
         clock: Callable[[], float] = time.time,
         date_header: DateHeader = "Date",
+        observers: Sequence[CallObserver] = (),
     ) -> None:
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
@@ -238,14 +238,14 @@ class MediaClient:
             raise ValueError(
                 f"date_header must be one of {', '.join(DATE_HEADERS)}, got {date_header!r}"
             )
-        if timeout <= 0:
-            raise ValueError("timeout must be positive")
         self.base_url = f"{parts.scheme}://{parts.netloc}"
         self.service = service
         self.operator = operator
         self._password = password
-        self.timeout = timeout
-        self.session = session or requests.Session()
+        self.timeout = check_timeout(timeout)
+        self._transport = Transport(
+            "media", self.base_url, session=session, timeout=timeout, observers=observers
+        )
         self._clock = clock
         self.date_header: DateHeader = date_header
 
@@ -254,8 +254,8 @@ class MediaClient:
 
     def concat(self, m3u8s: Sequence[str], save_as: str) -> MediaResult:
         """Join playlists in the given order into `save_as`."""
-        problems = _check_path_list("m3u8s", m3u8s) + _check_text("save_as", save_as)
-        _require(problems)
+        problems = check_path_list("m3u8s", m3u8s) + check_text("save_as", save_as)
+        require(problems)
         payload = {"m3u8s": list(m3u8s), "save_as": save_as}
         return _parse(_parse_common, *self._post("m3u8er/concat", payload))
 
@@ -273,14 +273,14 @@ class MediaClient:
         Spans are seconds, or segment numbers when `index` is true. At least one is needed;
         when both are given the provider applies `include` only.
         """
-        problems = _check_text("m3u8", m3u8) + _check_text("save_as", save_as)
+        problems = check_text("m3u8", m3u8) + check_text("save_as", save_as)
         if not isinstance(index, bool):
             problems.append(MediaProblem("index", "type", "index must be true or false"))
             index = False
         if include is None and exclude is None:
             problems.append(MediaProblem("include", "required", "give include or exclude"))
-        problems += _check_span("include", include, index) + _check_span("exclude", exclude, index)
-        _require(problems)
+        problems += check_span("include", include, index) + check_span("exclude", exclude, index)
+        require(problems)
         payload: dict[str, object] = {"m3u8": m3u8, "save_as": save_as, "index": index}
         if include is not None:
             payload["include"] = list(include)
@@ -302,9 +302,9 @@ class MediaClient:
         `size` (`<w>x<h>`) defaults to the video's size; `format` to the suffix of `save_as`,
         which must then be one of jpg, png, webp.
         """
-        problems = _check_text("source", source) + _check_text("save_as", save_as)
-        problems += _check_point(point) + _check_size(size) + _check_format(format, save_as)
-        _require(problems)
+        problems = check_text("source", source) + check_text("save_as", save_as)
+        problems += check_point(point) + check_size(size) + check_format(format, save_as)
+        require(problems)
         payload: dict[str, object] = {"source": source, "save_as": save_as, "point": point}
         if size is not None:
             payload["size"] = size
@@ -314,12 +314,12 @@ class MediaClient:
 
     def m3u8_meta(self, m3u8: str) -> M3U8Meta:
         """Duration and time points of a playlist."""
-        _require(_check_text("m3u8", m3u8))
+        require(check_text("m3u8", m3u8))
         return _parse(_parse_m3u8_meta, *self._post("m3u8er/get_meta", {"m3u8": m3u8}))
 
     def av_meta(self, source: str) -> AVMeta:
         """Container format and streams of an audio or video file."""
-        _require(_check_text("source", source))
+        require(check_text("source", source))
         return _parse(_parse_av_meta, *self._post("avmeta/get_meta", {"source": source}))
 
     # --- transport ---
@@ -340,15 +340,14 @@ class MediaClient:
             "Authorization": f"SVC {self.operator}:{signature}",
         }
         try:
-            response = self.session.post(
-                self.base_url + uri,
-                data=body,
-                headers=headers,
-                timeout=self.timeout,
-                allow_redirects=False,
+            response = self._transport.request(
+                "POST", uri, data=body, headers=headers, allow_redirects=False
             )
-        except (requests.ConnectionError, requests.Timeout) as exc:
-            raise MediaConnectionError(f"POST {uri} failed: {exc}") from exc
+        except NoAnswer as failure:
+            # Any `requests` failure here means no usable answer arrived.
+            raise MediaConnectionError(f"POST {uri} failed: {failure.__cause__}") from (
+                failure.__cause__
+            )
         request_id = response.headers.get("X-Request-Id")
         try:
             answer = response.json()
@@ -369,107 +368,14 @@ class MediaClient:
         return answer_dict, request_id
 
 
-# --- input checks ----------------------------------------------------------------------------
-
-
-def _require(problems: Sequence[MediaProblem]) -> None:
-    if problems:
-        raise InvalidMediaRequest(problems)
-
-
-def _check_text(name: str, value: object) -> list[MediaProblem]:
-    if not isinstance(value, str):
-        return [MediaProblem(name, "type", f"{name} must be a string, got {value!r}")]
-    if not value.strip():
-        return [MediaProblem(name, "required", f"{name} is required")]
-    return []
-
-
-def _check_path_list(name: str, values: object) -> list[MediaProblem]:
-    if isinstance(values, str) or not isinstance(values, Sequence):
-        return [MediaProblem(name, "type", f"{name} must be a list of storage paths")]
-    if not values:
-        return [MediaProblem(name, "required", f"{name} needs at least one playlist")]
-    problems: list[MediaProblem] = []
-    for position, value in enumerate(values):
-        problems += _check_text(f"{name}[{position}]", value)
-    return problems
-
-
-def _check_point(point: object) -> list[MediaProblem]:
-    if isinstance(point, str) and _POINT.fullmatch(point):
-        return []
-    return [MediaProblem("point", "invalid", f"point must be HH:MM:SS, got {point!r}")]
-
-
-def _check_size(size: object) -> list[MediaProblem]:
-    if size is None:
-        return []
-    match = _SIZE.fullmatch(size) if isinstance(size, str) else None
-    if match and int(match[1]) > 0 and int(match[2]) > 0:
-        return []
-    return [MediaProblem("size", "invalid", f"size must be <width>x<height>, got {size!r}")]
-
-
-def _check_format(format_: object, save_as: object) -> list[MediaProblem]:
-    """An explicit format must be known; without one, `save_as`'s suffix decides and must be."""
-    if format_ is not None:
-        if format_ in SNAPSHOT_FORMATS:
-            return []
-        allowed = ", ".join(SNAPSHOT_FORMATS)
-        return [
-            MediaProblem("format", "invalid", f"format must be one of {allowed}, got {format_!r}")
-        ]
-    if not isinstance(save_as, str):
-        return []  # reported against save_as
-    suffix = save_as.rsplit("/", 1)[-1].rpartition(".")[2].lower() if "." in save_as else ""
-    if suffix in SNAPSHOT_FORMATS:
-        return []
-    return [
-        MediaProblem(
-            "format",
-            "required",
-            f"format is required: the suffix of save_as {save_as!r} is not jpg, png or webp",
-        )
-    ]
-
-
-def _check_span(name: str, span: object, index: bool) -> list[MediaProblem]:
-    """`[start, end]`: non-negative numbers with start < end, or whole segment numbers with
-    start <= end when `index` (a span of segments includes both ends)."""
-    if span is None:
-        return []
-    unit = "segment numbers" if index else "seconds"
-    bad = MediaProblem(name, "invalid", f"{name} must be a pair [start, end] of {unit}")
-    if isinstance(span, str | bytes) or not isinstance(span, Sequence) or len(span) != 2:
-        return [bad]
-    start, end = span
-    for value in (start, end):
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not math.isfinite(value)
-        ):
-            return [bad]
-        if index and not isinstance(value, int):
-            return [MediaProblem(name, "invalid", f"{name} must be whole segment numbers")]
-    if start < 0 or end < 0:
-        return [MediaProblem(name, "invalid", f"{name} must not be negative")]
-    # Segment numbers name whole segments, both ends included: [3, 3] is segment 3 alone.
-    if index and start > end:
-        return [MediaProblem(name, "invalid", f"{name} start must not be after its end")]
-    if not index and start >= end:
-        return [MediaProblem(name, "invalid", f"{name} start must be before its end")]
-    return []
-
-
 # --- answer parsing --------------------------------------------------------------------------
 
 T = TypeVar("T")
 
 
-class _Malformed(ValueError):
-    """A success answer missing a field or holding the wrong type; becomes MediaProtocolError."""
+# The kit's ShapeError: a success answer missing a field or holding the wrong type. Media's
+# numbers may come as numeric strings, so they are read here, not by providerkit.json_readers.
+_Malformed = ShapeError
 
 
 def _parse(

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from backoffice.annotations import RequestUser
 from backoffice.ui.tiles import Figure
 from media import services
 from media.models import JobState
 
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
 
-
-def figures(user: User | AnonymousUser) -> list[Figure]:
+def figures(user: RequestUser) -> list[Figure]:
     """Today's jobs by state (running, succeeded, failed, no answer).
 
     Contract of the hook: figures already translated, each linked to the job list filtered by

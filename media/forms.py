@@ -8,6 +8,7 @@ image name whose suffix agrees with the chosen format.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -214,7 +215,8 @@ class ClipForm(forms.Form):
 class PathListWidget(forms.Widget):
     """One text input per playlist, all under the same name, in the order they are shown."""
 
-    def value_from_datadict(self, data: Any, files: Any, name: str) -> list[str]:
+    def value_from_datadict(self, data: Mapping[str, object], files: Mapping[str, object],
+                            name: str) -> list[str]:
         if hasattr(data, "getlist"):
             return list(data.getlist(name))
         value = data.get(name)

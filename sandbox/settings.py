@@ -34,7 +34,7 @@ MIDDLEWARE = [
 ]
 ROOT_URLCONF = "sandbox.core.control_urls"
 WSGI_APPLICATION = "sandbox.wsgi.application"
-TEMPLATES: list[dict] = []
+TEMPLATES: list[dict[str, object]] = []
 
 DATABASES = {
     "default": {

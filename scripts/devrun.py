@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import requests
 
@@ -36,7 +37,7 @@ def local_secret_key() -> str:
     return path.read_text().strip()
 
 
-def provider_environment(info: dict) -> dict[str, str]:
+def provider_environment(info: dict[str, Any]) -> dict[str, str]:
     return {
         "SMS_API_URL": info["sms_api_url"], "SMS_TOKEN": info["sms"]["token"],
         "TRAFFIC_URL": info["traffic_url"], "TOPUP_APPKEY": info["topup"]["appkey"],
@@ -50,13 +51,13 @@ def provider_environment(info: dict) -> dict[str, str]:
     }
 
 
-def wait_for_sandbox(process: subprocess.Popen, timeout_s: float = 60) -> dict:
+def wait_for_sandbox(process: subprocess.Popen[bytes], timeout_s: float = 60) -> dict[str, Any]:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if process.poll() is not None:
             sys.exit("The sandbox stopped during start-up (see its messages above).")
         if INFO_FILE.exists():
-            info = json.loads(INFO_FILE.read_text())
+            info: dict[str, Any] = json.loads(INFO_FILE.read_text())
             try:
                 if requests.get(f"{info['control_url']}/health", timeout=1).ok:
                     return info
@@ -98,7 +99,7 @@ def banner(*lines: str) -> str:
 def main() -> None:
     VAR.mkdir(exist_ok=True)
     INFO_FILE.unlink(missing_ok=True)
-    children: list[subprocess.Popen] = []
+    children: list[subprocess.Popen[bytes]] = []
 
     def start(name: str, command: list[str], env: dict[str, str]) -> None:
         print(f"starting {name}: {' '.join(command)}", flush=True)

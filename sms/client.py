@@ -1,8 +1,8 @@
 """The SMS provider's HTTP protocol: requests, answer parsing and typed errors.
 
 Sources: spec/sms-and-topup.md part A and spec/DECISIONS.md section "SMS". No Django here: the
-services layer hands in a `requests.Session` (for instance one that records provider contact)
-and decides what to store.
+services layer hands in the observers of every call (`providerkit.observing`, for metrics and
+provider contact) and decides what to store. The errors are in `sms.errors`.
 
 Outcome of a call, as the caller sees it:
 - a return value: the provider answered and the answer was understood;
@@ -16,12 +16,21 @@ Outcome of a call, as the caller sees it:
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
-from typing import Any, ClassVar, Literal
+from datetime import date, datetime
+from typing import Literal
 
 import requests
+
+from providerkit import json_readers as read
+from providerkit.failures import NoAnswer, ShapeError, UnusableAnswer
+from providerkit.json_types import JSONObject, JSONValue
+from providerkit.observing import CallObserver
+from providerkit.timeouts import DEFAULT_TIMEOUT, Timeout
+from providerkit.transport import Transport, json_object_answer
+from sms.errors import SmsError, SmsResponseError, SmsTransportError, api_error
 
 logger = logging.getLogger(__name__)
 
@@ -39,199 +48,7 @@ MAX_NUMBERS_PER_SEND = 1000  # DECISIONS: more gives MOBILE_LIMIT for the whole 
 MAX_PER_PAGE = 100  # DECISIONS: more gives ILLEGAL_PARAMER
 MOBILE_SEPARATOR = ","
 VARS_SEPARATOR = "|"
-DEFAULT_TIMEOUT: tuple[float, float] = (5.0, 30.0)  # (connect, read) seconds
-
-
-# --- errors ----------------------------------------------------------------------------------
-
-
-class SmsError(Exception):
-    """Anything that went wrong talking to the SMS provider."""
-
-    @property
-    def outcome_uncertain(self) -> bool:
-        """True when the provider may have carried out the request although the call failed."""
-        return True
-
-
-class SmsTransportError(SmsError):
-    """No usable answer: connection failure, timeout, or an answer that is not the protocol's.
-
-    `status` is the HTTP status when an answer arrived but could not be used, else None.
-    """
-
-    def __init__(self, detail: str, status: int | None = None) -> None:
-        super().__init__(detail if status is None else f"{detail} (HTTP {status})")
-        self.detail = detail
-        self.status = status
-
-    def __reduce__(self) -> tuple[type[SmsTransportError], tuple[str, int | None]]:
-        # Celery pickles exceptions; keep the constructor's arguments, not the formatted text.
-        return (type(self), (self.detail, self.status))
-
-
-class SmsResponseError(SmsTransportError):
-    """An answer arrived but is not what the protocol promises (not JSON, wrong shape)."""
-
-
-class SmsApiError(SmsError):
-    """The provider answered with an error body `{error_code, message}`.
-
-    `code` is the provider's code, `status` the HTTP status received and `message` the
-    provider's extra description. Subclasses exist for every code of the spec's table;
-    an unknown code is raised as this base class with its code kept.
-    """
-
-    code: str = ""
-    http_status: ClassVar[int | None] = None  # the status the spec lists for this code
-    meaning: ClassVar[str] = "unknown error code"  # the spec's standard text for this code
-
-    def __init__(self, code: str, status: int, message: str = "") -> None:
-        super().__init__(f"{code} (HTTP {status}): {message or self.meaning}")
-        self.code = code
-        self.status = status
-        self.message = message
-
-    @property
-    def outcome_uncertain(self) -> bool:
-        # A 4xx is a refusal: nothing was done. A 5xx may have happened half way.
-        return self.status >= 500
-
-    def __reduce__(self) -> tuple[type[SmsApiError], tuple[str, int, str]]:
-        return (type(self), (self.code, self.status, self.message))
-
-
-class InvalidFileError(SmsApiError):
-    code, http_status, meaning = "INVALID_FILE", 400, "file missing or size/format invalid"
-
-
-class MissingParameterError(SmsApiError):
-    code, http_status, meaning = "MISSING_PARAMETER", 400, "a required field is empty"
-
-
-class InvalidCredentialsError(SmsApiError):
-    code, http_status, meaning = "INVALID_CREDENTIALS", 401, "invalid authentication"
-
-
-class RequireTemplateOwnerError(SmsApiError):
-    code, http_status, meaning = "REQUIRE_TEMPLATE_OWNER", 403, "no permission on the template"
-
-
-class RequireSignatureOwnerError(SmsApiError):
-    code, http_status, meaning = "REQUIRE_SIGNATURE_OWNER", 403, "no permission on the signature"
-
-
-class UserNotFoundError(SmsApiError):
-    code, http_status, meaning = "USER_NOT_FOUND", 404, "user does not exist"
-
-
-class TemplateNotFoundError(SmsApiError):
-    code, http_status, meaning = "TEMPLATE_NOT_FOUND", 404, "template does not exist"
-
-
-class NotFoundError(SmsApiError):
-    code, http_status, meaning = "NOT_FOUND", 404, "page does not exist"
-
-
-class InsufficientFundsError(SmsApiError):
-    code, http_status, meaning = "INSUFFICIENT_FUNDS", 409, "message quota insufficient"
-
-
-class MobileLimitError(SmsApiError):
-    code, http_status, meaning = "MOBILE_LIMIT", 409, "too many mobile numbers"
-
-
-class IllegalMobileError(SmsApiError):
-    code, http_status, meaning = "ILLEGAL_MOBILE", 409, "invalid mobile number"
-
-
-class IllegalParamerError(SmsApiError):
-    # Spelled as the provider spells it.
-    code, http_status, meaning = "ILLEGAL_PARAMER", 409, "invalid parameter"
-
-
-class TemplateLimitError(SmsApiError):
-    code, http_status, meaning = "TEMPLATE_LIMIT", 409, "template count reached the cap"
-
-
-class TemplateAuditingError(SmsApiError):
-    code, http_status, meaning = "TEMPLATE_AUDITING", 409, "template under review, unusable"
-
-
-class TemplateNotAuditedError(SmsApiError):
-    code, http_status, meaning = "TEMPLATE_NOT_AUDITED", 409, "template not reviewed"
-
-
-class IllegalSignatureError(SmsApiError):
-    code, http_status, meaning = "ILLEGAL_SIGNATURE", 409, "signature length must be 3-8"
-
-
-class IllegalTitleError(SmsApiError):
-    code, http_status, meaning = "ILLEGAL_TITLE", 409, "title length must be below 12"
-
-
-class TemplateFailedError(SmsApiError):
-    code, http_status, meaning = "TEMPLATE_FAILED", 409, "review failed, resubmit"
-
-
-class IllegalContentLengthError(SmsApiError):
-    code, http_status, meaning = (
-        "ILLEGAL_CONTENT_LENGTH",
-        409,
-        "signature + content must be below 348",
-    )
-
-
-class IllegalReportTypeError(SmsApiError):
-    code, http_status, meaning = "ILLEGAL_REPORT_TYPE", 409, "invalid review type"
-
-
-class IllegalTemplateIdError(SmsApiError):
-    code, http_status, meaning = "ILLEGAL_TEMPLATE_ID", 422, "invalid template number"
-
-
-class SmsSystemError(SmsApiError):
-    code, http_status, meaning = "SMS_SYSTEM_ERROR", 500, "SMS service fault"
-
-
-class ProviderSystemError(SmsApiError):
-    # Not named SystemError: that would shadow the Python builtin.
-    code, http_status, meaning = "SYSTEM_ERROR", 500, "system error"
-
-
-ERRORS_BY_CODE: Mapping[str, type[SmsApiError]] = {
-    error.code: error
-    for error in (
-        InvalidFileError,
-        MissingParameterError,
-        InvalidCredentialsError,
-        RequireTemplateOwnerError,
-        RequireSignatureOwnerError,
-        UserNotFoundError,
-        TemplateNotFoundError,
-        NotFoundError,
-        InsufficientFundsError,
-        MobileLimitError,
-        IllegalMobileError,
-        IllegalParamerError,
-        TemplateLimitError,
-        TemplateAuditingError,
-        TemplateNotAuditedError,
-        IllegalSignatureError,
-        IllegalTitleError,
-        TemplateFailedError,
-        IllegalContentLengthError,
-        IllegalReportTypeError,
-        IllegalTemplateIdError,
-        SmsSystemError,
-        ProviderSystemError,
-    )
-}
-
-
-def api_error(code: str, status: int, message: str = "") -> SmsApiError:
-    """The typed exception for a provider error code (the base class for unknown codes)."""
-    return ERRORS_BY_CODE.get(code, SmsApiError)(code, status, message)
+__all__ = ["DEFAULT_TIMEOUT", "Message", "Owner", "Report", "SendResult", "SmsClient", "Template"]
 
 
 # --- records ---------------------------------------------------------------------------------
@@ -312,118 +129,82 @@ class Report:
 
 
 # --- answer parsing --------------------------------------------------------------------------
-# The provider's answers are checked field by field: a wrong shape raises SmsResponseError
-# naming the field, instead of a KeyError deep inside the services layer.
+# The provider's answers are checked field by field (`providerkit.json_readers`): a wrong shape
+# raises ShapeError naming the field, which `_answer_shape` turns into SmsResponseError.
 
 
-def _field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if key not in data:
-        raise SmsResponseError(f"{where}: field {key!r} is missing")
-    value = data[key]
-    # bool is an int in Python, but never a valid id or count.
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise SmsResponseError(f"{where}: field {key!r} has an unexpected value {value!r}")
-    return value
-
-
-def _int(data: Mapping[str, Any], key: str, where: str) -> int:
-    return int(_field(data, key, int, where))
-
-
-def _str(data: Mapping[str, Any], key: str, where: str) -> str:
-    return str(_field(data, key, str, where))
-
-
-def _object(value: Any, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, dict):
-        raise SmsResponseError(f"{where}: expected a JSON object, got {type(value).__name__}")
-    return value
-
-
-def _timestamp(data: Mapping[str, Any], key: str, where: str) -> datetime:
-    text = _str(data, key, where)
+@contextmanager
+def _answer_shape() -> Iterator[None]:
+    """Inside it, the kit's ShapeError becomes this client's SmsResponseError."""
     try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        raise SmsResponseError(f"{where}: field {key!r} is not a timestamp: {text!r}") from None
-    # DECISIONS: timestamps are UTC; one sent without an offset is read as UTC as well.
-    if parsed.tzinfo is None:
-        return parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
+        yield
+    except ShapeError as failure:
+        raise SmsResponseError(failure.detail) from None
 
 
-def _optional_timestamp(data: Mapping[str, Any], key: str, where: str) -> datetime | None:
-    if data.get(key) is None:
-        return None
-    return _timestamp(data, key, where)
-
-
-def parse_owner(value: Any) -> Owner | None:
+def parse_owner(value: JSONValue) -> Owner | None:
     """The `owner` object; None when the provider leaves it out or sends null."""
     if value is None:
         return None
-    data = _object(value, "owner")
+    data = read.as_object(value, "owner")
     return Owner(
-        id=_int(data, "id", "owner"),
-        name=_str(data, "name", "owner"),
-        general=_int(data, "general", "owner"),
-        vip=_int(data, "vip", "owner"),
-        industry=_int(data, "industry", "owner"),
-        marketing=_int(data, "marketing", "owner"),
+        id=read.read_int(data, "id", "owner"),
+        name=read.read_str(data, "name", "owner"),
+        general=read.read_int(data, "general", "owner"),
+        vip=read.read_int(data, "vip", "owner"),
+        industry=read.read_int(data, "industry", "owner"),
+        marketing=read.read_int(data, "marketing", "owner"),
     )
 
 
-def parse_template(value: Any) -> Template:
-    data = _object(value, "template")
+def parse_template(value: JSONValue) -> Template:
+    data = read.as_object(value, "template")
     return Template(
-        id=_int(data, "id", "template"),
-        title=_str(data, "title", "template"),
-        temp_sign=_str(data, "temp_sign", "template"),
-        content=_str(data, "content", "template"),
-        sign_location=_str(data, "sign_location", "template"),
-        type=_str(data, "type", "template"),
-        report_type=_str(data, "report_type", "template"),
-        status=_str(data, "status", "template"),
-        updated_at=_timestamp(data, "updated_at", "template"),
+        id=read.read_int(data, "id", "template"),
+        title=read.read_str(data, "title", "template"),
+        temp_sign=read.read_str(data, "temp_sign", "template"),
+        content=read.read_str(data, "content", "template"),
+        sign_location=read.read_str(data, "sign_location", "template"),
+        type=read.read_str(data, "type", "template"),
+        report_type=read.read_str(data, "report_type", "template"),
+        status=read.read_str(data, "status", "template"),
+        updated_at=read.read_timestamp(data, "updated_at", "template"),
         owner=parse_owner(data.get("owner")),
     )
 
 
-def parse_message(value: Any) -> Message:
-    data = _object(value, "message")
+def parse_message(value: JSONValue) -> Message:
+    data = read.as_object(value, "message")
     return Message(
-        id=_int(data, "id", "message"),
-        template_id=_int(data, "template_id", "message"),
-        report_type=_str(data, "report_type", "message"),
-        title=_str(data, "title", "message"),
-        type=_str(data, "type", "message"),
-        content=_str(data, "content", "message"),
-        temp_sign=_str(data, "temp_sign", "message"),
-        mobile=_str(data, "mobile", "message"),
-        sent_at=_optional_timestamp(data, "sent_at", "message"),
-        created_at=_timestamp(data, "created_at", "message"),
-        status=_str(data, "status", "message"),
-        quantity=_int(data, "quantity", "message"),
+        id=read.read_int(data, "id", "message"),
+        template_id=read.read_int(data, "template_id", "message"),
+        report_type=read.read_str(data, "report_type", "message"),
+        title=read.read_str(data, "title", "message"),
+        type=read.read_str(data, "type", "message"),
+        content=read.read_str(data, "content", "message"),
+        temp_sign=read.read_str(data, "temp_sign", "message"),
+        mobile=read.read_str(data, "mobile", "message"),
+        sent_at=read.optional_timestamp(data, "sent_at", "message"),
+        created_at=read.read_timestamp(data, "created_at", "message"),
+        status=read.read_str(data, "status", "message"),
+        quantity=read.read_int(data, "quantity", "message"),
         owner=parse_owner(data.get("owner")),
     )
 
 
-def parse_send_result(value: Any) -> SendResult:
-    data = _object(value, "send result")
-    mobile = _str(data, "mobile", "send result")
+def parse_send_result(value: JSONValue) -> SendResult:
+    where = "send result"
+    data = read.as_object(value, where)
+    mobile = read.read_str(data, "mobile", where)
     has_id = data.get("message_id") is not None
     has_code = data.get("error_code") is not None
     if has_id == has_code:
-        raise SmsResponseError(
+        raise ShapeError(
             f"send result for {mobile!r}: expected exactly one of message_id and error_code"
         )
     if has_id:
-        return SendResult(mobile=mobile, message_id=_int(data, "message_id", "send result"))
-    return SendResult(mobile=mobile, error_code=_str(data, "error_code", "send result"))
-
-
-def _list(data: Mapping[str, Any], key: str, where: str) -> list[Any]:
-    return list(_field(data, key, list, where))
+        return SendResult(mobile=mobile, message_id=read.read_int(data, "message_id", where))
+    return SendResult(mobile=mobile, error_code=read.read_str(data, "error_code", where))
 
 
 # --- the client ------------------------------------------------------------------------------
@@ -441,15 +222,18 @@ class SmsClient:
         self,
         base_url: str,
         token: str,
-        timeout: float | tuple[float, float] = DEFAULT_TIMEOUT,
+        timeout: Timeout = DEFAULT_TIMEOUT,
         session: requests.Session | None = None,
+        observers: Sequence[CallObserver] = (),
     ) -> None:
         if not token:
             raise ValueError("the SMS access token is empty")
         self.base_url = base_url.rstrip("/")
         self._token = token
         self.timeout = timeout
-        self.session = session if session is not None else requests.Session()
+        self._transport = Transport(
+            "sms", self.base_url, session=session, timeout=timeout, observers=observers
+        )
 
     def __repr__(self) -> str:
         # Never show the token: reprs end up in logs and error reports.
@@ -480,7 +264,9 @@ class SmsClient:
             "type": type,
             "report_type": report_type,
         }
-        return parse_template(self._call("POST", "/api/templates", json=body))
+        answer = self._call("POST", "/api/templates", json=body)
+        with _answer_shape():
+            return parse_template(answer)
 
     def edit_template(
         self,
@@ -502,7 +288,9 @@ class SmsClient:
         if not body:
             raise ValueError("edit_template needs at least one field to change")
         path = f"/api/templates/{_template_id(template_id)}"
-        return parse_template(self._call("PATCH", path, json=body))
+        answer = self._call("PATCH", path, json=body)
+        with _answer_shape():
+            return parse_template(answer)
 
     def delete_template(self, template_id: int) -> None:
         """DELETE /api/templates/{id}; the provider answers 204 with no body."""
@@ -522,7 +310,9 @@ class SmsClient:
             "report_type": _choice("report_type", report_type, REPORT_TYPES),
         }
         data = self._call("GET", "/api/templates", params=_present(params))
-        return [parse_template(item) for item in _list(data, "templates", "template list")]
+        with _answer_shape():
+            templates = read.read_list(data, "templates", "template list")
+            return [parse_template(item) for item in templates]
 
     # messages ----------------------------------------------------------------------------
 
@@ -541,7 +331,7 @@ class SmsClient:
         raise: its result carries the error code. Refusals of the whole call (quota, template
         state, too many numbers) raise the matching SmsApiError.
         """
-        body: dict[str, Any] = {
+        body: dict[str, str | int] = {
             "mobile": _join_mobiles(mobiles),
             "template_id": _template_id(template_id),
         }
@@ -551,7 +341,9 @@ class SmsClient:
             data = self._call("POST", "/api/messages", data=body)
         else:
             data = self._call("POST", "/api/messages", json=body)
-        results = [parse_send_result(item) for item in _list(data, "message_ids", "send")]
+        with _answer_shape():
+            items = read.read_list(data, "message_ids", "send")
+            results = [parse_send_result(item) for item in items]
         if len(results) != len(mobiles):
             # Results are matched to numbers by position, so a count mismatch leaves every
             # number's outcome unknown.
@@ -583,8 +375,10 @@ class SmsClient:
             "per_page": _positive("per_page", per_page, maximum=MAX_PER_PAGE),
         }
         data = self._call("GET", "/api/messages", params=_present(params))
-        messages = tuple(parse_message(item) for item in _list(data, "messages", "report"))
-        return Report(messages=messages, total=_int(data, "total", "report"))
+        with _answer_shape():
+            items = read.read_list(data, "messages", "report")
+            messages = tuple(parse_message(item) for item in items)
+            return Report(messages=messages, total=read.read_int(data, "total", "report"))
 
     # transport ---------------------------------------------------------------------------
 
@@ -594,40 +388,29 @@ class SmsClient:
         path: str,
         *,
         params: Mapping[str, str | int] | None = None,
-        json: Mapping[str, Any] | None = None,
-        data: Mapping[str, Any] | None = None,
+        json: Mapping[str, str | int] | None = None,
+        data: Mapping[str, str | int] | None = None,
         expect_body: bool = True,
-    ) -> Mapping[str, Any]:
+    ) -> JSONObject:
         """Make one request and return its JSON object, or raise the matching SmsError."""
         headers = {"Authorization": self._token, "Accept": "application/json"}
         try:
-            response = self.session.request(
-                method,
-                self.base_url + path,
-                params=params,
-                json=json,
-                data=data,
-                headers=headers,
-                timeout=self.timeout,
+            response = self._transport.request(
+                method, path, params=params, json=None if json is None else dict(json),
+                data=data, headers=headers,
             )
-        except requests.RequestException as error:
+        except NoAnswer as failure:
             # Connection refused, timeout, broken TLS...: the provider may have acted.
-            raise SmsTransportError(f"{method} {path}: {type(error).__name__}: {error}") from error
+            raise SmsTransportError(failure.detail) from failure.__cause__
         logger.debug("SMS %s %s -> %s", method, path, response.status_code)
         if not response.ok:
             raise _error_from(method, path, response)
         if not expect_body:
             return {}
-        return _object(_json(method, path, response), f"{method} {path}")
-
-
-def _json(method: str, path: str, response: requests.Response) -> Any:
-    try:
-        return response.json()
-    except ValueError:
-        raise SmsResponseError(
-            f"{method} {path}: the answer is not JSON", response.status_code
-        ) from None
+        try:
+            return json_object_answer(response, f"{method} {path}")
+        except UnusableAnswer as failure:
+            raise SmsResponseError(failure.detail, failure.status) from None
 
 
 def _error_from(method: str, path: str, response: requests.Response) -> SmsError:
@@ -638,15 +421,15 @@ def _error_from(method: str, path: str, response: requests.Response) -> SmsError
     is a transport error: outcome unknown.
     """
     try:
-        body = response.json()
-    except ValueError:
-        body = None
-    code = body.get("error_code") if isinstance(body, dict) else None
+        body = json_object_answer(response, f"{method} {path}")
+    except UnusableAnswer:
+        body = {}
+    code = body.get("error_code")
     if not isinstance(code, str) or not code:
         return SmsResponseError(
             f"{method} {path}: error answer without an error_code", response.status_code
         )
-    message = body.get("message") if isinstance(body, dict) else None
+    message = body.get("message")
     return api_error(code, response.status_code, message if isinstance(message, str) else "")
 
 

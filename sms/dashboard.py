@@ -8,7 +8,6 @@ one more row appended in `figures`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from django.contrib.humanize.templatetags.humanize import intcomma
@@ -16,12 +15,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from backoffice.annotations import RequestUser
 from backoffice.ui.tiles import DailyChart, Figure, chart_days, per_day
 from sms import services
 from sms.models import CampaignState, MessageStatus
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
 
 
 def report_today(status: str = "") -> str:
@@ -35,7 +32,7 @@ def scheduled_list() -> str:
     return f"{reverse('sms:campaigns')}?{urlencode({'state': CampaignState.SCHEDULED})}"
 
 
-def figures(user: User | AnonymousUser) -> list[Figure]:
+def figures(user: RequestUser) -> list[Figure]:
     if not user.has_perm("sms.access_sms"):
         return []
     today = services.today_figures()
@@ -68,7 +65,7 @@ def figures(user: User | AnonymousUser) -> list[Figure]:
     return rows
 
 
-def chart(user: User | AnonymousUser) -> DailyChart | None:
+def chart(user: RequestUser) -> DailyChart | None:
     if not user.has_perm("sms.access_sms"):
         return None
     days = chart_days()

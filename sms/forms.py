@@ -27,7 +27,7 @@ def usable_templates() -> QuerySet[Template]:
     return Template.objects.filter(removed_at__isnull=True).order_by("-provider_id")
 
 
-class TemplateChoiceField(forms.ModelChoiceField):
+class TemplateChoiceField(forms.ModelChoiceField[Template]):
     def label_from_instance(self, obj: Template) -> str:
         return f"#{obj.provider_id} {obj.title} ({obj.temp_sign}, {obj.status_label})"
 

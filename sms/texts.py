@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from backoffice.operations.provider import ProviderNotConfigured
 from sms import rules
-from sms.client import SmsApiError, SmsTransportError
+from sms.errors import SmsApiError, SmsTransportError
 from sms.models import SuppressionReason
 
 # Import-only codes (a line of a file, not a template or a single send).

@@ -9,7 +9,7 @@ from storage.models import StoredFile, SyncRun, UploadTask
 
 
 @admin.register(StoredFile)
-class StoredFileAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class StoredFileAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[StoredFile]):
     list_display = ("path", "kind", "size", "modified_at", "content_type", "has_secret",
                     "last_seen", "deleted_at")
     list_filter = ("kind", "has_secret", ("deleted_at", admin.EmptyFieldListFilter))
@@ -18,7 +18,7 @@ class StoredFileAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(UploadTask)
-class UploadTaskAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class UploadTaskAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[UploadTask]):
     list_display = ("target_path", "state", "size", "bytes_sent", "resumable", "created_by",
                     "created_at", "finished_at")
     list_filter = ("state", "resumable")
@@ -27,7 +27,7 @@ class UploadTaskAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(SyncRun)
-class SyncRunAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class SyncRunAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[SyncRun]):
     list_display = ("root", "state", "started_at", "finished_at", "seen", "added", "changed",
                     "gone", "details_read")
     list_filter = ("state",)

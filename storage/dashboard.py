@@ -3,23 +3,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.core.cache import cache
 from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from backoffice.annotations import RequestUser
 from backoffice.operations import soft_cache
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.ui.tiles import DailyChart, Figure, chart_days, per_day
 from storage import rules, services
 from storage.models import StoredFile, SyncRun, UploadTask
 from storage.services import RetryPolicy, StorageError
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
 
 # A dashboard must answer fast even when the provider does not: one short try, and a failure
 # is remembered for a minute instead of being retried on every visit.
@@ -63,7 +59,7 @@ def uploads(state: str) -> str:
     return f"{reverse('storage:uploads')}?state={state}"
 
 
-def figures(user: User | AnonymousUser) -> list[Figure]:
+def figures(user: RequestUser) -> list[Figure]:
     """Bucket usage, mirrored files, and uploads running or waiting for a person.
 
     Contract of the hook: figures already translated, each linked to the list behind it; only
@@ -98,7 +94,7 @@ def figures(user: User | AnonymousUser) -> list[Figure]:
     ]
 
 
-def chart(user: User | AnonymousUser) -> DailyChart | None:
+def chart(user: RequestUser) -> DailyChart | None:
     """Bucket usage at the last reading of each of the last 14 days."""
     if not user.has_perm("storage.access_storage"):
         return None

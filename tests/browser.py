@@ -43,7 +43,7 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
+def page(browser) -> Iterator[object]:
     context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
     context.set_default_timeout(15_000)
     violations: list[str] = []
@@ -56,7 +56,7 @@ def page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def staff_login(page, live_server, django_user_model):  # type: ignore[no-untyped-def]
+def staff_login(page, live_server, django_user_model):
     """Returns a function that creates a staff user in the given groups and signs in through
     the real login page."""
     from django.contrib.auth.models import Group

@@ -97,7 +97,7 @@ def postgres(django_db_blocker: object) -> None:
 
 
 @pytest.fixture
-def provider(sandbox: SandboxProcess, settings) -> SandboxProcess:  # type: ignore[no-untyped-def]
+def provider(sandbox: SandboxProcess, settings) -> SandboxProcess:
     """Points the back-office's provider settings at the (reset) sandbox, as `make run` does."""
     info = sandbox.info
     settings.PROVIDER = {

@@ -104,20 +104,22 @@ def make_video(path: Path, spec: VideoSpec = VideoSpec()) -> Path:
     """Encode `spec.seconds` of test pattern (H.264, yuv420p) and tone (AAC) into MP4."""
     with av.open(str(path), mode="w", format="mp4") as container:
         video = container.add_stream(spec.video_codec, rate=spec.fps)
+        assert isinstance(video, av.VideoStream)
         video.width, video.height, video.pix_fmt = spec.width, spec.height, "yuv420p"
         keyframe_every = str(spec.fps * spec.keyframe_s)
         video.options = {"g": keyframe_every, "keyint_min": keyframe_every,
                          "sc_threshold": "0", "preset": "ultrafast"}
         audio = container.add_stream(spec.audio_codec, rate=spec.sample_rate,
                                      layout=layout_of(spec.channels))
+        assert isinstance(audio, av.AudioStream)
         for number in range(spec.seconds * spec.fps):
             picture = Image.new("RGB", (spec.width, spec.height), colour_at(number / spec.fps))
             frame = av.VideoFrame.from_image(picture)
             frame.pts = number
             frame.time_base = Fraction(1, spec.fps)
             container.mux(video.encode(frame))
-        for frame in tone_frames(spec):
-            container.mux(audio.encode(frame))
+        for tone in tone_frames(spec):
+            container.mux(audio.encode(tone))
         container.mux(video.encode(None))
         container.mux(audio.encode(None))
     return path
@@ -128,6 +130,7 @@ def make_audio(path: Path, spec: VideoSpec = VideoSpec()) -> Path:
     with av.open(str(path), mode="w", format="ipod") as container:
         audio = container.add_stream(spec.audio_codec, rate=spec.sample_rate,
                                      layout=layout_of(spec.channels))
+        assert isinstance(audio, av.AudioStream)
         for frame in tone_frames(spec):
             container.mux(audio.encode(frame))
         container.mux(audio.encode(None))
@@ -175,6 +178,7 @@ def make_hls(mp4: Path, directory: Path, segment_s: float = 2.0, *,
         for packet in source.demux(video_in, audio_in):
             if packet.dts is None:
                 continue  # the demuxer's flush packets
+            assert packet.pts is not None and packet.duration is not None
             if packet.stream.type == "video" and packet.is_keyframe:
                 start = float(packet.pts * packet.time_base)
                 if output is None or start - starts[-1] >= segment_s - 1e-6:
@@ -227,6 +231,7 @@ def make_fmp4_hls(mp4: Path, directory: Path, *, name: str = "stream.mp4",
         for packet in source.demux(video_in, audio_in):
             if packet.dts is None:
                 continue
+            assert packet.pts is not None and packet.duration is not None
             if packet.stream.type == "video":
                 if packet.is_keyframe:
                     starts.append(float(packet.pts * packet.time_base))

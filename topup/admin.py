@@ -3,9 +3,8 @@ only (they are evidence), and callbacks can be replayed."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -25,20 +24,20 @@ from topup.models import (
 
 
 @admin.register(Product)
-class ProductAdmin(admin.ModelAdmin):
+class ProductAdmin(admin.ModelAdmin[Product]):
     list_display = ["code", "carrier", "size_mb", "price", "active", "updated_at"]
     list_filter = ["carrier", "active"]
     search_fields = ["code"]
 
 
-class OrderEventInline(admin.TabularInline):
+class OrderEventInline(admin.TabularInline[OrderEvent, Order]):
     model = OrderEvent
     fields = ("at", "kind", "from_state", "to_state", "code", "info", "text", "actor", "receipt")
     readonly_fields = fields
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Order | None = None) -> bool:
         return False
 
     @admin.display(description=_("what happened"))
@@ -47,7 +46,7 @@ class OrderEventInline(admin.TabularInline):
 
 
 @admin.register(Order)
-class OrderAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class OrderAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[Order]):
     list_display = ["custno", "mobile", "prodcode", "price", "state", "last_code", "source",
                     "created_at", "finished_at"]
     list_filter = ["state", "carrier", "source", "settled_manually", "conflict"]
@@ -57,7 +56,8 @@ class OrderAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.action(description=_("Replay the selected callbacks"), permissions=["change"])
-def replay_selected(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: Any) -> None:
+def replay_selected(modeladmin: admin.ModelAdmin[CallbackReceipt], request: HttpRequest,
+                    queryset: QuerySet[CallbackReceipt]) -> None:
     summary = services.replay_receipts(list(queryset.values_list("pk", flat=True)))
     modeladmin.message_user(request, ngettext(
         "%(count)d callback replayed.", "%(count)d callbacks replayed.", summary.replayed)
@@ -70,7 +70,7 @@ def replay_selected(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset
 
 
 @admin.register(CallbackReceipt)
-class CallbackReceiptAdmin(admin.ModelAdmin):
+class CallbackReceiptAdmin(admin.ModelAdmin[CallbackReceipt]):
     list_display = ["id", "received_at", "custno", "code", "sign_valid", "signed_with",
                     "outcome", "unknown_custno", "processed", "replays"]
     list_filter = ["outcome", "sign_valid", "processed", "unknown_custno"]
@@ -89,35 +89,37 @@ class CallbackReceiptAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest,
+                              obj: CallbackReceipt | None = None) -> bool:
         return False
 
 
 @admin.register(BalanceSnapshot)
-class BalanceSnapshotAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class BalanceSnapshotAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[BalanceSnapshot]):
     list_display = ["taken_at", "balance", "freeze", "avail_balance", "source"]
     list_filter = ["source"]
     date_hierarchy = "taken_at"
 
 
 @admin.register(BulkBatch)
-class BulkBatchAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class BulkBatchAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[BulkBatch]):
     list_display = ["file_name", "uploaded_at", "uploaded_by", "status", "total_price"]
     list_filter = ["status"]
 
 
-class DiscrepancyInline(admin.TabularInline):
+class DiscrepancyInline(admin.TabularInline[ReconciliationDiscrepancy, ReconciliationReport]):
     model = ReconciliationDiscrepancy
     fields = ("kind", "order", "receipt", "ours", "theirs", "detail_text")
     readonly_fields = fields
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest,
+                           obj: ReconciliationReport | None = None) -> bool:
         return False
 
 
 @admin.register(ReconciliationReport)
-class ReconciliationReportAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class ReconciliationReportAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[ReconciliationReport]):
     list_display = ["day", "order_count", "success_count", "failed_count", "open_count", "spent"]
     inlines = [DiscrepancyInline]

@@ -148,7 +148,7 @@ def line_chart_svg(
 def nice_step(span: float, count: int) -> float:
     """The smallest step of 1, 2 or 5 times a power of ten that covers `span` in `count`."""
     raw = span / count
-    power = 10 ** math.floor(math.log10(raw))
+    power: float = 10 ** math.floor(math.log10(raw))
     for factor in (1, 2, 5, 10):
         if factor * power >= raw * (1 - 1e-9):
             return factor * power

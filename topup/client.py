@@ -13,17 +13,23 @@ back as `ChargeOutcome.MUST_QUERY` with the custno, and seekOrder decides.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from typing import Any, Protocol
+from typing import Protocol
 
 import requests
 
+from providerkit import json_readers as read
+from providerkit.failures import NoAnswer, ShapeError, UnusableAnswer
+from providerkit.json_types import JSONObject
+from providerkit.observing import CallObserver
+from providerkit.timeouts import DEFAULT_TIMEOUT, Timeout
+from providerkit.transport import Transport, json_answer
 from topup.rules import (
     SUCCESS_CODE,
     ChargeOutcome,
@@ -48,9 +54,9 @@ from topup.signing import (
 
 logger = logging.getLogger(__name__)
 
-Timeout = float | tuple[float, float]
-# Connect quickly or give up; reading may take long because chargeOrder waits on the carrier.
-DEFAULT_TIMEOUT: Timeout = (5.0, 30.0)
+
+# providerkit's (connect, read) default: reading may take long, chargeOrder waits on the carrier.
+__all__ = ["DEFAULT_TIMEOUT", "Timeout", "TopupClient"]
 
 REFRESH_TOKEN_PATH = "/refreshToken"
 CHARGE_ORDER_PATH = "/chargeOrder"
@@ -190,6 +196,7 @@ class TopupClient:
         token_provider: TokenProvider,
         timeout: Timeout = DEFAULT_TIMEOUT,
         session: requests.Session | None = None,
+        observers: Sequence[CallObserver] = (),
     ) -> None:
         if not isinstance(appkey, str) or len(appkey.encode("utf-8")) != _KEY_BYTES:
             # The appkey is the AES IV: a wrong length would only show up as 533 on every order.
@@ -200,9 +207,10 @@ class TopupClient:
         self._appkey = appkey
         self._appsecret = appsecret
         self._tokens = token_provider
-        self._timeout = timeout
-        # A caller's session may record contacts; it must not carry POST retries of its own.
-        self._session = session if session is not None else requests.Session()
+        # A caller's session must not carry POST retries of its own.
+        self._transport = Transport(
+            "topup", base_url, session=session, timeout=timeout, observers=observers
+        )
 
     # -- public calls --
 
@@ -214,7 +222,7 @@ class TopupClient:
         answer = self._post(
             REFRESH_TOKEN_PATH, {"appkey": self._appkey, "appsecret": self._appsecret}
         )
-        code, info = answer["code"], _optional_str(answer, "info", REFRESH_TOKEN_PATH)
+        code, info = _code(answer), _optional_str(answer, "info", REFRESH_TOKEN_PATH)
         if code != SUCCESS_CODE:
             raise TopupRejected(REFRESH_TOKEN_PATH, code, info)
         token = answer.get("token")
@@ -246,7 +254,7 @@ class TopupClient:
         if prodstandard is not None:
             extras["prodstandard"] = int(parse_prodstandard(prodstandard))
 
-        def build(token: str) -> dict[str, Any]:
+        def build(token: str) -> JSONObject:
             # The AES key is the token, so the number is encrypted anew for each token.
             encrypted = encrypt_mobile(number, token=token, appkey=self._appkey)
             sign = charge_order_sign(
@@ -274,7 +282,7 @@ class TopupClient:
             return _charge_result(custno, answer)
         except TopupProtocolError as error:
             logger.warning("chargeOrder %s: abnormal answer, must query: %s", custno, error)
-            return _must_query(custno, str(error), code=answer["code"])
+            return _must_query(custno, str(error), code=_code(answer))
 
     def seek_order(self, custno: str, requesttime: datetime | None = None) -> SeekResult:
         """Ask for the outcome of `custno`.
@@ -285,8 +293,8 @@ class TopupClient:
         custno = validate_custno(custno)
         sent_time = format_requesttime(requesttime) if requesttime is not None else None
 
-        def build(token: str) -> dict[str, Any]:
-            payload: dict[str, Any] = {"appkey": self._appkey, "custno": custno}
+        def build(token: str) -> JSONObject:
+            payload: JSONObject = {"appkey": self._appkey, "custno": custno}
             if sent_time is not None:
                 payload["requesttime"] = sent_time
             payload["sign"] = seek_order_sign(
@@ -295,7 +303,7 @@ class TopupClient:
             return payload
 
         answer = self._signed_post(SEEK_ORDER_PATH, build)
-        code = answer["code"]
+        code = _code(answer)
         info = _optional_str(answer, "info", SEEK_ORDER_PATH)
         echoed = _optional_str(answer, "custno", SEEK_ORDER_PATH)
         if echoed and echoed != custno:
@@ -305,13 +313,13 @@ class TopupClient:
     def get_my_balance(self) -> BalanceResult:
         """The account balance; a non-200 code raises TopupRejected."""
 
-        def build(token: str) -> dict[str, Any]:
+        def build(token: str) -> JSONObject:
             return {"appkey": self._appkey, "sign": balance_sign(appkey=self._appkey, token=token)}
 
         answer = self._signed_post(GET_MY_BALANCE_PATH, build)
-        if answer["code"] != SUCCESS_CODE:
+        if _code(answer) != SUCCESS_CODE:
             info = _optional_str(answer, "info", GET_MY_BALANCE_PATH)
-            raise TopupRejected(GET_MY_BALANCE_PATH, answer["code"], info)
+            raise TopupRejected(GET_MY_BALANCE_PATH, _code(answer), info)
         balance = _amount(answer, "balance")
         freeze = _amount(answer, "freeze")
         reported = _amount(answer, "availBalance")
@@ -326,7 +334,7 @@ class TopupClient:
 
     # -- plumbing --
 
-    def _signed_post(self, path: str, build: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+    def _signed_post(self, path: str, build: Callable[[str], JSONObject]) -> JSONObject:
         """POST a signed request; on a token/sign refusal, refresh once and send once more.
 
         Resending is safe for every path, chargeOrder included: a refused sign means the
@@ -334,34 +342,33 @@ class TopupClient:
         """
         token = self._tokens.current()
         answer = self._post(path, build(token))
-        if remedy_for(answer["code"]) is Remedy.REFRESH_TOKEN:
-            logger.info("%s: code %s, refreshing the token and retrying once", path, answer["code"])
+        if remedy_for(_code(answer)) is Remedy.REFRESH_TOKEN:
+            logger.info("%s: code %s, refreshing the token and retrying once", path, _code(answer))
             answer = self._post(path, build(self._tokens.refresh(token)))
         return answer
 
-    def _post(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
+    def _post(self, path: str, payload: JSONObject) -> JSONObject:
         """POST JSON, return the answer object; it is guaranteed to have a string `code`.
 
         The HTTP status is not consulted when the body carries a code: the protocol speaks
         through `code`, and a status alone (a proxy's 502 page) is treated as no answer.
         """
         try:
-            response = self._session.post(
-                self._base_url + path, json=payload, timeout=self._timeout
-            )
-        except requests.Timeout as error:
-            raise TopupTransportError(path, f"timed out: {error}") from error
-        except requests.RequestException as error:
-            raise TopupTransportError(path, f"{type(error).__name__}: {error}") from error
+            response = self._transport.request("POST", path, json=payload)
+        except NoAnswer as failure:
+            error = failure.__cause__
+            name = "timed out" if failure.timed_out else type(error).__name__
+            reason = f"{name}: {error}"
+            raise TopupTransportError(path, reason) from error
         try:
             # parse_float=Decimal: amounts are yuan; binary floats would misstate cents.
-            answer = json.loads(response.content, parse_float=Decimal)
-        except ValueError:
+            value = json_answer(response, path, parse_float=Decimal)
+        except UnusableAnswer:
             raise TopupTransportError(
                 path, f"answer is not JSON (HTTP {response.status_code})"
             ) from None
-        if not isinstance(answer, dict):
-            raise TopupProtocolError(path, f"answer is JSON {type(answer).__name__}, not object")
+        with _protocol(path):
+            answer = read.as_object(value, "answer")
         if not isinstance(answer.get("code"), str):
             raise TopupProtocolError(
                 path, f"answer has no string code (HTTP {response.status_code})"
@@ -372,18 +379,28 @@ class TopupClient:
 # --- answer reading -----------------------------------------------------------------------------
 
 
-def _optional_str(answer: dict[str, Any], name: str, path: str) -> str:
+@contextmanager
+def _protocol(path: str) -> Iterator[None]:
+    """Inside it, the kit's ShapeError becomes this client's TopupProtocolError."""
+    try:
+        yield
+    except ShapeError as failure:
+        raise TopupProtocolError(path, failure.detail) from None
+
+
+def _code(answer: JSONObject) -> str:
+    """The answer's `code`, which `TopupClient._post` checked is a string."""
+    return str(answer["code"])
+
+
+def _optional_str(answer: JSONObject, name: str, path: str) -> str:
     """A string field that may be absent or null (read as ""), but never of another type."""
-    value = answer.get(name)
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise TopupProtocolError(path, f"{name} is {type(value).__name__}, not a string")
-    return value
+    with _protocol(path):
+        return read.optional_str(answer, name, "answer") or ""
 
 
-def _charge_result(custno: str, answer: dict[str, Any]) -> ChargeResult:
-    code = answer["code"]
+def _charge_result(custno: str, answer: JSONObject) -> ChargeResult:
+    code = _code(answer)
     info = _optional_str(answer, "info", CHARGE_ORDER_PATH)
     echoed = _optional_str(answer, "custno", CHARGE_ORDER_PATH)
     orderno = _optional_str(answer, "orderno", CHARGE_ORDER_PATH)
@@ -409,7 +426,7 @@ def _must_query(custno: str, problem: str, code: str | None = None) -> ChargeRes
     )
 
 
-def _amount(answer: dict[str, Any], name: str) -> Decimal:
+def _amount(answer: JSONObject, name: str) -> Decimal:
     """A yuan amount rounded to the cent; the provider's floats may carry binary noise."""
     value = answer.get(name)
     if isinstance(value, bool) or not isinstance(value, int | Decimal):

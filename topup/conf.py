@@ -72,7 +72,7 @@ def knob(name: str) -> int:
     """The value of one knob: Django setting, else environment variable, else default."""
     spec = KNOBS[name]
     if hasattr(settings, name):
-        value = getattr(settings, name)
+        value: object = getattr(settings, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < spec.minimum:
             raise ImproperlyConfigured(f"{name}: expected an integer >= {spec.minimum}")
         return value

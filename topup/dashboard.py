@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from django.db.models import Count, Value
@@ -11,12 +10,10 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from backoffice.annotations import RequestUser
 from backoffice.ui.tiles import DailyChart, Figure, chart_days, day_start, per_day
 from topup.models import Order, OrderState
 from topup.services import daily_balance, latest_snapshot
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
 
 
 def orders_today(state: str = "") -> str:
@@ -26,7 +23,7 @@ def orders_today(state: str = "") -> str:
     return f"{reverse('topup:order_list')}?{urlencode(query)}"
 
 
-def figures(user: User | AnonymousUser) -> list[Figure]:
+def figures(user: RequestUser) -> list[Figure]:
     """Available balance, today's orders by outcome, and orders waiting for a person.
 
     Contract of the hook: figures already translated, each linked to the list behind it; only
@@ -75,7 +72,7 @@ def figures(user: User | AnonymousUser) -> list[Figure]:
     ]
 
 
-def chart(user: User | AnonymousUser) -> DailyChart | None:
+def chart(user: RequestUser) -> DailyChart | None:
     """The available balance at the end of each of the last 14 days (today: the latest)."""
     if not user.has_perm("topup.access_topup"):
         return None

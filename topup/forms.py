@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any, cast
 
 from django import forms
@@ -54,7 +54,7 @@ class SingleTopupForm(forms.Form):
     def clean_mobile(self) -> str:
         # Checked on its own, so that a bad number is reported together with the other
         # fields' problems (a missing product, say), not only once they are mended.
-        raw = str(self.cleaned_data["mobile"])
+        raw: str = self.cleaned_data["mobile"]
         try:
             services.check_mobile(raw)
         except services.OrderInputError as error:
@@ -130,8 +130,7 @@ class OrderFilterForm(forms.Form):
         return data
 
 
-# Generic in django-stubs only: ModelForm[Product] fails at run time without django_stubs_ext.
-class ProductForm(forms.ModelForm):  # type: ignore[type-arg]
+class ProductForm(forms.ModelForm[Product]):
     class Meta:
         model = Product
         fields = ["code", "carrier", "size_mb", "price", "active"]
@@ -145,8 +144,8 @@ class ReportRunForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["day"].initial = timezone.localdate() - timedelta(days=1)
 
-    def clean_day(self) -> Any:
-        day = self.cleaned_data["day"]
+    def clean_day(self) -> date:
+        day: date = self.cleaned_data["day"]
         if day > timezone.localdate():
             raise forms.ValidationError(_("A report can only cover a day that has begun."))
         return day

@@ -232,7 +232,7 @@ class Order(models.Model):
         return self.state in FINAL_STATES
 
 
-class AppendOnlyQuerySet(models.QuerySet):
+class AppendOnlyQuerySet(models.QuerySet["OrderEvent"]):
     """Refuses bulk update and delete: the timeline is evidence, it is never rewritten."""
 
     def update(self, **kwargs: Any) -> NoReturn:
@@ -311,7 +311,8 @@ class OrderEvent(models.Model):
             return translated
         for template in (translated, self.message):
             try:
-                return template % self.params
+                filled: str = template % self.params
+                return filled
             except (KeyError, TypeError, ValueError):
                 # A translation (or a message) that lost a placeholder must not hide what
                 # happened: try the original, then show the details as they are.

@@ -71,7 +71,8 @@ class LeasedDatabaseScheduler(DatabaseScheduler):
             self._renew()
         if not self.active:
             return CHECK_EVERY_S
-        return min(super().tick(*args, **kwargs), CHECK_EVERY_S)
+        due_in: float = super().tick(*args, **kwargs)
+        return min(due_in, CHECK_EVERY_S)
 
     def _renew(self) -> None:
         close_old_connections()

@@ -15,8 +15,7 @@ import importlib
 import os
 import re
 import time
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
 
 from django.conf import settings
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
@@ -41,7 +40,8 @@ FILE_PATH_SERVICES = {"storage", "delivery"}
 NUMBER = re.compile(r"\d+")
 
 
-def endpoint_of(service: str, method: str, path: str, headers: Any) -> str:
+def endpoint_of(service: str, method: str, path: str,
+                headers: Mapping[str, str] | None) -> str:
     if service in FILE_PATH_SERVICES:
         stage = headers.get("x-svc-multi-stage") if headers is not None else None
         return f"{method} multipart-{stage}" if stage else method

@@ -1,7 +1,9 @@
-"""HTTP sessions for provider clients that record each contact for the dashboard.
+"""What the back-office plugs into the provider clients' transport, and their settings.
 
-The clients (`<app>/client.py`) know nothing of Django; the services layer hands them a session
-from `provider_session(service)`, whose adapter records whether the provider answered.
+The clients (`<app>/client.py`) know nothing of Django; their `providerkit.transport.Transport`
+times every call and tells its observers. The services layer hands each client the observers
+of `provider_observers(service)`, which count the call in the metrics and record whether the
+provider answered, for the dashboard.
 """
 
 from __future__ import annotations
@@ -9,16 +11,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
-import requests
 from django.db import DatabaseError
 from django.utils import timezone
-from requests import PreparedRequest, Response
-from requests.adapters import HTTPAdapter
 
 from backoffice.models import ProviderContact
 from backoffice.operations import metrics
+from providerkit.observing import CallObserver, ProviderCall
 
 logger = logging.getLogger(__name__)
 
@@ -36,41 +35,35 @@ def record_contact(service: str, ok: bool, detail: str = "") -> None:
 
 
 # A resumable upload makes one call per MiB: writing the contact row for each would cost more
-# than the call. A session writes the same outcome at most this often, a new outcome at once.
+# than the call. An observer writes the same outcome at most this often, a new outcome at once.
 RECORD_INTERVAL_S = 1.0
 
 
-class ContactRecordingAdapter(HTTPAdapter):
-    """A transport adapter that records, per service, whether the provider answered.
+class ProviderCallRecorder:
+    """The back-office's `providerkit.observing.CallObserver`: counts every call in the
+    metrics and records, per service, whether the provider answered.
 
     A 5xx answer counts as "not answered properly"; a 4xx is an answer (our request was wrong,
-    the provider is up).
+    the provider is up). One recorder per client: its throttle is its own.
     """
 
-    def __init__(
-        self, service: str, *, clock: Callable[[], float] = time.monotonic, **kwargs: Any
-    ) -> None:
+    def __init__(self, service: str, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.service = service
         self._clock = clock
         self._last_recorded: tuple[bool, str, float] | None = None
-        super().__init__(**kwargs)
 
-    def send(self, request: PreparedRequest, *args: Any, **kwargs: Any) -> Response:
-        endpoint = metrics.endpoint_of(self.service, request.method or "",
-                                       request.path_url or "", request.headers)
-        started = time.monotonic()
-        try:
-            response = super().send(request, *args, **kwargs)
-        except requests.RequestException as error:
-            metrics.observe_provider_call(self.service, endpoint, None,
-                                          time.monotonic() - started)
-            self._record(False, f"{type(error).__name__}: {error}")
-            raise
-        metrics.observe_provider_call(self.service, endpoint, response.status_code,
-                                      time.monotonic() - started)
-        ok = response.status_code < 500
-        self._record(ok, "" if ok else f"HTTP {response.status_code}")
-        return response
+    def __repr__(self) -> str:
+        return f"ProviderCallRecorder({self.service!r})"
+
+    def observe(self, call: ProviderCall) -> None:
+        endpoint = metrics.endpoint_of(self.service, call.method, call.path, call.headers)
+        metrics.observe_provider_call(self.service, endpoint, call.status, call.seconds)
+        if call.status is None:
+            error = call.error
+            self._record(False, f"{type(error).__name__}: {error}" if error else "no answer")
+            return
+        ok = call.status < 500
+        self._record(ok, "" if ok else f"HTTP {call.status}")
 
     def _record(self, ok: bool, detail: str) -> None:
         now = self._clock()
@@ -81,14 +74,11 @@ class ContactRecordingAdapter(HTTPAdapter):
         self._last_recorded = (ok, detail, now)
 
 
-def provider_session(
+def provider_observers(
     service: str, *, clock: Callable[[], float] = time.monotonic
-) -> requests.Session:
-    session = requests.Session()
-    adapter = ContactRecordingAdapter(service, clock=clock)
-    session.mount("http://", adapter)
-    session.mount("https://", adapter)
-    return session
+) -> tuple[CallObserver, ...]:
+    """What a client of `service` reports its calls to (the `observers` of its Transport)."""
+    return (ProviderCallRecorder(service, clock=clock),)
 
 
 class ProviderNotConfigured(RuntimeError):
@@ -99,7 +89,7 @@ def provider_settings(service: str) -> dict[str, str]:
     """The service's provider settings, refusing clearly when one is missing."""
     from django.conf import settings
 
-    values = settings.PROVIDER[service]
+    values: dict[str, str] = settings.PROVIDER[service]
     missing = [name for name, value in values.items() if not value]
     if missing:
         raise ProviderNotConfigured(

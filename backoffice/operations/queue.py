@@ -20,7 +20,7 @@ from django.db import transaction
 from backoffice.celery import app
 
 
-def registered_task(name: str) -> Task:
+def registered_task(name: str) -> Task[..., Any]:
     """The task registered under `name` (`<module>.<function>`); KeyError if there is none."""
     if name not in app.tasks:
         # A web process has not necessarily imported the tasks modules yet.

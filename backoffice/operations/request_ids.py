@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from celery import Task
 from celery.signals import before_task_publish, task_postrun, task_prerun
 from django.http import HttpRequest, HttpResponse
 
@@ -60,7 +61,8 @@ _task_tokens: dict[str, contextvars.Token[str]] = {}
 
 
 @task_prerun.connect
-def _run_with_request_id(task_id: str | None = None, task: Any = None, **_kwargs: Any) -> None:
+def _run_with_request_id(task_id: str | None = None, task: Task[..., Any] | None = None,
+                         **_kwargs: Any) -> None:
     context = getattr(task, "request", None)
     request_id = getattr(context, "request_id", None) or (
         (getattr(context, "headers", None) or {}).get("request_id", ""))

@@ -24,7 +24,7 @@ def read(key: str) -> Any:
         return None
 
 
-def write(key: str, value: Any, timeout_s: float) -> None:
+def write(key: str, value: object, timeout_s: float) -> None:
     """Cache `value` for `timeout_s` seconds, if the cache can be written."""
     try:
         cache.set(key, value, timeout_s)

@@ -3,11 +3,15 @@ thread (started and stopped with the worker) and the task outcome and duration m
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from celery import Task
 from celery.signals import task_postrun, task_prerun, worker_ready, worker_shutdown
 
-_thread: Any = None
+if TYPE_CHECKING:
+    from backoffice.operations.heartbeats import HeartbeatThread
+
+_thread: HeartbeatThread | None = None
 
 
 @worker_ready.connect
@@ -34,8 +38,8 @@ def time_task(task_id: str | None = None, **_kwargs: Any) -> None:
 
 
 @task_postrun.connect
-def count_task(task_id: str | None = None, task: Any = None, state: str | None = None,
-               **_kwargs: Any) -> None:
+def count_task(task_id: str | None = None, task: Task[..., Any] | None = None,
+               state: str | None = None, **_kwargs: Any) -> None:
     from backoffice.operations import metrics
 
     if task_id:

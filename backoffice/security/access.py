@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseBase
 
-if TYPE_CHECKING:
-    from django.contrib.auth.models import User
+from backoffice.annotations import StaffRequest, StaffUser
 
 View = Callable[..., HttpResponseBase]
 Guard = Callable[..., Callable[[View], View]]
@@ -48,6 +47,6 @@ def check_permissions(request: HttpRequest, *permissions: str) -> None:
         raise PermissionDenied
 
 
-def staff_user(request: HttpRequest) -> User:
+def staff_user(request: StaffRequest) -> StaffUser:
     """The signed-in staff member of a page behind a guard, which admits no anonymous user."""
-    return cast("User", request.user)
+    return request.user

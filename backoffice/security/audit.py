@@ -13,11 +13,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.db import models
 from django.http import HttpRequest, HttpResponse
 
+from backoffice.annotations import RequestUser, StaffUser
 from backoffice.models import AuditEntry, AuditOutcome
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -25,7 +26,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 @dataclass(frozen=True)
 class Who:
-    user: Any
+    user: RequestUser | None
     address: str | None
 
 
@@ -37,7 +38,7 @@ def client_address(request: HttpRequest) -> str | None:
 
 
 @contextmanager
-def acting(user: Any, address: str | None) -> Iterator[None]:
+def acting(user: RequestUser | None, address: str | None) -> Iterator[None]:
     """Sets who acts (and from where) for the records written inside the block."""
     token = _current.set(Who(user, address))
     try:
@@ -58,14 +59,15 @@ class AuditContextMiddleware:
             return self.get_response(request)
 
 
-def _person(user: Any) -> tuple[Any, str]:
+def _person(user: RequestUser | None) -> tuple[StaffUser | None, str]:
     if user is None or not getattr(user, "is_authenticated", False):
         return None, ""
-    return user, user.get_username()
+    return cast("StaffUser", user), user.get_username()  # authenticated: not anonymous
 
 
-def record(app: str, action: str, *, target: Any = None, summary: str = "",
-           outcome: str = AuditOutcome.OK, user: Any = None, username: str | None = None,
+def record(app: str, action: str, *, target: object = None, summary: str = "",
+           outcome: str = AuditOutcome.OK, user: StaffUser | None = None,
+           username: str | None = None,
            address: str | None = None) -> AuditEntry:
     """Appends one entry. `target` is a model instance or a plain identifier."""
     who = _current.get()

@@ -10,23 +10,26 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.db.models.signals import m2m_changed
+from django.http import HttpRequest
 
+from backoffice.annotations import StaffUser
 from backoffice.models import AuditOutcome
 from backoffice.security.audit import client_address, record
 
 APP = "auth"
 
 
-def _address(request: Any) -> str | None:
+def _address(request: HttpRequest | None) -> str | None:
     return client_address(request) if request is not None else None
 
 
-def logged_in(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+def logged_in(sender: object, request: HttpRequest | None, user: StaffUser,
+              **kwargs: object) -> None:
     record(APP, "login", target=user, user=user, address=_address(request))
 
 
-def login_failed(sender: Any, credentials: dict[str, Any], request: Any = None,
-                 **kwargs: Any) -> None:
+def login_failed(sender: object, credentials: dict[str, object],
+                 request: HttpRequest | None = None, **kwargs: object) -> None:
     during_lockout = bool(getattr(request, "axes_locked_out", False))
     record(APP, "login_failed", username=str(credentials.get("username") or ""),
            address=_address(request), outcome=AuditOutcome.REFUSED,
@@ -34,14 +37,15 @@ def login_failed(sender: Any, credentials: dict[str, Any], request: Any = None,
            else "wrong second-factor code" if credentials.get("otp") else "wrong credentials")
 
 
-def locked_out(sender: Any, request: Any, username: str | None, ip_address: str | None,
-               **kwargs: Any) -> None:
+def locked_out(sender: object, request: HttpRequest | None, username: str | None,
+               ip_address: str | None, **kwargs: object) -> None:
     record(APP, "lockout", username=username or "", address=ip_address,
            outcome=AuditOutcome.REFUSED, summary="too many failed sign-ins")
 
 
-def membership_changed(sender: Any, instance: Any, action: str, reverse: bool,
-                       pk_set: set[int] | None, **kwargs: Any) -> None:
+def membership_changed(sender: object, instance: Any, action: str, reverse: bool,
+                       pk_set: set[int] | None, **kwargs: object) -> None:
+    # `instance` is a Group when `reverse` (group.user_set changed), else a User.
     if action not in ("post_add", "post_remove", "pre_clear"):
         return
     verb = {"post_add": "added to", "post_remove": "removed from", "pre_clear": "removed from"}

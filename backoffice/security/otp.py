@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable
-from typing import Any
 
 import segno
 from axes.handlers.proxy import AxesProxyHandler
@@ -29,13 +28,14 @@ from django_otp import login as otp_login
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from backoffice.annotations import StaffUser
 from backoffice.models import AuditOutcome
 from backoffice.security.audit import record
 
 RECOVERY_CODES = 10
 
 
-def is_enrolled(user: Any) -> bool:
+def is_enrolled(user: StaffUser) -> bool:
     """Whether `user` has a confirmed second factor (an authenticator or recovery codes).
 
     Asked on every request of a session that has not given a code, so in one query over the
@@ -46,7 +46,7 @@ def is_enrolled(user: Any) -> bool:
     return bool(authenticators.union(recovery_codes, all=True)[:1])
 
 
-def must_enrol(user: Any) -> bool:
+def must_enrol(user: StaffUser) -> bool:
     """REQUIRE_2FA names the person's group (or is `all`) and they have no device yet."""
     required = settings.REQUIRE_2FA
     if not required or is_enrolled(user):
@@ -54,7 +54,7 @@ def must_enrol(user: Any) -> bool:
     return "all" in required or user.groups.filter(name__in=required).exists()
 
 
-def pending_device(user: Any) -> TOTPDevice:
+def pending_device(user: StaffUser) -> TOTPDevice:
     """The unconfirmed TOTP device being enrolled (the same secret until confirmed)."""
     device = TOTPDevice.objects.filter(user=user, confirmed=False).first()
     return device or TOTPDevice.objects.create(user=user, name="authenticator",
@@ -125,15 +125,15 @@ def verify_code(request: HttpRequest, code: str) -> str:
     return "wrong"
 
 
-def reset_after_full_sign_in(sender: Any, request: HttpRequest, user: Any,
-                             **kwargs: Any) -> None:
+def reset_after_full_sign_in(sender: object, request: HttpRequest, user: StaffUser,
+                             **kwargs: object) -> None:
     """user_logged_in: a password sign-in is complete for someone without a second factor,
     so their earlier failures no longer count (for the enrolled, `verify_code` resets)."""
     if not is_enrolled(user):
         reset_failures(username=user.get_username())
 
 
-def forget_devices(user: Any) -> None:
+def forget_devices(user: StaffUser) -> None:
     """Removes every second factor of `user` (the demo user is reset to password only)."""
     for device in devices_for_user(user, confirmed=None):
         device.delete()

@@ -34,7 +34,7 @@ WINDOW = timedelta(minutes=15)
 class StaffLoginHandler(AxesDatabaseHandler):
     """Axes's database handler with separate limits per user name and per address."""
 
-    def get_failures(self, request: HttpRequest, credentials: dict | None = None) -> int:
+    def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
         by_user, by_address = (
             attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
             for attempts in self.get_user_attempts(request, credentials)
@@ -42,7 +42,7 @@ class StaffLoginHandler(AxesDatabaseHandler):
         return max(by_user, by_address * USER_LIMIT // ADDRESS_LIMIT)
 
 
-def retry_at(request: HttpRequest, credentials: dict | None) -> datetime:
+def retry_at(request: HttpRequest, credentials: dict[str, Any] | None) -> datetime:
     """When the lockout of this user name or address ends: the cool-off after the latest
     failure that counts (failures during a lockout do not push it on, see settings)."""
     username = get_client_username(request, credentials)
@@ -65,8 +65,8 @@ def lockout_message(until: datetime) -> str:
     ) % {"time": date_format(timezone.localtime(until), "H:i"), "minutes": minutes}
 
 
-def lockout_response(request: HttpRequest, original_response: Any = None,
-                     credentials: dict | None = None) -> HttpResponse:
+def lockout_response(request: HttpRequest, original_response: object = None,
+                     credentials: dict[str, Any] | None = None) -> HttpResponse:
     """AXES_LOCKOUT_CALLABLE: 429 with Retry-After; JSON for API clients, a page otherwise."""
     until = retry_at(request, credentials)
     seconds = max(1, math.ceil((until - timezone.now()).total_seconds()))

@@ -11,6 +11,7 @@ bar or point has its own <title> (the date and the value) for the pointer.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from django import template
@@ -40,7 +41,7 @@ class Mark:
     point: tuple[float, float] | None = None
 
 
-def _day(value: Any) -> str:
+def _day(value: date) -> str:
     return str(formats.date_format(value, "SHORT_DATE_FORMAT"))
 
 

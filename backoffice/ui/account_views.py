@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from backoffice.annotations import StaffRequest
 from backoffice.security import otp
 from backoffice.security.redirects import safe_next
 from backoffice.security.throttle import lockout_response
@@ -23,7 +24,7 @@ class CodeForm(forms.Form):
 
 
 @login_required
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: StaffRequest) -> HttpResponse:
     """Shows whether two-factor sign-in is on; enrols (QR code, secret, first code) if not."""
     enrolled = otp.is_enrolled(request.user)
     context = {"enrolled": enrolled, "required": otp.must_enrol(request.user),
@@ -48,10 +49,10 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def login_code(request: HttpRequest) -> HttpResponse:
+def login_code(request: StaffRequest) -> HttpResponse:
     """The second step of signing in for an enrolled person."""
     # django-otp's OTPMiddleware gives every request.user an is_verified().
-    if request.user.is_verified() or not otp.is_enrolled(request.user):  # type: ignore[union-attr]
+    if request.user.is_verified() or not otp.is_enrolled(request.user):  # type: ignore[attr-defined]
         return redirect(safe_next(request, "/"))
     form = CodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

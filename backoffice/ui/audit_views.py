@@ -13,12 +13,13 @@ from django import forms
 from django.contrib.auth.decorators import permission_required
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from backoffice.annotations import StaffRequest
 from backoffice.models import AuditEntry
 from backoffice.ui.csv_export import csv_lines
 
@@ -71,7 +72,7 @@ def filtered(form: AuditFilterForm) -> QuerySet[AuditEntry]:
 
 
 @permission_required(VIEW_PERMISSION, raise_exception=True)
-def audit_log(request: HttpRequest) -> HttpResponse:
+def audit_log(request: StaffRequest) -> HttpResponse:
     form = AuditFilterForm(request.GET or None)
     entries = filtered(form) if request.GET else AuditEntry.objects.all()
     page = Paginator(entries, PAGE_SIZE).get_page(request.GET.get("page"))
@@ -88,7 +89,7 @@ CSV_HEADER = ("when", "person", "address", "app", "action", "object type", "obje
 
 
 @permission_required(VIEW_PERMISSION, raise_exception=True)
-def audit_csv(request: HttpRequest) -> HttpResponseBase:
+def audit_csv(request: StaffRequest) -> HttpResponseBase:
     form = AuditFilterForm(request.GET)
     if not form.is_valid():
         return render(request, "backoffice/audit_log.html", {

@@ -4,17 +4,18 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.generic import TemplateView
 
+from backoffice.annotations import StaffRequest
 from backoffice.catalogue import SERVICES
 from backoffice.models import ProviderContact
 from backoffice.ui.menus import visible_services
 from backoffice.ui.tiles import build_tiles
 
 
-def dashboard(request: HttpRequest) -> HttpResponse:
+def dashboard(request: StaffRequest) -> HttpResponse:
     tiles = build_tiles(visible_services(request.user), request.user)
     return render(request, "backoffice/dashboard.html", {"tiles": tiles})
 

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.contrib import admin
 from django.http import HttpRequest
 from django.urls import reverse
 
+from backoffice.annotations import RequestUser
 from backoffice.catalogue import SERVICES, Service
 
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
 
-
-def visible_services(user: User | AnonymousUser) -> list[Service]:
+def visible_services(user: RequestUser) -> list[Service]:
     if not user.is_authenticated:
         return []
     return [service for service in SERVICES if user.has_perm(service.access_permission)]

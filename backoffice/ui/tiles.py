@@ -18,15 +18,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from types import ModuleType
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from django.utils import timezone
 
+from backoffice.annotations import RequestUser
 from backoffice.catalogue import Service
 from backoffice.models import ProviderContact
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +102,7 @@ def _dashboard_module(service: Service) -> ModuleType | None:
     return importlib.import_module(module_name)
 
 
-def app_figures(service: Service, user: User | AnonymousUser) -> tuple[list[Figure], bool]:
+def app_figures(service: Service, user: RequestUser) -> tuple[list[Figure], bool]:
     module = _dashboard_module(service)
     if module is None:
         return [], False
@@ -116,7 +114,7 @@ def app_figures(service: Service, user: User | AnonymousUser) -> tuple[list[Figu
         return [], True
 
 
-def app_chart(service: Service, user: User | AnonymousUser) -> DailyChart | None:
+def app_chart(service: Service, user: RequestUser) -> DailyChart | None:
     module = _dashboard_module(service)
     if module is None or not hasattr(module, "chart"):
         return None
@@ -129,7 +127,7 @@ def app_chart(service: Service, user: User | AnonymousUser) -> DailyChart | None
     return chart
 
 
-def build_tiles(services: list[Service], user: User | AnonymousUser) -> list[Tile]:
+def build_tiles(services: list[Service], user: RequestUser) -> list[Tile]:
     contacts = {c.service: c for c in ProviderContact.objects.filter(
         service__in=[s.key for s in services])}
     tiles = []

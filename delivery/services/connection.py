@@ -8,7 +8,7 @@ from django.conf import settings
 
 from backoffice.operations.provider import (
     ProviderNotConfigured,
-    provider_session,
+    provider_observers,
     provider_settings,
 )
 from delivery.client import EdgeConfigClient, EdgeFetcher, PurgeClient
@@ -17,7 +17,7 @@ from delivery.client import EdgeConfigClient, EdgeFetcher, PurgeClient
 def _delivery_value(key: str, variable: str) -> str:
     """One delivery setting. Each use needs only some of them (building a link needs the
     edge's address, not the purge API), so they are required one by one."""
-    value = settings.PROVIDER["delivery"].get(key)
+    value: str | None = settings.PROVIDER["delivery"].get(key)
     if not value:
         raise ProviderNotConfigured(
             f"delivery: set {variable} in the environment (see the README)")
@@ -57,13 +57,13 @@ def purge_client() -> PurgeClient:
         storage["bucket"],
         storage["operator"],
         storage["password"],
-        session=provider_session("delivery"),
+        observers=provider_observers("delivery"),
         timeout=float(settings.PROVIDER_TIMEOUT_S),
     )
 
 
 def sandbox_control_url() -> str:
-    url = settings.PROVIDER.get("sandbox_control_url")
+    url: str | None = settings.PROVIDER.get("sandbox_control_url")
     if not url:
         raise ProviderNotConfigured(
             "delivery: set SANDBOX_CONTROL_URL in the environment to publish to the sandbox edge"
@@ -74,10 +74,12 @@ def sandbox_control_url() -> str:
 def edge_config_client() -> EdgeConfigClient:
     return EdgeConfigClient(
         sandbox_control_url(),
-        session=provider_session("delivery"),
+        observers=provider_observers("delivery"),
         timeout=float(settings.PROVIDER_TIMEOUT_S),
     )
 
 
 def edge_fetcher() -> EdgeFetcher:
-    return EdgeFetcher(provider_session("delivery"), timeout=float(settings.PROVIDER_TIMEOUT_S))
+    return EdgeFetcher(
+        observers=provider_observers("delivery"), timeout=float(settings.PROVIDER_TIMEOUT_S)
+    )

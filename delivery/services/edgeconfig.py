@@ -9,10 +9,10 @@ deny_empty}, `ip_blacklist` [...], `ua_whitelist` [...], `force_https`, `html_mi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from delivery.models import DeliverySettings, ImageVersion, RuleSet
+from providerkit.json_types import JSONObject
 
 SECRET_KEY = "token_secret"
 SECRET_MASK = "********"
@@ -37,20 +37,20 @@ def cors_headers(row: DeliverySettings) -> dict[str, str]:
 
 
 def settings_config(row: DeliverySettings, versions: Iterable[ImageVersion],
-                    secret: str) -> dict[str, Any]:
+                    secret: str) -> JSONObject:
     return {
         "token_protection": row.token_protection,
         SECRET_KEY: secret,
         "separator": row.separator,
         "versions": {version.name: version.params for version in versions},
-        "cors": cors_headers(row),
+        "cors": {**cors_headers(row)},
         "referer": {
             "mode": row.referer_mode,
-            "domains": lines(row.referer_domains),
+            "domains": [*lines(row.referer_domains)],
             "deny_empty": not row.referer_allow_empty,
         },
-        "ip_blacklist": lines(row.ip_blacklist),
-        "ua_whitelist": lines(row.ua_whitelist),
+        "ip_blacklist": [*lines(row.ip_blacklist)],
+        "ua_whitelist": [*lines(row.ua_whitelist)],
         "force_https": row.force_https,
         "html_minify": row.html_minify,
         "combine": row.combine_js_css,
@@ -59,15 +59,15 @@ def settings_config(row: DeliverySettings, versions: Iterable[ImageVersion],
 
 
 def build_config(row: DeliverySettings, versions: Iterable[ImageVersion],
-                 rule_set: RuleSet | None, secret: str) -> dict[str, Any]:
+                 rule_set: RuleSet | None, secret: str) -> JSONObject:
     """The whole configuration. Without a rule set the edge gets an empty rule list: what is
     published is exactly what the page showed, never a leftover of an earlier publish."""
     config = settings_config(row, versions, secret)
-    config["rules"] = rule_set.specs() if rule_set is not None else []
+    config["rules"] = [*rule_set.specs()] if rule_set is not None else []
     return config
 
 
-def masked(config: Mapping[str, Any]) -> dict[str, Any]:
+def masked(config: JSONObject) -> JSONObject:
     """The configuration as it may be stored or shown: the secret replaced by a mask."""
     copy = dict(config)
     if copy.get(SECRET_KEY):

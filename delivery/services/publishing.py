@@ -8,11 +8,11 @@ person to apply) takes its place. `publish()` takes any object with `name` and `
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from django.db import transaction
 
+from backoffice.annotations import StaffUser
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.security.audit import audited
 from delivery.client import DeliveryError, EdgeConfigClient
@@ -30,7 +30,8 @@ from delivery.services.connection import (
     secret_fingerprint,
     token_secret,
 )
-from edgerules import has_errors, lint_rule_set
+from edgerules import Diagnostic, has_errors, lint_rule_set
+from providerkit.json_types import JSONObject
 
 
 class ConfigTarget(Protocol):
@@ -38,7 +39,7 @@ class ConfigTarget(Protocol):
 
     name: str
 
-    def publish(self, config: Mapping[str, Any]) -> dict[str, Any]: ...
+    def publish(self, config: JSONObject) -> JSONObject: ...
 
 
 class SandboxEdgeTarget:
@@ -50,7 +51,7 @@ class SandboxEdgeTarget:
         # from), not the control port it travels through, which nobody would recognise.
         self.name = f"sandbox edge ({edge_address() or self.client.control_url})"
 
-    def publish(self, config: Mapping[str, Any]) -> dict[str, Any]:
+    def publish(self, config: JSONObject) -> JSONObject:
         return self.client.publish(config)
 
 
@@ -70,13 +71,13 @@ def default_target() -> ConfigTarget:
 class PublishBlocked(Exception):
     """The rule set has errors: `errors` maps 1-based rule numbers to their diagnostics."""
 
-    def __init__(self, errors: dict[int, list[Any]]) -> None:
+    def __init__(self, errors: dict[int, list[Diagnostic]]) -> None:
         self.errors = errors
         numbers = ", ".join(str(number) for number in errors)
         super().__init__(f"rules with errors: {numbers}")
 
 
-def blocking_errors(rule_set: RuleSet | None) -> dict[int, list[Any]]:
+def blocking_errors(rule_set: RuleSet | None) -> dict[int, list[Diagnostic]]:
     """Errors (not warnings) per 1-based rule number; a broken rule is never published, even
     though the edge would skip it, because it would silently do nothing."""
     if rule_set is None:
@@ -86,7 +87,7 @@ def blocking_errors(rule_set: RuleSet | None) -> dict[int, list[Any]]:
             for index, found in report.items() if has_errors(found)}
 
 
-def preview(rule_set: RuleSet | None) -> dict[str, Any]:
+def preview(rule_set: RuleSet | None) -> JSONObject:
     """What a publish would send, with the secret masked (for the publish page)."""
     row = DeliverySettings.current()
     config = edgeconfig.build_config(row, ImageVersion.objects.all(), rule_set, "")
@@ -96,7 +97,7 @@ def preview(rule_set: RuleSet | None) -> dict[str, Any]:
 
 @audited("delivery", "publish", lambda *, user, rule_set, target=None: (
     rule_set, f"publish rule set {rule_set.name if rule_set else '(none)'!r}"))
-def publish(*, user: Any, rule_set: RuleSet | None,
+def publish(*, user: StaffUser | None, rule_set: RuleSet | None,
             target: ConfigTarget | None = None) -> PublishedConfig:
     """Send the settings, versions and `rule_set` to the edge; the attempt is recorded first.
 

@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 
+from backoffice.annotations import StaffUser
 from backoffice.operations.queue import enqueue
 from backoffice.security.audit import audited
 from delivery import rules
@@ -139,7 +140,7 @@ def _claim(pk: int, now: datetime) -> bool:
 
 @audited("delivery", "purge", lambda urls, user: (None, f"purge of {len(urls)} URLs"),
          result_target=lambda request: request)
-def request_manual_purge(urls: list[str], user: Any) -> PurgeRequest:
+def request_manual_purge(urls: list[str], user: StaffUser) -> PurgeRequest:
     """Store and send a purge from the purge page. PurgeWindowFull (nothing stored) when the
     minute's room is too small; provider problems end up on the returned row."""
     purge_client()  # ProviderNotConfigured before anything is stored

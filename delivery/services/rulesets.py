@@ -4,10 +4,10 @@ order, and deleting a set with its rules."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from django.db import transaction
 
+from backoffice.annotations import StaffUser
 from backoffice.security.audit import audited
 from delivery.models import Rule, RuleSet
 
@@ -15,7 +15,7 @@ from delivery.models import Rule, RuleSet
 @audited("delivery", "ruleset.save", lambda rule_set, kept, deleted, user: (
     rule_set, f"rule set {rule_set.name!r}: {len(kept)} rules kept, {len(deleted)} removed"))
 def save_rule_set(
-    rule_set: RuleSet, kept: Sequence[Rule], deleted: Sequence[Rule], user: Any
+    rule_set: RuleSet, kept: Sequence[Rule], deleted: Sequence[Rule], user: StaffUser
 ) -> RuleSet:
     """Save the set and its rules in one transaction.
 

@@ -7,12 +7,8 @@ permission by its action, a model permission as Django's verb and the model (`AD
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from backoffice.annotations import RequestUser
 from backoffice.security.access import access_guard
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
 
 ACCESS = "delivery.access_delivery"
 MANAGE = "delivery.manage_delivery"
@@ -29,7 +25,7 @@ DELETE_IMAGE_VERSION = "delivery.delete_imageversion"
 needs = access_guard(ACCESS)
 
 
-def abilities(user: User | AnonymousUser) -> dict[str, bool]:
+def abilities(user: RequestUser) -> dict[str, bool]:
     """What the templates may offer this user (buttons and forms are hidden otherwise)."""
     return {
         "can_manage": user.has_perm(MANAGE),

@@ -4,10 +4,11 @@ edge gets them on the next publish."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from backoffice.annotations import StaffRequest
 from backoffice.security.access import check_permissions
 from delivery import services
 from delivery.forms import DeliverySettingsForm, ImageVersionFormSet
@@ -23,7 +24,7 @@ from delivery.views.access import (
 
 
 @needs()
-def settings_page(request: HttpRequest) -> HttpResponse:
+def settings_page(request: StaffRequest) -> HttpResponse:
     row = DeliverySettings.current()
     user = request.user
     if request.method == "POST":

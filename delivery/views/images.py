@@ -8,11 +8,12 @@ configured edge address, so it cannot be pointed anywhere else.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
 from delivery import services
 from delivery.forms import ImageForm, add_link_errors
@@ -32,7 +33,7 @@ def build_image_url(form: ImageForm, signing: Signing | None) -> str:
 
 @needs()
 @require_GET
-def image_builder(request: HttpRequest) -> HttpResponse:
+def image_builder(request: StaffRequest) -> HttpResponse:
     may_sign = request.user.has_perm(SIGN)
     # A link from the storage file browser carries only `path`: fill it in, check nothing yet.
     submitted = "mode" in request.GET
@@ -70,7 +71,7 @@ def _preview_texts() -> dict[str, str]:
 
 @needs()
 @require_GET
-def image_preview(request: HttpRequest) -> HttpResponse:
+def image_preview(request: StaffRequest) -> HttpResponse:
     """The processed image as the edge serves it; JSON errors (400 input, 502 edge)."""
     form = ImageForm(request.GET, may_sign=False)
     if not form.is_valid():

@@ -8,10 +8,11 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.security.access import check_permissions
 from delivery import services
@@ -68,8 +69,8 @@ KINDS: dict[str, tuple[type[forms.Form], Builder, bool]] = {
 }
 
 
-def _form(kind: str, request: HttpRequest, token_protection: bool,
-          data: Any = None) -> forms.Form:
+def _form(kind: str, request: StaffRequest, token_protection: bool,
+          data: QueryDict | None = None) -> forms.Form:
     form_class, _builder, _sign_only = KINDS[kind]
     # A link from the storage file browser carries the file's `path`: fill it in everywhere.
     kwargs: dict[str, Any] = {"prefix": kind, "initial": {"path": request.GET.get("path", "")}}
@@ -92,7 +93,7 @@ def _unsigned_warning(form: forms.Form) -> str:
 
 
 @needs()
-def link_builder(request: HttpRequest) -> HttpResponse:
+def link_builder(request: StaffRequest) -> HttpResponse:
     posted = request.POST.get("kind") if request.method == "POST" else None
     settings_row = DeliverySettings.current()
     protected = settings_row.token_protection

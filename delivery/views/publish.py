@@ -6,7 +6,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.humanize.templatetags.humanize import intcomma
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.formats import date_format
@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
+from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from delivery import services
@@ -31,7 +32,7 @@ def _chosen_rule_set(value: str | None) -> RuleSet | None:
 
 
 @needs()
-def publish_page(request: HttpRequest) -> HttpResponse:
+def publish_page(request: StaffRequest) -> HttpResponse:
     rule_set = _chosen_rule_set(request.GET.get("rule_set"))
     errors = services.blocking_errors(rule_set)
     fingerprint = services.current_secret_fingerprint()
@@ -50,7 +51,7 @@ def publish_page(request: HttpRequest) -> HttpResponse:
 
 @needs(MANAGE)
 @require_http_methods(["GET", "POST"])
-def publish_now(request: HttpRequest) -> HttpResponse:
+def publish_now(request: StaffRequest) -> HttpResponse:
     value = request.POST.get("rule_set", "") or request.GET.get("rule_set", "")
     rule_set = RuleSet.objects.filter(pk=value).first() if value.isdigit() else None
     if value and rule_set is None:

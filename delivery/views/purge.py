@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.humanize.templatetags.humanize import intcomma
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.security.access import check_permissions
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
@@ -20,7 +21,7 @@ from delivery.views.access import PURGE, abilities, needs
 
 
 @needs()
-def purge_page(request: HttpRequest) -> HttpResponse:
+def purge_page(request: StaffRequest) -> HttpResponse:
     form = PurgeForm(request.POST or None)
     if request.method == "POST":
         check_permissions(request, PURGE)
@@ -38,7 +39,7 @@ def purge_page(request: HttpRequest) -> HttpResponse:
     })
 
 
-def _purge(request: HttpRequest, form: PurgeForm) -> bool | HttpResponse:
+def _purge(request: StaffRequest, form: PurgeForm) -> bool | HttpResponse:
     """Send the purge; False (the form stays, with its errors) when nothing was sent, the
     confirmation page while the URLs are checked but not yet confirmed."""
     try:

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from backoffice.annotations import StaffRequest
 from backoffice.security.access import check_permissions
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from delivery import services, texts
@@ -33,13 +34,14 @@ from delivery.views.access import (
 )
 from edgerules import lint
 from edgerules.diagnostics import MISSING_VARIABLE
+from providerkit.json_types import JSONObject, JSONValue
 
 MAX_JSON_BYTES = 256 * 1024
 MAX_RULES = 500
 
 
 @needs()
-def rule_set_list(request: HttpRequest) -> HttpResponse:
+def rule_set_list(request: StaffRequest) -> HttpResponse:
     published = PublishedConfig.objects.filter(status=PublishStatus.OK).first()
     return render(request, "delivery/ruleset_list.html", {
         "nav": "rules",
@@ -50,7 +52,7 @@ def rule_set_list(request: HttpRequest) -> HttpResponse:
 
 
 @needs()
-def rule_set_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+def rule_set_edit(request: StaffRequest, pk: int | None = None) -> HttpResponse:
     rule_set = get_object_or_404(RuleSet, pk=pk) if pk is not None else RuleSet()
     may_save = request.user.has_perm(CHANGE_RULE_SET if pk is not None else ADD_RULE_SET)
     if pk is None and not may_save:
@@ -98,7 +100,7 @@ def _editor_texts() -> dict[str, str]:
 
 @needs(DELETE_RULE_SET)
 @require_http_methods(["GET", "POST"])
-def rule_set_delete(request: HttpRequest, pk: int) -> HttpResponse:
+def rule_set_delete(request: StaffRequest, pk: int) -> HttpResponse:
     rule_set = get_object_or_404(RuleSet, pk=pk)
     name = rule_set.name
     if not confirmed(request):
@@ -120,16 +122,17 @@ def rule_set_delete(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("delivery:ruleset_list")
 
 
-def _json_body(request: HttpRequest) -> Any:
+def _json_body(request: StaffRequest) -> JSONValue:
     if len(request.body) > MAX_JSON_BYTES:
         raise ValueError(_("The request is too large."))
     try:
-        return json.loads(request.body or b"{}")
+        body: JSONValue = json.loads(request.body or b"{}")
+        return body
     except ValueError:
         raise ValueError(_("The request body is not JSON.")) from None
 
 
-def _text(value: Any, name: str) -> str:
+def _text(value: object, name: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
@@ -139,7 +142,7 @@ def _text(value: Any, name: str) -> str:
 
 @needs()
 @require_POST
-def lint_endpoint(request: HttpRequest) -> JsonResponse:
+def lint_endpoint(request: StaffRequest) -> JsonResponse:
     """`{"rule": "...", "pattern": "..."}` -> `{"diagnostics": [...]}` with line/column."""
     try:
         payload = _json_body(request)
@@ -153,11 +156,11 @@ def lint_endpoint(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"diagnostics": [texts.diagnostic_dict(d) for d in found]})
 
 
-def _specs(payload: Any) -> list[dict[str, Any]]:
+def _specs(payload: JSONObject) -> list[JSONObject]:
     rules = payload.get("rules")
     if not isinstance(rules, list) or len(rules) > MAX_RULES:
         raise ValueError(_("“rules” must be a list of at most %(n)s rules.") % {"n": MAX_RULES})
-    specs = []
+    specs: list[JSONObject] = []
     for number, item in enumerate(rules, start=1):
         if not isinstance(item, dict):
             raise ValueError(_("Rule %(n)s must be an object.") % {"n": number})
@@ -170,7 +173,7 @@ def _specs(payload: Any) -> list[dict[str, Any]]:
     return specs
 
 
-def _test_request(payload: Any) -> SampleRequest:
+def _test_request(payload: JSONObject) -> SampleRequest:
     data = payload.get("request")
     if not isinstance(data, dict):
         raise ValueError(_("“request” must be an object."))
@@ -186,7 +189,7 @@ def _test_request(payload: Any) -> SampleRequest:
 
 @needs()
 @require_POST
-def test_endpoint(request: HttpRequest) -> JsonResponse:
+def test_endpoint(request: StaffRequest) -> JsonResponse:
     """`{"rules": [...], "request": {method, url, headers, cookies, body, preview}}` ->
     the outcome and its trace as data and as rendered HTML."""
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from backoffice.operations.provider import provider_session, provider_settings
+from backoffice.operations.provider import provider_observers, provider_settings
 from media.client import DEFAULT_TIMEOUT, MediaClient
 
 
@@ -23,5 +23,5 @@ def media_client() -> MediaClient:
         storage["operator"],
         storage["password"],
         timeout=max(float(settings.PROVIDER_TIMEOUT_S), DEFAULT_TIMEOUT),
-        session=provider_session("media"),
+        observers=provider_observers("media"),
     )

@@ -20,6 +20,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from backoffice.annotations import StaffUser
 from media import paths
 from media.client import (
     InvalidMediaRequest,
@@ -35,6 +36,7 @@ from media.client import (
 from media.models import ErrorKind, JobKind, JobState, ProcessingJob
 from media.services.connection import media_client
 from media.texts import says_not_media
+from providerkit.json_types import JSONObject
 
 logger = logging.getLogger(__name__)
 
@@ -55,10 +57,10 @@ def take_snapshot(
     *,
     size: str | None = None,
     image_format: str | None = None,
-    user: Any = None,
+    user: StaffUser | None = None,
 ) -> ProcessingJob:
     """Save the frame at `point` (`HH:MM:SS`) of a video or playlist as an image."""
-    parameters: dict[str, Any] = {"point": point}
+    parameters: JSONObject = {"point": point}
     if size:
         parameters["size"] = size
     if image_format:
@@ -78,7 +80,7 @@ def clip_playlist(
     start: float | int,
     end: float | int,
     by_segment: bool = False,
-    user: Any = None,
+    user: StaffUser | None = None,
 ) -> ProcessingJob:
     """Keep (`keep`) or drop the span `[start, end]` of a playlist into a new one.
 
@@ -88,14 +90,15 @@ def clip_playlist(
     """
     span = [start, end]
     field = "include" if keep else "exclude"
-    parameters = {field: span, "index": by_segment}
+    parameters: JSONObject = {field: [start, end], "index": by_segment}
     return _run(
         JobKind.CLIP, [m3u8], save_as, parameters, user,
         lambda client: client.clip(m3u8, save_as, index=by_segment, **{field: span}),
     )
 
 
-def concatenate(m3u8s: Sequence[str], save_as: str, *, user: Any = None) -> ProcessingJob:
+def concatenate(m3u8s: Sequence[str], save_as: str, *,
+                user: StaffUser | None = None) -> ProcessingJob:
     """Join playlists, in the given order, into `save_as`."""
     sources = list(m3u8s)
     return _run(
@@ -104,7 +107,8 @@ def concatenate(m3u8s: Sequence[str], save_as: str, *, user: Any = None) -> Proc
     )
 
 
-def read_info(path: str, *, as_playlist: bool | None = None, user: Any = None) -> ProcessingJob:
+def read_info(path: str, *, as_playlist: bool | None = None,
+              user: StaffUser | None = None) -> ProcessingJob:
     """Duration and segment points of a playlist, or format and streams of a media file.
 
     `as_playlist=None` decides by the path (an `.m3u8` name is a playlist).
@@ -124,8 +128,8 @@ def _run(
     kind: JobKind,
     sources: list[str],
     save_as: str,
-    parameters: dict[str, Any],
-    user: Any,
+    parameters: JSONObject,
+    user: StaffUser | None,
     call: Call,
 ) -> ProcessingJob:
     """Record the job, make the call, record its outcome; returns the job as stored.
@@ -186,7 +190,7 @@ def _failure(error: MediaError) -> tuple[JobState, ErrorKind]:
     return JobState.FAILED, ErrorKind.UNEXPECTED
 
 
-def _error_answer(error: MediaError) -> dict[str, Any]:
+def _error_answer(error: MediaError) -> JSONObject:
     return {"status": error.status, "status_code": error.status_code, "message": error.message}
 
 

@@ -7,13 +7,9 @@ permission by its action, a model permission as Django's verb and the model.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from backoffice.annotations import RequestUser
 from backoffice.security.access import access_guard
 from media.models import ACCESS_PERMISSION, RUN_PERMISSION
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
 
 # The two app permissions are named in models.py, where the storage file actions find them too.
 ACCESS = ACCESS_PERMISSION
@@ -23,7 +19,7 @@ VIEW_PROCESSING_JOB = "media.view_processingjob"
 needs = access_guard(ACCESS)
 
 
-def abilities(user: User | AnonymousUser) -> dict[str, bool]:
+def abilities(user: RequestUser) -> dict[str, bool]:
     """What the templates may offer this user (buttons and forms are hidden otherwise)."""
     return {
         "can_run": user.has_perms((ACCESS, RUN)),

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.http import HttpRequest
-
+from backoffice.annotations import StaffRequest
 from media import paths
 from media.forms import MAX_PLAYLISTS
 from media.models import JobKind, ProcessingJob
@@ -35,16 +34,16 @@ def _clean(rows: list[str]) -> list[str]:
     return kept[: MAX_PLAYLISTS * 2]
 
 
-def rows(request: HttpRequest) -> list[str]:
+def rows(request: StaffRequest) -> list[str]:
     stored = request.session.get(SESSION_KEY, [])
     return _clean([str(row) for row in stored]) if isinstance(stored, list) else []
 
 
-def replace(request: HttpRequest, new_rows: list[str]) -> None:
+def replace(request: StaffRequest, new_rows: list[str]) -> None:
     request.session[SESSION_KEY] = _clean(new_rows)
 
 
-def add(request: HttpRequest, path: str) -> None:
+def add(request: StaffRequest, path: str) -> None:
     """Add a playlist at the end, unless it is already in the list."""
     current = rows(request)
     if path not in current:

@@ -7,11 +7,12 @@ import logging
 
 from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.ui.errors import NotFoundForStaff
 from media.forms import JobFilterForm
@@ -46,7 +47,7 @@ def filtered_jobs(form: JobFilterForm) -> QuerySet[ProcessingJob]:
 
 @require_GET
 @needs(VIEW_PROCESSING_JOB)
-def job_list(request: HttpRequest) -> HttpResponse:
+def job_list(request: StaffRequest) -> HttpResponse:
     form = JobFilterForm(request.GET or None)
     page = Paginator(filtered_jobs(form), PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
@@ -58,7 +59,7 @@ def job_list(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @needs(VIEW_PROCESSING_JOB)
-def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def job_detail(request: StaffRequest, pk: int) -> HttpResponse:
     job = get_object_or_404(ProcessingJob.objects.select_related("requested_by"), pk=pk)
     context: dict[str, object] = {
         "job": job, "nav": "jobs", **abilities(request.user),
@@ -94,7 +95,7 @@ def _snapshot_type(job: ProcessingJob, given: str | None) -> str | None:
 
 @require_GET
 @needs(VIEW_PROCESSING_JOB)
-def job_image(request: HttpRequest, pk: int) -> HttpResponseBase:
+def job_image(request: StaffRequest, pk: int) -> HttpResponseBase:
     """The image a snapshot job saved, streamed from storage through the back-office.
 
     Only a succeeded snapshot's own output can be fetched here, so this is no general proxy

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from media.texts import parameter_label
 from media.timecode import clock, point_of
+from providerkit.json_types import JSONObject
 from storage import services as storage
 
 
@@ -52,27 +53,27 @@ class Segment:
         return clock(None if self.length is None else self.start + self.length)
 
 
-def _number(value: Any, decimals: int = 0) -> str:
+def _number(value: object, decimals: int = 0) -> str:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         return ""
     # number_format cuts extra decimals off; round first so 143.257 reads 143.3.
     return number_format(round(value, decimals), decimals, force_grouping=True)
 
 
-def seconds_text(value: Any) -> str:
+def seconds_text(value: object) -> str:
     """`6.000 s (00:00:06.000)`."""
     if not isinstance(value, int | float) or isinstance(value, bool):
         return ""
     return _("%(seconds)s s (%(clock)s)") % {"seconds": _number(value, 3), "clock": clock(value)}
 
 
-def bitrate_text(value: Any) -> str:
+def bitrate_text(value: object) -> str:
     if not isinstance(value, int | float) or isinstance(value, bool):
         return ""
     return _("%(kbps)s kb/s") % {"kbps": _number(value / 1000, 1)}
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     return "" if value is None else str(value)
 
 
@@ -126,7 +127,7 @@ def stream_tables(answer: dict[str, Any]) -> list[StreamTable]:
     return tables
 
 
-def parameter_value(value: Any) -> str:
+def parameter_value(value: object) -> str:
     """A request parameter as people read it: yes/no, a span as `from – to`."""
     if isinstance(value, bool):
         return _("yes") if value else _("no")
@@ -135,7 +136,7 @@ def parameter_value(value: Any) -> str:
     return _text(value)
 
 
-def parameter_rows(parameters: dict[str, Any]) -> list[Row]:
+def parameter_rows(parameters: JSONObject) -> list[Row]:
     """The job's request parameters with readable labels (the API word kept as the key)."""
     return [Row(parameter_label(name), parameter_value(value), name)
             for name, value in sorted(parameters.items())]

@@ -9,15 +9,17 @@ on the form with the provider's error shown and the job recorded.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
 from media import paths, services
 from media.forms import ClipForm, ConcatForm, InfoForm, SnapshotForm
@@ -34,7 +36,7 @@ FIELD_OF_PROBLEM = {"format": "image_format", "include": "start", "exclude": "st
 _PROVIDER_FIELD = re.compile(r"^\s*([a-z_]+)(\[\d+\])?\s*:")
 
 
-def _path_param(request: HttpRequest) -> str:
+def _path_param(request: StaffRequest) -> str:
     """The `?path=` of a file-browser link, if it is a usable path ('' otherwise)."""
     try:
         return paths.check_path(request.GET.get("path", ""))
@@ -42,7 +44,7 @@ def _path_param(request: HttpRequest) -> str:
         return ""
 
 
-def _earlier_job(request: HttpRequest, kind: tuple[str, ...]) -> ProcessingJob | None:
+def _earlier_job(request: StaffRequest, kind: tuple[str, ...]) -> ProcessingJob | None:
     raw = request.GET.get("job", "")
     if not raw.isdigit():
         return None
@@ -72,8 +74,12 @@ def attach_job_errors(form: forms.Form, job: ProcessingJob) -> None:
             form.add_error(name, message)
 
 
-def _run_or_show(request: HttpRequest, form: forms.Form, template: str,
-                 run: Any, context: dict[str, Any] | None = None) -> HttpResponse:
+_F = TypeVar("_F", bound=forms.Form)
+
+
+def _run_or_show(request: StaffRequest, form: _F, template: str,
+                 run: Callable[[_F], ProcessingJob],
+                 context: dict[str, Any] | None = None) -> HttpResponse:
     """Run a valid form's job; on success go to the job, otherwise show the form again."""
     failed_job = None
     status = 200
@@ -104,7 +110,7 @@ def _run_or_show(request: HttpRequest, form: forms.Form, template: str,
 
 @require_http_methods(["GET", "POST"])
 @needs(RUN)
-def info(request: HttpRequest) -> HttpResponse:
+def info(request: StaffRequest) -> HttpResponse:
     if request.method == "POST":
         form = InfoForm(request.POST)
     else:
@@ -127,7 +133,7 @@ def info(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @needs(RUN)
-def snapshot(request: HttpRequest) -> HttpResponse:
+def snapshot(request: StaffRequest) -> HttpResponse:
     if request.method == "POST":
         form = SnapshotForm(request.POST)
     else:
@@ -152,7 +158,7 @@ def _links_if_path(value: object) -> object:
         return None
 
 
-def _snapshot_initial(request: HttpRequest) -> dict[str, Any]:
+def _snapshot_initial(request: StaffRequest) -> dict[str, Any]:
     earlier = _earlier_job(request, (JobKind.SNAPSHOT,))
     if earlier:
         return {"source": earlier.source, "save_as": earlier.save_as,
@@ -175,7 +181,7 @@ def _snapshot_initial(request: HttpRequest) -> dict[str, Any]:
 
 @require_http_methods(["GET", "POST"])
 @needs(RUN)
-def clip(request: HttpRequest) -> HttpResponse:
+def clip(request: StaffRequest) -> HttpResponse:
     if request.method == "POST":
         form = ClipForm(request.POST)
     else:
@@ -191,7 +197,7 @@ def clip(request: HttpRequest) -> HttpResponse:
     return _run_or_show(request, form, "media/clip.html", run, {"nav": "clip"})
 
 
-def _clip_initial(request: HttpRequest) -> dict[str, Any]:
+def _clip_initial(request: StaffRequest) -> dict[str, Any]:
     earlier = _earlier_job(request, (JobKind.CLIP,))
     if earlier:
         keep = "include" in earlier.parameters
@@ -212,7 +218,7 @@ def _clip_initial(request: HttpRequest) -> dict[str, Any]:
 
 @require_http_methods(["GET", "POST"])
 @needs(RUN)
-def concat(request: HttpRequest) -> HttpResponse:
+def concat(request: StaffRequest) -> HttpResponse:
     """Playlists are gathered in a list kept in the session (the file browser's "Concatenate"
     adds one each time), put in order here, then joined."""
     if request.method != "POST":
@@ -256,7 +262,7 @@ def concat(request: HttpRequest) -> HttpResponse:
         "known_playlists": basket.known_playlists()})
 
 
-def _render_concat(request: HttpRequest, form: ConcatForm, rows: list[str]) -> HttpResponse:
+def _render_concat(request: StaffRequest, form: ConcatForm, rows: list[str]) -> HttpResponse:
     return render(request, "media/concat.html", {
         "form": form, "rows": basket.display_rows(rows),
         "known_playlists": basket.known_playlists(), "failed_job": None, "nav": "concat",

@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
+from sandbox.core.json_types import JSONObject
 from sandbox.core.jsonapi import FieldError, choice, number, text
 from sandbox.core.models import Fault
 from sandbox.core.ports import FAULT_SERVICES
@@ -19,7 +20,7 @@ DEFAULT_TIMEOUT_MS = 35_000
 HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
-def fault_from_request(body: dict[str, Any]) -> Fault:
+def fault_from_request(body: JSONObject) -> Fault:
     service = choice(body, "service", FAULT_SERVICES, required=True)
     path = text(body, "path", required=True)
     assert path is not None

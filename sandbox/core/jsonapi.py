@@ -7,9 +7,15 @@ its `NotAJsonObject` into its own error code (the provider's services answer dif
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, Literal, overload
 
 from django.http import HttpRequest, JsonResponse
+
+from sandbox.core.json_types import JSONObject, JSONValue
+
+# A JSON object the readers below take a field of (any mapping will do).
+Fields = Mapping[str, object]
 
 
 class FieldError(Exception):
@@ -29,10 +35,10 @@ class NotAJsonObject(ValueError):
     """The body is not a JSON object; the message completes "the body ..."."""
 
 
-def json_object(raw: bytes) -> dict[str, Any]:
+def json_object(raw: bytes) -> JSONObject:
     """The JSON object in `raw` (UTF-8); NotAJsonObject when it is unreadable or not an object."""
     try:
-        body = json.loads(raw)
+        body: JSONValue = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise NotAJsonObject(f"is not valid JSON ({error})") from None
     if not isinstance(body, dict):
@@ -40,7 +46,7 @@ def json_object(raw: bytes) -> dict[str, Any]:
     return body
 
 
-def json_body(request: HttpRequest) -> dict[str, Any]:
+def json_body(request: HttpRequest) -> JSONObject:
     """A control endpoint's body: empty means no fields."""
     if not request.body:
         return {}
@@ -50,7 +56,7 @@ def json_body(request: HttpRequest) -> dict[str, Any]:
         raise FieldError("body", str(error)) from None
 
 
-def number(body: dict[str, Any], name: str, *, required: bool = False, minimum: float | None = None,
+def number(body: Fields, name: str, *, required: bool = False, minimum: float | None = None,
            maximum: float | None = None, integer: bool = False, default: Any = None) -> Any:
     if name not in body or body[name] is None:
         if required:
@@ -69,32 +75,33 @@ def number(body: dict[str, Any], name: str, *, required: bool = False, minimum: 
 
 
 @overload
-def choice(body: dict[str, Any], name: str, choices: tuple[str, ...], *, required: Literal[True],
+def choice(body: Fields, name: str, choices: tuple[str, ...], *, required: Literal[True],
            default: str | None = None) -> str: ...
 @overload
-def choice(body: dict[str, Any], name: str, choices: tuple[str, ...], *, required: bool = False,
+def choice(body: Fields, name: str, choices: tuple[str, ...], *, required: bool = False,
            default: str) -> str: ...
 @overload
-def choice(body: dict[str, Any], name: str, choices: tuple[str, ...], *, required: bool = False,
+def choice(body: Fields, name: str, choices: tuple[str, ...], *, required: bool = False,
            default: None = None) -> str | None: ...
-def choice(body: dict[str, Any], name: str, choices: tuple[str, ...], *, required: bool = False,
+def choice(body: Fields, name: str, choices: tuple[str, ...], *, required: bool = False,
            default: str | None = None) -> str | None:
     if name not in body or body[name] is None:
         if required:
             raise FieldError(name, "is required")
         return default
     value = body[name]
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         raise FieldError(name, f"must be one of {', '.join(choices)}")
     return value
 
 
-def text(body: dict[str, Any], name: str, *, required: bool = False,
+def text(body: Fields, name: str, *, required: bool = False,
          default: str | None = None) -> str | None:
     if name not in body or body[name] is None:
         if required:
             raise FieldError(name, "is required")
         return default
-    if not isinstance(body[name], str):
+    value = body[name]
+    if not isinstance(value, str):
         raise FieldError(name, "must be a string")
-    return body[name]
+    return value

@@ -62,7 +62,7 @@ class Fault(models.Model):
     def __str__(self) -> str:
         return f"{self.action} on {self.service} {self.method or '*'} {self.path}"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {
             "id": self.id, "service": self.service, "path": self.path,
             "method": self.method or None, "action": self.action, "status": self.status,

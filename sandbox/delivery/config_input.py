@@ -11,6 +11,7 @@ import ipaddress
 import re
 from typing import Any
 
+from sandbox.core.json_types import JSONObject
 from sandbox.core.jsonapi import FieldError
 from sandbox.delivery import access, imageparams
 
@@ -33,7 +34,7 @@ _LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
 _DOMAIN = re.compile(rf"(?:\*\.)?{_LABEL}(?:\.{_LABEL})*")
 
 
-def changes_from(body: dict[str, Any]) -> dict[str, Any]:
+def changes_from(body: JSONObject) -> dict[str, Any]:
     """The settings to change, normalised. `token_secret: null` restores the account's secret
     (stored as ""); any other null is refused, since it would be ambiguous."""
     unknown = sorted(set(body) - set(KEYS))
@@ -100,8 +101,8 @@ def token_secret(value: Any) -> str:
     return string("token_secret", value, maximum=128)
 
 
-def separator(value: Any) -> str:
-    if value not in SEPARATORS:
+def separator(value: object) -> str:
+    if not isinstance(value, str) or value not in SEPARATORS:
         raise FieldError("separator", f"must be one of {', '.join(SEPARATORS)}")
     return value
 

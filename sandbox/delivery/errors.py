@@ -1,8 +1,8 @@
 """The edge's refusals: JSON `{"code": "<8 digits>", "msg": "..."}` with the same code in the
 `X-Error-Code` header, the shape DECISIONS.md gives the refused token.
 
-Only 40310013 comes from DECISIONS.md; the others are the sandbox's own (documented in the
-README), chosen in the same family: 403 access, 400 bad URL values, 404 nothing to serve.
+Only 40310013 comes from DECISIONS.md; the others are the sandbox's own (documented in
+docs/decisions.md), chosen in the same family: 403 access, 400 bad URL values, 404 nothing to serve.
 """
 
 from __future__ import annotations

@@ -68,7 +68,8 @@ def _handle(request: HttpRequest, settings: Published) -> tuple[Outcome | None, 
 
 
 def _forwarded_proto(request: HttpRequest) -> str:
-    return request.META.get("HTTP_X_FORWARDED_PROTO", "").split(",")[0].strip().lower()
+    forwarded: str = request.META.get("HTTP_X_FORWARDED_PROTO", "")
+    return forwarded.split(",")[0].strip().lower()
 
 
 def _check_access(request: HttpRequest, headers: dict[str, str], settings: Published,

@@ -6,15 +6,14 @@ that endpoint's answer, and a playlist is a text file FFmpeg would read as a lis
 
 from __future__ import annotations
 
-from typing import Any
-
+from sandbox.core.json_types import JSONObject
 from sandbox.media import bucket, fields, probe
 from sandbox.media.errors import bad
 
 FIELDS = ("source",)
 
 
-def handle(service: str, body: dict[str, Any]) -> dict[str, Any]:
+def handle(service: str, body: JSONObject) -> JSONObject:
     fields.only(body, FIELDS, "avmeta/get_meta")
     path = fields.required_path(body, "source")
     found = bucket.source(service, path, "source")

@@ -9,8 +9,8 @@ a gap), the joint is marked `#EXT-X-DISCONTINUITY`, since the timestamps jump th
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
+from sandbox.core.json_types import JSONObject
 from sandbox.media import bucket, fields, playlists, spans
 from sandbox.media.errors import bad
 from sandbox.media.playlists import Segment
@@ -18,7 +18,7 @@ from sandbox.media.playlists import Segment
 FIELDS = ("m3u8", "save_as", "include", "exclude", "index")
 
 
-def handle(service: str, body: dict[str, Any]) -> dict[str, Any]:
+def handle(service: str, body: JSONObject) -> JSONObject:
     fields.only(body, FIELDS, "m3u8er/clip")
     source_path = fields.required_path(body, "m3u8")
     save_as = fields.required_path(body, "save_as")

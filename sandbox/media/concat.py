@@ -7,8 +7,7 @@ relative to the folder of `save_as`. An input may be named more than once.
 
 from __future__ import annotations
 
-from typing import Any
-
+from sandbox.core.json_types import JSONObject
 from sandbox.media import bucket, fields, playlists
 from sandbox.media.errors import bad
 
@@ -16,7 +15,7 @@ FIELDS = ("m3u8s", "save_as")
 MAX_INPUTS = 100
 
 
-def handle(service: str, body: dict[str, Any]) -> dict[str, Any]:
+def handle(service: str, body: JSONObject) -> JSONObject:
     fields.only(body, FIELDS, "m3u8er/concat")
     sources = fields.path_list(body, "m3u8s", MAX_INPUTS)
     save_as = fields.required_path(body, "save_as")

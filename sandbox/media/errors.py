@@ -9,9 +9,10 @@ in the request log of the control API as easily as a good one.
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from django.http import HttpRequest, JsonResponse
+
+from sandbox.core.json_types import JSONObject
 
 OK = 200
 BAD_REQUEST = 400
@@ -50,7 +51,7 @@ def new_request_id() -> str:
 
 
 def answer(status: int, message: str, request_id: str,
-           extra: dict[str, Any] | None = None) -> JsonResponse:
+           extra: JSONObject | None = None) -> JsonResponse:
     body = {"status_code": status, "message": message, **(extra or {})}
     response = JsonResponse(body, status=status, json_dumps_params={"ensure_ascii": False})
     response["X-Request-Id"] = request_id

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from sandbox.core.json_types import JSONObject
 from sandbox.core.jsonapi import NotAJsonObject, json_object
 from sandbox.media.errors import bad
 
@@ -22,7 +23,7 @@ MAX_PATH_LENGTH = 1024
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-def body_of(request: HttpRequest) -> dict[str, Any]:
+def body_of(request: HttpRequest) -> JSONObject:
     """The JSON object of the request; the spec sends `Content-Type: application/json`."""
     if request.content_type != "application/json":
         sent = request.content_type or "nothing"
@@ -33,7 +34,7 @@ def body_of(request: HttpRequest) -> dict[str, Any]:
         raise bad("body", str(error)) from None
 
 
-def only(body: dict[str, Any], allowed: tuple[str, ...], endpoint: str) -> None:
+def only(body: JSONObject, allowed: tuple[str, ...], endpoint: str) -> None:
     """Refuse fields the endpoint does not have: a misspelt optional field would otherwise be
     silently ignored and the call would do something else than asked."""
     unknown = sorted(set(body) - set(allowed))
@@ -41,16 +42,17 @@ def only(body: dict[str, Any], allowed: tuple[str, ...], endpoint: str) -> None:
         raise bad(unknown[0], f"is not a field of {endpoint} (fields: {', '.join(allowed)})")
 
 
-def given(body: dict[str, Any], name: str) -> bool:
+def given(body: JSONObject, name: str) -> bool:
     return body.get(name) is not None
 
 
-def boolean(body: dict[str, Any], name: str, default: bool) -> bool:
+def boolean(body: JSONObject, name: str, default: bool) -> bool:
     if not given(body, name):
         return default
-    if not isinstance(body[name], bool):
+    value = body[name]
+    if not isinstance(value, bool):
         raise bad(name, "must be true or false")
-    return body[name]
+    return value
 
 
 def storage_path(value: Any, name: str) -> str:
@@ -75,13 +77,13 @@ def storage_path(value: Any, name: str) -> str:
     return "/" + "/".join(segments)
 
 
-def required_path(body: dict[str, Any], name: str) -> str:
+def required_path(body: JSONObject, name: str) -> str:
     if not given(body, name):
         raise bad(name, "is required")
     return storage_path(body[name], name)
 
 
-def path_list(body: dict[str, Any], name: str, maximum: int) -> list[str]:
+def path_list(body: JSONObject, name: str, maximum: int) -> list[str]:
     if not given(body, name):
         raise bad(name, "is required")
     value = body[name]

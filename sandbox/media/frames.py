@@ -83,7 +83,8 @@ def decode_until(container: av.container.InputContainer, stream: av.VideoStream,
             break
     if best is None or origin is None:
         raise bad("point", f"{format_point(offset)}: no video frame found at this point")
-    return best.to_image()
+    image: Image.Image = best.to_image()
+    return image
 
 
 def format_point(seconds: float) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image
 
+from sandbox.core.json_types import JSONObject
 from sandbox.media.errors import bad
 
 MAX_SIDE = 4096
@@ -21,7 +22,7 @@ class ImageFormat:
     name: str  # as the API spells it
     pillow: str
     content_type: str
-    options: dict[str, Any]
+    options: JSONObject
 
 
 FORMATS = {

@@ -20,7 +20,7 @@ class ProcessingRequest(models.Model):
     def __str__(self) -> str:
         return f"{self.endpoint} {self.status_code} {self.request_id}"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {
             "request_id": self.request_id, "service": self.service, "endpoint": self.endpoint,
             "body": self.body, "status_code": self.status_code, "message": self.message,

@@ -3,15 +3,14 @@ segments starts (`points`, in seconds, the first 0.0), from the EXTINF durations
 
 from __future__ import annotations
 
-from typing import Any
-
+from sandbox.core.json_types import JSONObject
 from sandbox.media import bucket, fields, playlists
 
 FIELDS = ("m3u8",)
 DECIMALS = 6  # EXTINF text is decimal; sums of floats are not
 
 
-def handle(service: str, body: dict[str, Any]) -> dict[str, Any]:
+def handle(service: str, body: JSONObject) -> JSONObject:
     fields.only(body, FIELDS, "m3u8er/get_meta")
     path = fields.required_path(body, "m3u8")
     found = bucket.source(service, path, "m3u8")

@@ -9,16 +9,16 @@ ffprobe reports them. Video fields appear on video streams only, audio fields on
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import av
 
+from sandbox.core.json_types import JSONObject
 from sandbox.media.frames import open_container
 
 DECIMALS = 6
 
 
-def describe(path: Path, filesize: int, *, field: str, shown_as: str) -> dict[str, Any]:
+def describe(path: Path, filesize: int, *, field: str, shown_as: str) -> JSONObject:
     with open_container(path, field, shown_as) as container:
         duration = container.duration / av.time_base if container.duration is not None else 0.0
         bitrate = container.bit_rate or (int(filesize * 8 / duration) if duration else 0)
@@ -34,13 +34,13 @@ def describe(path: Path, filesize: int, *, field: str, shown_as: str) -> dict[st
         }
 
 
-def stream_fields(stream: av.stream.Stream, container_duration: float) -> dict[str, Any]:
+def stream_fields(stream: av.stream.Stream, container_duration: float) -> JSONObject:
     context = stream.codec_context
     codec = context.codec if context is not None else None
     duration = container_duration
     if stream.duration is not None and stream.time_base is not None:
         duration = float(stream.duration * stream.time_base)
-    fields: dict[str, Any] = {
+    fields: JSONObject = {
         "index": stream.index,
         "type": stream.type,
         # PyAV's Stream hands unknown attributes to its codec context; its stubs omit that.

@@ -15,6 +15,7 @@ from typing import Any
 
 from PIL import Image
 
+from sandbox.core.json_types import JSONObject
 from sandbox.media import bucket, fields, frames, images, playlists
 from sandbox.media.errors import bad, failed, missing
 from sandbox.media.playlists import ByteRange, Playlist, Segment
@@ -24,7 +25,7 @@ FIELDS = ("source", "save_as", "point", "size", "format")
 _POINT = re.compile(r"(\d{2}):([0-5]\d):([0-5]\d)(\.\d{1,3})?")
 
 
-def handle(service: str, body: dict[str, Any]) -> dict[str, Any]:
+def handle(service: str, body: JSONObject) -> JSONObject:
     fields.only(body, FIELDS, "snapshot")
     source_path = fields.required_path(body, "source")
     save_as = fields.required_path(body, "save_as")

@@ -12,11 +12,11 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 from django.http import HttpRequest, JsonResponse
 
 from sandbox.core import clock
+from sandbox.core.json_types import JSONObject
 from sandbox.media import auth, avmeta, clip, concat, fields, playlist_meta, snapshot
 from sandbox.media.errors import (
     METHOD_NOT_ALLOWED,
@@ -31,7 +31,7 @@ from sandbox.media.models import ProcessingRequest
 
 logger = logging.getLogger(__name__)
 
-Handler = Callable[[str, dict[str, Any]], dict[str, Any]]
+Handler = Callable[[str, JSONObject], JSONObject]
 View = Callable[[HttpRequest, str], JsonResponse]
 LOGGED_BODY_CHARS = 64 * 1024
 
@@ -60,7 +60,7 @@ def endpoint(name: str, handler: Handler) -> View:
     return view
 
 
-def run(request: HttpRequest, service: str, handler: Handler) -> dict[str, Any]:
+def run(request: HttpRequest, service: str, handler: Handler) -> JSONObject:
     if request.method != "POST":
         raise MediaError(METHOD_NOT_ALLOWED, f"method {request.method} is not allowed; "
                                              f"media processing takes POST")

@@ -2,7 +2,7 @@
 same provider REST API): JSON `{"msg", "code", "id"}`, HTTP status = code // 100000.
 
 The 401 and 429 codes are those DECISIONS.md lists for the storage API; the 400 and 405 codes
-are the sandbox's own, documented in the README.
+are the sandbox's own, documented in docs/decisions.md ("Sandbox storage, media and edge").
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import models
+
+from sandbox.core.json_types import JSONObject
 
 
 class PurgeRequest(models.Model):
@@ -22,6 +22,6 @@ class PurgeRequest(models.Model):
     def __str__(self) -> str:
         return f"purge of {self.url_count} URLs at {self.at}"
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         return {"at": self.at, "url_count": self.url_count, "urls": self.urls,
                 "invalid_domain_of_url": self.invalid, "evicted": self.evicted}

@@ -75,7 +75,7 @@ def carry_out(request: HttpRequest, urls: list[str]) -> dict[str, list[str]]:
 
 
 def _request_hostname(request: HttpRequest) -> str:
-    host = request.META.get("HTTP_HOST", "")
+    host: str = request.META.get("HTTP_HOST", "")
     if host.startswith("["):
         return host[1:].split("]", 1)[0]
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host

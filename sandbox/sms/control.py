@@ -11,6 +11,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from sandbox.core.json_types import JSONObject
 from sandbox.core.jsonapi import FieldError, choice, json_body, number
 from sandbox.sms.models import MessageStatus, OutcomeRule, Owner, SmsSettings, Template
 from sandbox.sms.owner_settings import (
@@ -30,13 +31,13 @@ SETTINGS_FIELDS = ("auto_review", "review_delay_s", "delivery_delay_s", "failure
 OUTCOMES = (MessageStatus.SUCCESS.value, MessageStatus.FAILED.value)
 
 
-def settings_json(settings: SmsSettings, owner: Owner) -> dict[str, Any]:
+def settings_json(settings: SmsSettings, owner: Owner) -> JSONObject:
     return {"auto_review": settings.auto_review, "review_delay_s": settings.review_delay_s,
             "delivery_delay_s": settings.delivery_delay_s,
             "failure_rate": settings.failure_rate, "general": owner.general, "vip": owner.vip}
 
 
-def finite(body: dict[str, Any], name: str, **limits: Any) -> Any:
+def finite(body: JSONObject, name: str, **limits: Any) -> Any:
     """jsonapi.number, refusing NaN and infinities (JSON parsers accept them)."""
     value = number(body, name, **limits)
     if value is not None and not math.isfinite(value):
@@ -44,7 +45,7 @@ def finite(body: dict[str, Any], name: str, **limits: Any) -> Any:
     return value
 
 
-def settings_changes(body: dict[str, Any]) -> dict[str, Any]:
+def settings_changes(body: JSONObject) -> JSONObject:
     unknown = sorted(set(body) - set(SETTINGS_FIELDS))
     if unknown:
         raise FieldError(unknown[0], f"is not an SMS setting ({', '.join(SETTINGS_FIELDS)})")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any
 
 from django.http import QueryDict
 
+from sandbox.core.json_types import JSONObject
 from sandbox.sms import rules
 from sandbox.sms.errors import SmsError
 from sandbox.sms.models import Message, MessageStatus
@@ -20,7 +20,7 @@ MAX_PER_PAGE = 100
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def report(query: QueryDict) -> dict[str, Any]:
+def report(query: QueryDict) -> JSONObject:
     page = whole_number(query, "page", DEFAULT_PAGE)
     per_page = whole_number(query, "per_page", DEFAULT_PER_PAGE)
     if per_page > MAX_PER_PAGE:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, Sum
 
 from sandbox.core import clock
+from sandbox.core.json_types import JSONObject
 from sandbox.sms import rules
 from sandbox.sms.errors import SmsError
 from sandbox.sms.fields import required_text, template_id_of
@@ -34,7 +34,7 @@ class Item:
     error_code: str | None = None
     message_id: int | None = None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JSONObject:
         if self.error_code:
             return {"error_code": self.error_code, "mobile": self.entry}
         return {"message_id": self.message_id, "mobile": self.entry}
@@ -46,7 +46,7 @@ class Rendered:
     quantity: int  # billing units of one message
 
 
-def send(fields: dict[str, Any]) -> list[dict[str, Any]]:
+def send(fields: JSONObject) -> list[JSONObject]:
     mobile = required_text(fields, "mobile")
     raw_id = fields.get("template_id")
     if raw_id is None or raw_id == "":

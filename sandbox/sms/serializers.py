@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from sandbox.core.json_types import JSONObject
 from sandbox.sms.models import Message, Owner, Template
 from sandbox.sms.rules import iso_millis
 
 
-def owner_json(owner: Owner) -> dict[str, Any]:
+def owner_json(owner: Owner) -> JSONObject:
     return {"id": owner.pk, "name": owner.name, "general": owner.general, "vip": owner.vip,
             "industry": owner.industry, "marketing": owner.marketing}
 
 
-def template_json(template: Template, owner: Owner) -> dict[str, Any]:
+def template_json(template: Template, owner: Owner) -> JSONObject:
     return {
         "id": template.pk, "title": template.title, "temp_sign": template.temp_sign,
         "content": template.content, "sign_location": template.sign_location,
@@ -22,7 +21,7 @@ def template_json(template: Template, owner: Owner) -> dict[str, Any]:
     }
 
 
-def message_json(message: Message, owner: Owner) -> dict[str, Any]:
+def message_json(message: Message, owner: Owner) -> JSONObject:
     return {
         "id": message.pk, "template_id": message.template_id,
         "report_type": message.report_type, "title": message.title, "type": message.type,

@@ -1,7 +1,7 @@
 """The storage protocol's error answers: JSON `{"msg", "code", "id"}`, HTTP status = code // 100000.
 
 Codes named in DECISIONS.md are used as listed there. The sandbox's own codes, for conditions the
-spec leaves without one, are marked "(sandbox)" and are documented in the README.
+spec leaves without one, are marked "(sandbox)" and are documented in docs/decisions.md.
 """
 
 from __future__ import annotations

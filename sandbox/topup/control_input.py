@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import ipaddress
-from typing import Any
 from urllib.parse import urlsplit
 
+from sandbox.core.json_types import JSONObject
 from sandbox.core.jsonapi import FieldError, choice, number, text
 from sandbox.topup import carriers
 from sandbox.topup.models import DEFAULT_LATE_CALLBACK_S, Rule
@@ -17,13 +17,13 @@ MAX_BALANCE_YUAN = 1_000_000_000
 MAX_DELAY_S = 30 * 24 * 3600
 
 
-def reject_unknown(body: dict[str, Any], known: tuple[str, ...], what: str) -> None:
+def reject_unknown(body: JSONObject, known: tuple[str, ...], what: str) -> None:
     unknown = sorted(set(body) - set(known))
     if unknown:
         raise FieldError(unknown[0], f"is not a {what} field; known: {', '.join(known)}")
 
 
-def callback_url(body: dict[str, Any]) -> str | None:
+def callback_url(body: JSONObject) -> str | None:
     url = text(body, "callback_url")
     if not url:
         return url  # None: unchanged; "": no callback address
@@ -33,7 +33,7 @@ def callback_url(body: dict[str, Any]) -> str | None:
     return url
 
 
-def balance_fen(body: dict[str, Any]) -> int | None:
+def balance_fen(body: JSONObject) -> int | None:
     value = number(body, "balance", minimum=0, maximum=MAX_BALANCE_YUAN)
     if value is None:
         return None
@@ -43,7 +43,7 @@ def balance_fen(body: dict[str, Any]) -> int | None:
         raise FieldError("balance", "yuan with at most two decimals") from None
 
 
-def whitelist(body: dict[str, Any]) -> list[str] | None:
+def whitelist(body: JSONObject) -> list[str] | None:
     if body.get("whitelist") is None:
         return None
     entries = body["whitelist"]
@@ -61,7 +61,7 @@ def whitelist(body: dict[str, Any]) -> list[str] | None:
     return cleaned
 
 
-def settings_changes(body: dict[str, Any]) -> dict[str, Any]:
+def settings_changes(body: JSONObject) -> JSONObject:
     """The settings to change (absent fields keep their value)."""
     reject_unknown(body, SETTING_FIELDS, "top-up settings")
     changes = {
@@ -74,7 +74,7 @@ def settings_changes(body: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in changes.items() if value is not None}
 
 
-def rule_from(body: dict[str, Any]) -> Rule:
+def rule_from(body: JSONObject) -> Rule:
     reject_unknown(body, RULE_FIELDS, "rule")
     raw_mobile = text(body, "mobile", required=True) or ""
     mobile = carriers.normalise(raw_mobile)

@@ -3,10 +3,9 @@ whole fen (see money.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import models
 
+from sandbox.core.json_types import JSONObject
 from sandbox.topup.money import yuan_number
 
 DEFAULT_BALANCE_FEN = 100_000  # a fresh account holds 1000.00 yuan
@@ -89,7 +88,7 @@ class Rule(models.Model):
     def __str__(self) -> str:
         return f"rule for {self.mobile}"
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         return {"mobile": self.mobile, "outcome": self.outcome, "fail_code": self.fail_code,
                 "charge_code": self.charge_code, "callback": self.callback,
                 "callback_delay_s": self.callback_delay_s}
@@ -122,7 +121,7 @@ class Order(models.Model):
     def __str__(self) -> str:
         return f"order {self.orderno} ({self.custno})"
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         return {
             "custno": self.custno, "orderno": self.orderno, "mobile": self.mobile,
             "carrier": self.carrier, "prodcode": self.prodcode, "prodtime": self.prodtime,
@@ -175,7 +174,7 @@ class CallbackAttempt(models.Model):
     def __str__(self) -> str:
         return f"callback call {self.call} of delivery {self.delivery_id}"
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         return {
             "id": self.id, "custno": self.delivery.order.custno,
             "orderno": self.delivery.order.orderno, "delivery": self.delivery_id,

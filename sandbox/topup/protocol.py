@@ -9,15 +9,15 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from sandbox.core.json_types import JSONObject
 from sandbox.core.jsonapi import NotAJsonObject, json_object
 from sandbox.topup import codes, config
 
-Body = dict[str, Any]
+Body = JSONObject
 Handler = Callable[[HttpRequest, Body], HttpResponse]
 
 
@@ -30,7 +30,7 @@ class TopupError(Exception):
         self.info = info
 
 
-def answer(fields: dict[str, Any]) -> JsonResponse:
+def answer(fields: JSONObject) -> JsonResponse:
     return JsonResponse(fields, json_dumps_params={"ensure_ascii": False})
 
 
@@ -55,7 +55,7 @@ def endpoint(echo: tuple[str, ...] = (), blanks: dict[str, str] | None = None
                 body = read_body(request)
                 return handler(request, body)
             except TopupError as error:
-                shape: dict[str, Any] = {"code": error.code}
+                shape: JSONObject = {"code": error.code}
                 for name in echo:
                     shape[name] = body[name] if isinstance(body.get(name), str) else ""
                 shape.update(blanks or {})

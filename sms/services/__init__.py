@@ -14,7 +14,8 @@ re-exported so that pages can tell a refusal from a failure without importing th
 """
 
 from backoffice.operations.provider import ProviderNotConfigured
-from sms.client import MAX_NUMBERS_PER_SEND, SmsApiError, SmsError, SmsTransportError
+from sms.client import MAX_NUMBERS_PER_SEND
+from sms.errors import SmsApiError, SmsError, SmsTransportError
 from sms.services.campaign_store import CHUNK_SIZE, store_import, store_recipients, store_upload
 from sms.services.campaigns import RunOutcome, run_campaign
 from sms.services.connection import latest_quota, sms_client

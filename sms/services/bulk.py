@@ -76,7 +76,7 @@ def _copy_statement() -> str:
     table = connection.ops.quote_name(Message._meta.db_table)
     columns = ", ".join(
         # Every copied name is a concrete field, never a relation's reverse side.
-        connection.ops.quote_name(cast(Field, Message._meta.get_field(name)).column)
+        connection.ops.quote_name(cast("Field[Any, Any]", Message._meta.get_field(name)).column)
         for name in _COLUMNS
     )
     return f"COPY {table} ({columns}) FROM STDIN"

@@ -9,12 +9,12 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from django.core.files import File
 from django.core.files.uploadedfile import UploadedFile
 from django.db import connection, transaction
 
+from backoffice.annotations import StaffUser
 from sms.client import MAX_NUMBERS_PER_SEND
 from sms.models import (
     Campaign,
@@ -27,9 +27,6 @@ from sms.models import (
 )
 from sms.services import importing, suppression
 from sms.services.bulk import MessageRow, MessageSink
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import User
 
 CHUNK_SIZE = MAX_NUMBERS_PER_SEND  # one chunk is at most what one send call may carry
 BATCH_SIZE = 2000  # rows per INSERT
@@ -158,7 +155,7 @@ def _save_totals(campaign: Campaign, totals: _Totals, **extra: object) -> None:
 
 
 def store_import(
-    template: Template, path: Path, name: str, user: User | None = None
+    template: Template, path: Path, name: str, user: StaffUser | None = None
 ) -> Campaign:
     """Validate the file at `path` and store it as a draft campaign with its bad lines.
 
@@ -211,7 +208,7 @@ def store_import(
 
 
 def store_upload(
-    template: Template, upload: UploadedFile, user: User | None = None
+    template: Template, upload: UploadedFile, user: StaffUser | None = None
 ) -> Campaign:
     """Store an uploaded file as a draft campaign (see `store_import`)."""
     name = upload.name or "import.csv"
@@ -236,7 +233,7 @@ def store_recipients(
     template: Template,
     lines: Iterable[importing.GoodLine],
     source: str = CampaignSource.FORM,
-    user: User | None = None,
+    user: StaffUser | None = None,
 ) -> Campaign:
     """Store already judged recipients (send page, command line) as a draft campaign."""
     with transaction.atomic():

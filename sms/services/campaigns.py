@@ -64,6 +64,7 @@ from django.utils import timezone
 
 from backoffice.operations.provider import ProviderNotConfigured
 from sms import client as api
+from sms import errors
 from sms.models import (
     Campaign,
     CampaignState,
@@ -117,7 +118,7 @@ class _OutOfTime(Exception):
 class _Uncertain(Exception):
     """The provider may or may not have acted; the next run reconciles."""
 
-    def __init__(self, error: api.SmsError) -> None:
+    def __init__(self, error: errors.SmsError) -> None:
         super().__init__(str(error))
         self.error = error
 
@@ -280,7 +281,7 @@ class CampaignRun:
             results = self.client.send(
                 self.campaign.template.provider_id, [mobile for _id, mobile in members], values
             )
-        except api.SmsError as error:
+        except errors.SmsError as error:
             if error.outcome_uncertain:
                 raise _Uncertain(error) from error
             self._unmark([message_id for message_id, _mobile in members])
@@ -377,7 +378,7 @@ class CampaignRun:
         try:
             # `query` holds report()'s own keyword arguments (a date or message ids).
             return self.client.report(per_page=REPORT_PAGE, **query)  # type: ignore[arg-type]
-        except api.SmsError as error:
+        except errors.SmsError as error:
             raise _Uncertain(error) from error
 
     def _pages(self, since: datetime, **query: object) -> Iterator[api.Message]:
@@ -390,7 +391,7 @@ class CampaignRun:
                 yield record
             if len(report.messages) < REPORT_PAGE or page * REPORT_PAGE >= report.total:
                 return
-        raise _Uncertain(api.SmsTransportError("the delivery report is too long to reconcile"))
+        raise _Uncertain(errors.SmsTransportError("the delivery report is too long to reconcile"))
 
     def _report_of(self, mobile: str, since: datetime) -> list[api.Message]:
         return list(self._pages(since, mobile=mobile))
@@ -443,9 +444,7 @@ def _take_oldest(candidates: list[api.Message], window_start: datetime) -> api.M
 
 
 def _backoff(retries: int) -> int:
-    """Seconds before the next run: 15 doubling per failed run, at most MAX_COUNTDOWN_S."""
-    doubled: int = 15 * 2 ** min(retries, 6)  # `int ** int` is Any to mypy (it may be a float)
-    return min(MAX_COUNTDOWN_S, doubled)
+    return min(MAX_COUNTDOWN_S, 15 * (1 << min(retries, 6)))  # 15 s doubling, int-typed
 
 
 def _state_of(campaign_id: int) -> str:

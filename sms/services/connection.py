@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from backoffice.operations.provider import provider_session, provider_settings
+from backoffice.operations.provider import provider_observers, provider_settings
+from providerkit.timeouts import CONNECT_TIMEOUT_S
 from sms.client import Owner, SmsClient
 from sms.models import Quota
-from sms.services.timing import CONNECT_TIMEOUT_S, call_timeouts
+from sms.services.timing import call_timeouts
 
 __all__ = ["CONNECT_TIMEOUT_S", "latest_quota", "record_quota", "sms_client"]
 
@@ -15,14 +16,14 @@ __all__ = ["CONNECT_TIMEOUT_S", "latest_quota", "record_quota", "sms_client"]
 def sms_client() -> SmsClient:
     """A client for the configured provider (raises ProviderNotConfigured when env is missing).
 
-    Its session records every contact for the dashboard's "provider answered at ...".
+    Its observers record every call for the metrics and the dashboard's "provider answered at ...".
     """
     values = provider_settings("sms")
     return SmsClient(
         values["api_url"],
         values["token"],
         timeout=call_timeouts(),
-        session=provider_session("sms"),
+        observers=provider_observers("sms"),
     )
 
 

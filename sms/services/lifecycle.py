@@ -12,12 +12,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from backoffice.annotations import StaffUser
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.operations.queue import enqueue
 from backoffice.security.audit import audited, record
@@ -37,9 +38,6 @@ from sms.services.campaigns import cancel_queued, run_campaign
 from sms.services.connection import latest_quota, sms_client
 from sms.services.counts import today_counts
 from sms.services.scheduling import OVERRIDE_PERMISSION, check_start_time
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import User
 
 SYNC_SEND_BUDGET_S = 20.0  # the send page waits this long, then the worker carries on
 STALLED_TASK_EXPIRES_S = 600
@@ -147,7 +145,7 @@ def same_recipients(
 
 def send_draft(
     campaign: Campaign,
-    user: User | None = None,
+    user: StaffUser | None = None,
     budget_s: float = SYNC_SEND_BUDGET_S,
     start_at: datetime | None = None,
     override_window: bool = False,
@@ -182,7 +180,7 @@ def send_draft(
 def send_recipients(
     template: Template,
     lines: list[importing.GoodLine],
-    user: User | None = None,
+    user: StaffUser | None = None,
     source: str = CampaignSource.FORM,
     budget_s: float = SYNC_SEND_BUDGET_S,
     start_at: datetime | None = None,
@@ -204,7 +202,7 @@ def enqueue_campaign(campaign_id: int, countdown: int = 0, expires: int | None =
 
 def _confirm_draft(
     campaign: Campaign,
-    user: User | None = None,
+    user: StaffUser | None = None,
     start_at: datetime | None = None,
     override_window: bool = False,
 ) -> None:
@@ -239,7 +237,7 @@ def _confirm_draft(
 
 def _confirm_summary(
     campaign: Campaign,
-    user: User | None = None,
+    user: StaffUser | None = None,
     start_at: datetime | None = None,
     override_window: bool = False,
 ) -> tuple[Campaign, str]:
@@ -254,7 +252,7 @@ def _confirm_summary(
 @audited("sms", "campaign.confirm", _confirm_summary)
 def confirm_campaign(
     campaign: Campaign,
-    user: User | None = None,
+    user: StaffUser | None = None,
     start_at: datetime | None = None,
     override_window: bool = False,
 ) -> None:
@@ -353,7 +351,7 @@ def redraft_recipients(
     previous_id: int | None,
     template: Template,
     lines: list[importing.GoodLine] | None,
-    user: User | None = None,
+    user: StaffUser | None = None,
 ) -> Campaign | None:
     """The send page's preview: the page's previous draft (if still a draft) gives way to the
     newly judged recipients, in one transaction, so a draft is only ever sent as previewed and

@@ -22,7 +22,6 @@ from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from django.core.files import File
 from django.core.files.uploadedfile import UploadedFile
@@ -31,6 +30,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from backoffice.annotations import StaffUser
 from backoffice.security.audit import audited
 from backoffice.ui import csv_export
 from sms import mobiles, rules, texts
@@ -46,9 +46,6 @@ from sms.models import (
     Template,
 )
 from sms.services import importing
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import User
 
 NOTE_MAX_LENGTH = 200
 PROBLEMS_KEPT = 200  # bad lines of a suppression file kept for its check page
@@ -143,7 +140,7 @@ def export_lines(entries: QuerySet[SuppressedNumber]) -> Iterator[str]:
     lambda mobile, reason, note="", user=None: (mobile, f"{mobile}: {reason}"),
 )
 def add_number(
-    mobile: str, reason: str, note: str = "", user: User | None = None
+    mobile: str, reason: str, note: str = "", user: StaffUser | None = None
 ) -> SuppressedNumber:
     """Put one number on the list; SuppressionError if it is invalid or already there."""
     number = normalise(mobile)
@@ -184,7 +181,7 @@ def remove_number(entry: SuppressedNumber) -> None:
         raise SuppressionError(_("%(mobile)s is no longer on the list.") % {"mobile": entry.mobile})
 
 
-def _insert_new(mobiles: Sequence[str], reason: str, note: str, user: User | None) -> int:
+def _insert_new(mobiles: Sequence[str], reason: str, note: str, user: StaffUser | None) -> int:
     """Add those of `mobiles` not yet on the list; returns how many were added."""
     added = 0
     now = timezone.now()
@@ -237,7 +234,7 @@ def invalid_numbers_count(campaign: Campaign) -> int:
     "suppression.add_invalid",
     lambda campaign, user=None: (campaign, f"invalid numbers of campaign {campaign.pk}"),
 )
-def add_invalid_numbers(campaign: Campaign, user: User | None = None) -> int:
+def add_invalid_numbers(campaign: Campaign, user: StaffUser | None = None) -> int:
     """Put every number the provider refused as invalid in `campaign` on the list; how many."""
     mobiles = sorted(set(_invalid_numbers(campaign).values_list("mobile", flat=True)))
     note = _("Refused as invalid (%(code)s) in campaign #%(id)s") % {
@@ -447,7 +444,7 @@ def _local_copy(upload: UploadedFile | File[bytes], suffix: str) -> Path:
 
 
 def check_import(
-    upload: UploadedFile, reason: str, note: str = "", user: User | None = None
+    upload: UploadedFile, reason: str, note: str = "", user: StaffUser | None = None
 ) -> SuppressionImport:
     """Read a suppression file and keep it, unconfirmed, with its figures and bad lines.
 
@@ -506,7 +503,7 @@ def problem_rows(pending: SuppressionImport) -> list[dict[str, object]]:
     "suppression.import",
     lambda pending, user=None: (pending, f"file {pending.source_name}"),
 )
-def confirm_import(pending: SuppressionImport, user: User | None = None) -> int:
+def confirm_import(pending: SuppressionImport, user: StaffUser | None = None) -> int:
     """Add the good numbers of a checked file to the list (once); how many were new.
 
     The file is read again from the storage, so any web host can confirm; a number put on the

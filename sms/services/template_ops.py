@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from backoffice.security.audit import audited
 from sms import client as api
-from sms import rules
+from sms import errors, rules
 from sms.models import MessageType, Quota, Template, TemplateStatus
 from sms.services.connection import latest_quota, record_quota, sms_client
 from sms.verbatim import fit
@@ -164,7 +164,7 @@ def delete_template(template: Template) -> None:
     """
     try:
         sms_client().delete_template(template.provider_id)
-    except api.TemplateNotFoundError:
+    except errors.TemplateNotFoundError:
         pass
     Template.objects.filter(pk=template.pk).update(removed_at=timezone.now())
 

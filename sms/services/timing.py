@@ -11,7 +11,8 @@ from datetime import timedelta
 
 from django.conf import settings
 
-CONNECT_TIMEOUT_S = 5.0
+from providerkit.timeouts import with_read
+
 MIN_LEASE = timedelta(seconds=120)
 # Our own machines' clocks (web and worker both stamp `submitted_at`) and scheduling slack.
 MARGIN = timedelta(seconds=60)
@@ -23,7 +24,7 @@ GRACE_CALLS = 4
 
 def call_timeouts() -> tuple[float, float]:
     """(connect, read) seconds for the SMS client."""
-    return (CONNECT_TIMEOUT_S, float(settings.PROVIDER_TIMEOUT_S))
+    return with_read(float(settings.PROVIDER_TIMEOUT_S))
 
 
 def call_length() -> timedelta:

@@ -7,13 +7,9 @@ its action, a model permission as Django's verb and the model (`DELETE_SUPPRESSE
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from backoffice.annotations import RequestUser
 from backoffice.security.access import access_guard
 from sms.models import MessageType
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
 
 ACCESS = "sms.access_sms"
 SEND = "sms.send_sms"
@@ -27,7 +23,7 @@ DELETE_SUPPRESSED_NUMBER = "sms.delete_suppressednumber"
 needs = access_guard(ACCESS)
 
 
-def abilities(user: User | AnonymousUser) -> dict[str, bool]:
+def abilities(user: RequestUser) -> dict[str, bool]:
     """What the templates may offer this user (buttons and forms are hidden otherwise)."""
     return {
         "can_send": user.has_perm(SEND),
@@ -37,6 +33,6 @@ def abilities(user: User | AnonymousUser) -> dict[str, bool]:
     }
 
 
-def may_override_window(user: User | AnonymousUser, template_type: str) -> bool:
+def may_override_window(user: RequestUser, template_type: str) -> bool:
     """Whether to offer the sending-window override: marketing templates, permitted staff."""
     return template_type == MessageType.MARKETING and user.has_perm(OVERRIDE_WINDOW)

@@ -10,7 +10,7 @@ from django.contrib.humanize.templatetags.humanize import intcomma
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from backoffice.annotations import StaffRequest
 from backoffice.security.access import staff_user
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from backoffice.ui import csv_export
@@ -31,7 +32,7 @@ RESULTS_SHOWN = 50
 
 
 @needs()
-def campaign_list(request: HttpRequest) -> HttpResponse:
+def campaign_list(request: StaffRequest) -> HttpResponse:
     # A send page preview is stored as a draft only so that "Send" confirms exactly what was
     # previewed: it is not a campaign anyone waits on, and it is dropped after a day.
     campaigns = Campaign.objects.select_related("template", "created_by").exclude(
@@ -50,12 +51,12 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 
 
 @needs()
-def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_detail(request: StaffRequest, pk: int) -> HttpResponse:
     return _detail(request, pk)
 
 
 def _detail(
-    request: HttpRequest,
+    request: StaffRequest,
     pk: int,
     schedule_form: ScheduleForm | None = None,
     reschedule_form: RescheduleForm | None = None,
@@ -120,7 +121,7 @@ def _reschedule_form(campaign: Campaign) -> RescheduleForm:
 
 
 @needs()
-def campaign_progress(request: HttpRequest, pk: int) -> JsonResponse:
+def campaign_progress(request: StaffRequest, pk: int) -> JsonResponse:
     campaign = get_object_or_404(Campaign, pk=pk)
     counts = services.polled_campaign_counts(campaign)
     return JsonResponse(
@@ -182,7 +183,7 @@ def _halt_text(campaign: Campaign) -> str:
 
 
 @needs()
-def campaign_problems_csv(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+def campaign_problems_csv(request: StaffRequest, pk: int) -> StreamingHttpResponse:
     campaign = get_object_or_404(Campaign, pk=pk)
     problems = ImportProblem.objects.filter(campaign=campaign).order_by("line_number", "id")
     # Tuples, not model instances (a 20 MB file of bad lines has 1.7 million); the reason is
@@ -200,7 +201,7 @@ def campaign_problems_csv(request: HttpRequest, pk: int) -> StreamingHttpRespons
 
 
 def _act(
-    request: HttpRequest, pk: int, action: Callable[[Campaign], object], success: str
+    request: StaffRequest, pk: int, action: Callable[[Campaign], object], success: str
 ) -> HttpResponse:
     campaign = get_object_or_404(Campaign, pk=pk)
     try:
@@ -214,7 +215,7 @@ def _act(
 
 @needs(SEND)
 @require_POST
-def campaign_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_confirm(request: StaffRequest, pk: int) -> HttpResponse:
     campaign = get_object_or_404(Campaign.objects.select_related("template"), pk=pk)
     user = staff_user(request)
     form = ScheduleForm(
@@ -251,7 +252,7 @@ def confirmed_text(start_at: datetime | None) -> str:
 
 @needs(SEND)
 @require_POST
-def campaign_reschedule(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_reschedule(request: StaffRequest, pk: int) -> HttpResponse:
     campaign = get_object_or_404(Campaign, pk=pk)
     form = RescheduleForm(request.POST)
     if not form.is_valid():
@@ -279,7 +280,7 @@ def campaign_reschedule(request: HttpRequest, pk: int) -> HttpResponse:
 
 @needs(SEND)
 @require_http_methods(["GET", "POST"])
-def campaign_discard(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_discard(request: StaffRequest, pk: int) -> HttpResponse:
     campaign = get_object_or_404(Campaign, pk=pk)
     if campaign.state != CampaignState.DRAFT:
         messages.error(request, _("Only a campaign waiting for confirmation can be discarded."))
@@ -326,7 +327,7 @@ def _discard_question(campaign: Campaign) -> Confirmation:
 
 @needs(SEND)
 @require_http_methods(["GET", "POST"])
-def campaign_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_cancel(request: StaffRequest, pk: int) -> HttpResponse:
     if not confirmed(request):
         campaign = get_object_or_404(Campaign, pk=pk)
         # Refused before the question, so that nobody confirms what the service would refuse;
@@ -363,5 +364,5 @@ def _cancel_question(campaign: Campaign) -> Confirmation:
 
 @needs(SEND)
 @require_POST
-def campaign_resume(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_resume(request: StaffRequest, pk: int) -> HttpResponse:
     return _act(request, pk, services.resume_campaign, _("Resumed: sending goes on."))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 
+from backoffice.annotations import StaffRequest
 from backoffice.ui.dashboard import ServiceOverviewView
 from sms import services
 from sms.models import Campaign
@@ -12,7 +13,7 @@ from sms.views.access import abilities, needs
 
 
 @needs()
-def index(request: HttpRequest) -> HttpResponse:
+def index(request: StaffRequest) -> HttpResponse:
     overview = ServiceOverviewView(service_key="sms", request=request)
     context = overview.get_context_data()
     context.update(

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from backoffice.annotations import StaffRequest
 from sms import services, texts
 from sms.forms import ReportFilterForm
 from sms.services import SmsError
@@ -26,14 +27,14 @@ def _filters(form: ReportFilterForm) -> services.ReportFilters:
     )
 
 
-def _cursor(request: HttpRequest, name: str) -> int | None:
+def _cursor(request: StaffRequest, name: str) -> int | None:
     value = request.GET.get(name, "")
     # isdigit() alone accepts "²" or "٣", which int() refuses.
     return int(value) if value.isascii() and value.isdigit() else None
 
 
 @needs()
-def report(request: HttpRequest) -> HttpResponse:
+def report(request: StaffRequest) -> HttpResponse:
     form = ReportFilterForm(request.GET or None)
     page = None
     totals: list[services.StatusTotal] = []
@@ -64,7 +65,7 @@ def report(request: HttpRequest) -> HttpResponse:
 
 
 @needs()
-def report_csv(request: HttpRequest) -> HttpResponseBase:
+def report_csv(request: StaffRequest) -> HttpResponseBase:
     form = ReportFilterForm(request.GET or None)
     if request.GET and not form.is_valid():
         return render(request, "sms/report.html", {"form": form, "page": None, "query": ""})
@@ -79,7 +80,7 @@ def report_csv(request: HttpRequest) -> HttpResponseBase:
 
 @needs(SEND)
 @require_POST
-def report_sync(request: HttpRequest) -> HttpResponse:
+def report_sync(request: StaffRequest) -> HttpResponse:
     try:
         result = services.sync_reports()
     except (SmsError, services.ProviderNotConfigured) as error:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from backoffice.annotations import StaffRequest
 from backoffice.security.access import staff_user
 from sms import services, texts
 from sms.forms import ImportForm, ScheduleForm, SendForm
@@ -19,7 +20,7 @@ MAX_RECIPIENTS = services.MAX_FORM_RECIPIENTS
 
 
 @needs(SEND)
-def send(request: HttpRequest) -> HttpResponse:
+def send(request: StaffRequest) -> HttpResponse:
     """GET: the form. POST `preview`: judge every number and store them as a draft.
     POST `send`: confirm that draft, now or at the chosen time (once: a repeated submission
     sends nothing more)."""
@@ -119,7 +120,7 @@ def _judge(form: SendForm) -> services.RecipientsPreview | None:
     return preview
 
 
-def _own_draft(request: HttpRequest, raw_id: str) -> Campaign | None:
+def _own_draft(request: StaffRequest, raw_id: str) -> Campaign | None:
     """The send-page campaign this user previewed, whatever its state now."""
     if not (raw_id.isascii() and raw_id.isdigit()):
         return None
@@ -128,7 +129,7 @@ def _own_draft(request: HttpRequest, raw_id: str) -> Campaign | None:
     ).first()
 
 
-def _confirm(request: HttpRequest, campaign: Campaign, schedule: ScheduleForm) -> HttpResponse:
+def _confirm(request: StaffRequest, campaign: Campaign, schedule: ScheduleForm) -> HttpResponse:
     start_at = schedule.start_time()
     try:
         services.send_draft(
@@ -150,7 +151,7 @@ def _confirm(request: HttpRequest, campaign: Campaign, schedule: ScheduleForm) -
     return redirect("sms:campaign", pk=campaign.pk)
 
 
-def _already_confirmed(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+def _already_confirmed(request: StaffRequest, campaign: Campaign) -> HttpResponse:
     messages.info(
         request, _("This send was already confirmed; nothing was sent a second time.")
     )
@@ -177,7 +178,7 @@ def _rows(lines: list[services.BadLine]) -> list[dict[str, object]]:
 
 
 @needs(SEND)
-def import_file(request: HttpRequest) -> HttpResponse:
+def import_file(request: StaffRequest) -> HttpResponse:
     """Upload and validate: the file becomes a campaign waiting for confirmation."""
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():

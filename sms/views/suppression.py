@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from backoffice.annotations import StaffRequest
 from backoffice.security.access import staff_user
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from sms import services
@@ -36,7 +37,7 @@ PAGE_SIZE = 50
 
 
 def _filtered(
-    request: HttpRequest,
+    request: StaffRequest,
 ) -> tuple[SuppressionFilterForm, QuerySet[SuppressedNumber]]:
     form = SuppressionFilterForm(request.GET or None)
     if form.is_bound and form.is_valid():
@@ -49,7 +50,7 @@ def _filtered(
 
 
 @needs()
-def suppression_list(request: HttpRequest) -> HttpResponse:
+def suppression_list(request: StaffRequest) -> HttpResponse:
     form, entries = _filtered(request)
     page = Paginator(entries, PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
@@ -62,7 +63,7 @@ def suppression_list(request: HttpRequest) -> HttpResponse:
 
 
 @needs()
-def suppression_csv(request: HttpRequest) -> HttpResponseBase:
+def suppression_csv(request: StaffRequest) -> HttpResponseBase:
     """The list as CSV, under the same search; a bad search answers the list page with its
     error (as the order export does), never a file of the whole list taken for the search."""
     form, entries = _filtered(request)
@@ -77,7 +78,7 @@ def suppression_csv(request: HttpRequest) -> HttpResponseBase:
 
 
 @needs(ADD_SUPPRESSED_NUMBER)
-def suppression_add(request: HttpRequest) -> HttpResponse:
+def suppression_add(request: StaffRequest) -> HttpResponse:
     form = SuppressionAddForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -98,7 +99,7 @@ def suppression_add(request: HttpRequest) -> HttpResponse:
 
 @needs(DELETE_SUPPRESSED_NUMBER)
 @require_http_methods(["GET", "POST"])
-def suppression_remove(request: HttpRequest, pk: int) -> HttpResponse:
+def suppression_remove(request: StaffRequest, pk: int) -> HttpResponse:
     """The confirmation page first; once confirmed, remove (recorded in the audit log)."""
     entry = get_object_or_404(SuppressedNumber.objects.select_related("created_by"), pk=pk)
     if not confirmed(request):
@@ -134,7 +135,7 @@ def _removal_question(entry: SuppressedNumber) -> Confirmation:
 
 
 @needs(ADD_SUPPRESSED_NUMBER)
-def suppression_import(request: HttpRequest) -> HttpResponse:
+def suppression_import(request: StaffRequest) -> HttpResponse:
     """Upload and check: the file waits, with its bad lines, for a confirmation."""
     form = SuppressionImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
@@ -156,7 +157,7 @@ def suppression_import(request: HttpRequest) -> HttpResponse:
 
 
 @needs(ADD_SUPPRESSED_NUMBER)
-def suppression_import_check(request: HttpRequest, pk: int) -> HttpResponse:
+def suppression_import_check(request: StaffRequest, pk: int) -> HttpResponse:
     pending = get_object_or_404(SuppressionImport.objects.select_related("created_by"), pk=pk)
     return render(
         request,
@@ -171,7 +172,7 @@ def suppression_import_check(request: HttpRequest, pk: int) -> HttpResponse:
 
 @needs(ADD_SUPPRESSED_NUMBER)
 @require_POST
-def suppression_import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+def suppression_import_confirm(request: StaffRequest, pk: int) -> HttpResponse:
     pending = get_object_or_404(SuppressionImport, pk=pk)
     try:
         added = services.confirm_import(pending, user=staff_user(request))
@@ -192,7 +193,7 @@ def suppression_import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 
 @needs(ADD_SUPPRESSED_NUMBER)
 @require_POST
-def suppression_import_discard(request: HttpRequest, pk: int) -> HttpResponse:
+def suppression_import_discard(request: StaffRequest, pk: int) -> HttpResponse:
     pending = get_object_or_404(SuppressionImport, pk=pk)
     if pending.confirmed_at is not None:
         # Checked before the question: an added file cannot be discarded.
@@ -223,7 +224,7 @@ def suppression_import_discard(request: HttpRequest, pk: int) -> HttpResponse:
 
 @needs(ADD_SUPPRESSED_NUMBER)
 @require_http_methods(["GET", "POST"])
-def campaign_suppress_invalid(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_suppress_invalid(request: StaffRequest, pk: int) -> HttpResponse:
     """The confirmation page with the count first; once confirmed, add the campaign's invalid
     numbers (those already on the list are left as they are)."""
     campaign = get_object_or_404(Campaign.objects.select_related("template"), pk=pk)
@@ -268,7 +269,7 @@ def _suppress_invalid_question(campaign: Campaign, count: int) -> Confirmation:
 
 @needs(MANAGE_TEMPLATES)
 @require_POST
-def template_respect_suppression(request: HttpRequest, pk: int) -> HttpResponse:
+def template_respect_suppression(request: StaffRequest, pk: int) -> HttpResponse:
     template = get_object_or_404(Template, pk=pk)
     form = RespectSuppressionForm(request.POST)
     if template.type != MessageType.INDUSTRY or not form.is_valid():

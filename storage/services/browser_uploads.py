@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from backoffice.annotations import StaffUser
 from backoffice.operations.provider import ProviderNotConfigured
 from storage import paths, rules
 from storage.client import (
@@ -94,7 +95,7 @@ def start_browser_upload(
     size: int,
     content_type: str | None,
     options: UploadOptions,
-    user: Any = None,
+    user: StaffUser | None = None,
 ) -> UploadTask:
     """The task the browser sends parts to; an unfinished one for the same file, target and
     options is taken up again (a reloaded page, another tab), at the provider's next part."""

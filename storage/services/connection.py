@@ -6,7 +6,7 @@ from typing import cast
 
 from django.conf import settings
 
-from backoffice.operations.provider import provider_session, provider_settings
+from backoffice.operations.provider import provider_observers, provider_settings
 from storage.client import RetryPolicy, Scheme, StorageClient
 
 CONNECT_TIMEOUT_S = 5.0
@@ -17,8 +17,9 @@ def storage_client(
 ) -> StorageClient:
     """A client for the configured bucket (ProviderNotConfigured when the env is missing).
 
-    Its session records every contact for the dashboard's "provider answered at ...". The
-    timeout bounds each socket wait, not a whole transfer, so large files are not cut short.
+    Its observers record every call for the metrics and the dashboard's "provider answered
+    at ...". The timeout bounds each socket wait, not a whole transfer, so large files are not
+    cut short.
     """
     values = provider_settings("storage")
     return StorageClient(
@@ -29,7 +30,7 @@ def storage_client(
         # env.choice admitted only a known scheme; the client checks it again.
         scheme=cast(Scheme, values.get("signature") or "current"),
         timeout=float(timeout or settings.PROVIDER_TIMEOUT_S),
-        session=provider_session("storage"),
+        observers=provider_observers("storage"),
         retry=retry,
     )
 

@@ -27,15 +27,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from django.dispatch import Signal
 from django.urls import NoReverseMatch, reverse
 from django.utils.functional import Promise
 
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
+from backoffice.annotations import RequestUser
 
 logger = logging.getLogger(__name__)
 
@@ -106,7 +104,7 @@ def registered_file_actions() -> tuple[FileAction, ...]:
 
 
 def file_actions_for(
-    path: str, content_type: str | None, user: User | AnonymousUser
+    path: str, content_type: str | None, user: RequestUser
 ) -> list[tuple[str, str]]:
     """(label, url) of every registered action that applies to the file and the user."""
     links: list[tuple[str, str]] = []

@@ -47,14 +47,14 @@ class BucketStorage(Storage):
             raise ValueError(f"a stored file name must stay inside the folder: {name!r}")
         return f"{self.folder}/{clean}"
 
-    def _save(self, name: str, content: File) -> str:
+    def _save(self, name: str, content: File[bytes]) -> str:
         content.seek(0)
         # The upload reads a binary file object: a Django File wraps one in `file`.
         data = cast(BinaryIO, content.file if hasattr(content, "file") else content)
         self.client.upload(self._path(name), data)
         return name
 
-    def _open(self, name: str, mode: str = "rb") -> File:
+    def _open(self, name: str, mode: str = "rb") -> File[bytes]:
         if "w" in mode or "a" in mode:
             raise ValueError("bucket files are written with save(), not opened for writing")
         buffer = io.BytesIO()

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from django import template
 
 from storage import services
@@ -11,7 +13,7 @@ register = template.Library()
 
 
 @register.filter
-def size(value: int | float | None) -> str:
+def size(value: float | Literal[""] | None) -> str:
     """`512 bytes`, `1.5 KiB`, `12.0 MiB`; empty for a missing size."""
     if value is None or value == "":
         return ""
@@ -19,7 +21,7 @@ def size(value: int | float | None) -> str:
 
 
 @register.filter
-def byte_count(value: int | float | None) -> str:
+def byte_count(value: float | Literal[""] | None) -> str:
     """The exact count: `12,345 bytes`."""
     if value is None or value == "":
         return ""

@@ -4,12 +4,13 @@ the streamed download and preview endpoints."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
+from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from backoffice.ui.errors import NotFoundForStaff
@@ -30,7 +31,7 @@ from storage.views.navigation import browse_url, path_url
 PROVIDER_ERRORS = (StorageError, ProviderNotConfigured, rules.RuleViolation)
 
 
-def _path_or_404(request: HttpRequest) -> str:
+def _path_or_404(request: StaffRequest) -> str:
     raw = request.GET.get("path") or request.POST.get("path") or ""
     try:
         return paths.canonical(raw, allow_root=False)
@@ -39,7 +40,7 @@ def _path_or_404(request: HttpRequest) -> str:
 
 
 def _render_file(
-    request: HttpRequest,
+    request: StaffRequest,
     path: str,
     *,
     metadata_form: MetadataForm | None = None,
@@ -82,13 +83,13 @@ def _render_file(
 
 @needs()
 @require_GET
-def file_detail(request: HttpRequest) -> HttpResponse:
+def file_detail(request: StaffRequest) -> HttpResponse:
     return _render_file(request, _path_or_404(request))
 
 
 @needs(MANAGE)
 @require_POST
-def edit_metadata(request: HttpRequest) -> HttpResponse:
+def edit_metadata(request: StaffRequest) -> HttpResponse:
     path = _path_or_404(request)
     form = MetadataForm(request.POST)
     if not form.is_valid():
@@ -112,7 +113,7 @@ def edit_metadata(request: HttpRequest) -> HttpResponse:
 
 @needs(MANAGE)
 @require_POST
-def edit_secret(request: HttpRequest) -> HttpResponse:
+def edit_secret(request: StaffRequest) -> HttpResponse:
     path = _path_or_404(request)
     form = SecretForm(request.POST)
     if not form.is_valid():
@@ -159,7 +160,7 @@ def _stream(download: services.Download, *, attachment: bool) -> StreamingHttpRe
 
 @needs()
 @require_GET
-def download(request: HttpRequest) -> HttpResponseBase:
+def download(request: StaffRequest) -> HttpResponseBase:
     """The file, streamed from the provider through the back-office in 64 KiB chunks."""
     path = _path_or_404(request)
     try:
@@ -174,7 +175,7 @@ def download(request: HttpRequest) -> HttpResponseBase:
 
 @needs()
 @require_GET
-def preview(request: HttpRequest) -> HttpResponseBase:
+def preview(request: StaffRequest) -> HttpResponseBase:
     """An image for the browser's thumbnails, streamed from storage; only raster types a
     browser shows safely (never SVG, which can carry scripts), and only up to a size cap."""
     path = _path_or_404(request)

@@ -13,12 +13,13 @@ from urllib.parse import urlencode
 from django import forms
 from django.contrib import messages
 from django.contrib.humanize.templatetags.humanize import intcomma
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from backoffice.annotations import StaffRequest
 from backoffice.models import ProviderContact
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
@@ -57,7 +58,7 @@ class Row:
     actions: list[tuple[str, str]]
 
 
-def _rows(page: FolderPage, request: HttpRequest) -> list[Row]:
+def _rows(page: FolderPage, request: StaffRequest) -> list[Row]:
     # Base URLs are reversed once: a page may hold 1000 rows.
     file_base = reverse("storage:file")
     preview_base = reverse("storage:preview")
@@ -90,7 +91,7 @@ def _pending_uploads(folder: str) -> list[UploadTask]:
     return [task for task in unfinished if task.target_folder == folder][:50]
 
 
-def _partial_url(request: HttpRequest) -> str:
+def _partial_url(request: StaffRequest) -> str:
     query = request.GET.copy()
     query["partial"] = "listing"
     return f"{request.path}?{query.urlencode()}"
@@ -106,7 +107,7 @@ def _read(folder: str, listing: Listing) -> FolderPage:
 
 @needs()
 @require_GET
-def browser(request: HttpRequest) -> HttpResponse:
+def browser(request: StaffRequest) -> HttpResponse:
     folder, problems = folder_param(request.GET.get("path"))
     for problem in problems:
         messages.error(request, problem_text(problem))
@@ -177,7 +178,7 @@ def browser(request: HttpRequest) -> HttpResponse:
 
 @needs(MANAGE)
 @require_POST
-def create_folder(request: HttpRequest) -> HttpResponse:
+def create_folder(request: StaffRequest) -> HttpResponse:
     form = FolderForm(request.POST)
     parent = form.data.get("parent") or paths.ROOT
     if not form.is_valid():
@@ -195,7 +196,7 @@ def create_folder(request: HttpRequest) -> HttpResponse:
     return redirect(browse_url(form.cleaned_data["parent"]))
 
 
-def _form_errors(request: HttpRequest, form: forms.Form) -> None:
+def _form_errors(request: StaffRequest, form: forms.Form) -> None:
     for errors in form.errors.values():
         for message in errors:
             messages.error(request, str(message))
@@ -203,7 +204,7 @@ def _form_errors(request: HttpRequest, form: forms.Form) -> None:
 
 @needs(MANAGE)
 @require_POST
-def delete(request: HttpRequest) -> HttpResponse:
+def delete(request: StaffRequest) -> HttpResponse:
     form = DeleteForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -232,7 +233,7 @@ def delete(request: HttpRequest) -> HttpResponse:
 
 
 def _delete_question(path: str, kind: str, asynchronous: bool,
-                     request: HttpRequest) -> Confirmation:
+                     request: StaffRequest) -> Confirmation:
     if kind == "folder":
         question = gettext("Delete the folder %(path)s?") % {"path": path}
         what = gettext("Only an empty folder can be deleted; a folder with files in it is left "
@@ -252,7 +253,7 @@ def _delete_question(path: str, kind: str, asynchronous: bool,
 
 @needs(MANAGE)
 @require_POST
-def delete_selected(request: HttpRequest) -> HttpResponse:
+def delete_selected(request: StaffRequest) -> HttpResponse:
     """Delete the entries ticked on a folder page, after one confirmation naming them all."""
     form = DeleteSelectionForm(request.POST)
     if not form.is_valid():
@@ -295,7 +296,7 @@ def delete_selected(request: HttpRequest) -> HttpResponse:
 
 @needs(MANAGE)
 @require_POST
-def mirror_now(request: HttpRequest) -> HttpResponse:
+def mirror_now(request: StaffRequest) -> HttpResponse:
     """Queue a walk of the current folder tree into the mirror."""
     folder, _problems = folder_param(request.POST.get("path"))
     services.refresh_mirror(folder)

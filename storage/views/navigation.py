@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from django.http import HttpRequest
 from django.urls import reverse
 
+from backoffice.annotations import StaffRequest
 from storage import paths, rules
 from storage.services import DEFAULT_PAGE_SIZE, PAGE_SIZES
 
@@ -94,7 +94,7 @@ class Listing:
         return self.url(folder, cursor=next_cursor, trail=trail)
 
 
-def listing_of(request: HttpRequest) -> Listing:
+def listing_of(request: StaffRequest) -> Listing:
     """The listing a browser request asks for; defaults for bad values. A search always lists
     in ascending name order (it relies on it to stop early)."""
     order = "desc" if request.GET.get("order") == "desc" else "asc"

@@ -12,13 +12,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext, ngettext, pgettext
 from django.views.decorators.http import require_GET, require_POST
 
+from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.security.confirm import (
     Confirmation,
@@ -27,6 +28,7 @@ from backoffice.security.confirm import (
     confirmed,
 )
 from backoffice.security.redirects import safe_next
+from providerkit.json_types import JSONObject
 from storage import paths, rules, services
 from storage.forms import UploadOptionsForm
 from storage.models import UploadTask
@@ -40,7 +42,7 @@ from storage.views.navigation import path_url
 MAX_CHECKED_NAMES = 100
 
 
-def status_json(task: UploadTask) -> dict[str, Any]:
+def status_json(task: UploadTask) -> JSONObject:
     """What the page needs to draw one upload's second progress bar and its buttons."""
     return {
         "id": task.pk,
@@ -83,7 +85,7 @@ def _bad_request(errors: dict[str, list[str]], summary: list[str] | None = None)
 
 @needs(MANAGE)
 @require_POST
-def upload_check(request: HttpRequest) -> JsonResponse:
+def upload_check(request: StaffRequest) -> JsonResponse:
     """Validate a batch before any byte is sent: the options, each target path, and which
     targets already exist (so the page can ask before replacing them)."""
     form = UploadOptionsForm(request.POST)
@@ -174,7 +176,7 @@ def _describe_target(entry: dict[str, Any], *, name: str, target: services.Targe
 
 @needs(MANAGE)
 @require_POST
-def upload_create(request: HttpRequest) -> JsonResponse:
+def upload_create(request: StaffRequest) -> JsonResponse:
     """Open (or take up again) the upload of one file the browser is about to send in parts.
 
     Only the file's name, size and type arrive here, with the options; its bytes follow in
@@ -220,7 +222,7 @@ def _size_problem(name: str, size: int, options: services.UploadOptions) -> str:
 
 @needs(MANAGE)
 @require_POST
-def upload_part(request: HttpRequest, pk: int, part_id: int) -> JsonResponse:
+def upload_part(request: StaffRequest, pk: int, part_id: int) -> JsonResponse:
     """Forward one part of a browser upload to the provider; answers the next part id.
 
     The body is the part's raw bytes. A part out of order, sent twice, of the wrong size or
@@ -248,24 +250,24 @@ REFUSAL_STATUS = {"wrong_size": 400, "out_of_order": 409, "not_open": 409, "rest
 
 @needs()
 @require_GET
-def upload_status(request: HttpRequest, pk: int) -> JsonResponse:
+def upload_status(request: StaffRequest, pk: int) -> JsonResponse:
     return JsonResponse(status_json(get_object_or_404(UploadTask, pk=pk)))
 
 
-def _wants_json(request: HttpRequest) -> bool:
+def _wants_json(request: StaffRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
 @needs(MANAGE)
 @require_POST
-def upload_resume(request: HttpRequest, pk: int) -> HttpResponse:
+def upload_resume(request: StaffRequest, pk: int) -> HttpResponse:
     """One click after a failure: queue the upload again at its saved part."""
     return _task_action(request, pk, services.resume_upload)
 
 
 @needs(MANAGE)
 @require_POST
-def upload_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+def upload_cancel(request: StaffRequest, pk: int) -> HttpResponse:
     """Discard an upload, after one confirmation: the confirmation page, or (for the page's
     script, which must not leave a page that is sending files) the same question as JSON."""
     task = get_object_or_404(UploadTask, pk=pk)
@@ -316,7 +318,7 @@ def _discard_question(task: UploadTask, back: str) -> Confirmation:
     )
 
 
-def _task_action(request: HttpRequest, pk: int, action: Callable[[int], bool]) -> HttpResponse:
+def _task_action(request: StaffRequest, pk: int, action: Callable[[int], bool]) -> HttpResponse:
     """Carry out `action` on the task; 409 (JSON) when its state did not allow it."""
     task = get_object_or_404(UploadTask, pk=pk)
     done = action(task.pk)
@@ -328,7 +330,7 @@ def _task_action(request: HttpRequest, pk: int, action: Callable[[int], bool]) -
 
 @needs()
 @require_GET
-def upload_list(request: HttpRequest) -> HttpResponse:
+def upload_list(request: StaffRequest) -> HttpResponse:
     """Every upload, newest first, with the same live progress and Resume as the browser."""
     state = request.GET.get("state", "")
     tasks = UploadTask.objects.select_related("created_by")

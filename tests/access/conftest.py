@@ -5,5 +5,5 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def fast_password_hasher(settings):  # type: ignore[no-untyped-def]
+def fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -16,7 +16,7 @@ from backoffice.security.roles import setup_roles
 pytestmark = pytest.mark.django_db
 
 
-def entry(**fields):  # type: ignore[no-untyped-def]
+def entry(**fields):
     return audit.record(fields.pop("app", "sms"), fields.pop("action", "template.create"),
                         **fields)
 
@@ -91,7 +91,7 @@ def test_group_membership_changes_name_the_person_and_the_groups(django_user_mod
 
 
 @pytest.fixture
-def auditor_client(make_user):  # type: ignore[no-untyped-def]
+def auditor_client(make_user):
     client = Client()
     client.force_login(make_user("audrey", "Auditors"))
     return client

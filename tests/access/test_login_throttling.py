@@ -18,7 +18,7 @@ LOGINS = ["/accounts/login/", "/admin/login/", "/api/auth/login/"]
 
 
 @pytest.fixture
-def ann(django_user_model):  # type: ignore[no-untyped-def]
+def ann(django_user_model):
     return django_user_model.objects.create_user("ann", password=PASSWORD, is_staff=True)
 
 

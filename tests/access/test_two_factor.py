@@ -25,7 +25,7 @@ def code_for(device: TOTPDevice, steps_ahead: int = 0) -> str:
 
 
 @pytest.fixture
-def ann(make_user):  # type: ignore[no-untyped-def]
+def ann(make_user):
     user = make_user("ann", "SMS operators")
     user.set_password(PASSWORD)
     user.save()
@@ -49,7 +49,7 @@ def sign_in(address: str = "10.0.0.1") -> Client:
     return client
 
 
-def _forced(user) -> Client:  # type: ignore[no-untyped-def]
+def _forced(user) -> Client:
     client = Client()
     client.force_login(user)
     return client

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_figures_for_an_empty_app(manager: Any) -> None:
-    assert dict(dashboard.figures(manager)) == {
+    assert {f.label: f.value for f in dashboard.figures(manager)} == {
         "Rule sets": "0", "Last publish": "never", "Purges today": "0 (0 URLs)"}
 
 
@@ -36,7 +36,7 @@ def test_demo_data_is_published_and_loading_twice_changes_nothing(edge: Edge,
     assert ImageVersion.objects.count() == 2
     assert PublishedConfig.objects.filter(status=PublishStatus.OK).count() == 2
     services.request_manual_purge([f"{edge.base_url}/a.jpg"], manager)
-    figures = dict(dashboard.figures(manager))
+    figures = {f.label: f.value for f in dashboard.figures(manager)}
     assert figures["Rule sets"] == "1"
     assert figures["Purges today"] == "1 (1 URLs)"
     assert figures["Last publish"] != "never"

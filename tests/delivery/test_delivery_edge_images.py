@@ -92,7 +92,7 @@ def test_format_converts(images: Edge, value: str, pil_format: str) -> None:
 
 def test_gifto_keeps_one_frame_of_an_animated_gif(images: Edge) -> None:
     original = Image.open(io.BytesIO(images.get("/img/anim.gif").content))
-    assert original.n_frames == 2
+    assert getattr(original, "n_frames", 1) == 2
     assert getattr(fetch(images, "/img/anim.gif", [("gifto", "true")]), "n_frames", 1) == 1
 
 
@@ -110,7 +110,8 @@ def test_crop_takes_the_area_from_the_top_left_point(images: Edge) -> None:
 def test_gaussblur_softens_the_edge_and_unsharp_keeps_the_size(images: Edge) -> None:
     blurred = fetch(images, "/img/halves.png", [("gaussblur", "5x3")]).convert("RGB")
     assert blurred.size == (400, 300)
-    assert 0 < blurred.getpixel((199, 150))[0] < 255
+    edge = blurred.getpixel((199, 150))
+    assert isinstance(edge, tuple) and 0 < edge[0] < 255
     sharpened = fetch(images, "/img/halves.png", [("unsharp", "true")])
     assert sharpened.size == (400, 300)
 

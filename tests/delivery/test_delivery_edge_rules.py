@@ -14,7 +14,7 @@ from tests.delivery.conftest import Edge
 
 pytestmark = pytest.mark.django_db
 
-RULES = [
+RULES: list[dict[str, object]] = [
     {"pattern": r"^/old/(.*)$", "rule": "$REDIRECT(/new/$1, 301)"},
     {"pattern": r"^/pay/([0-9]+)/([0-9]+)/(.*?)\.html$",
      "rule": "/pay.txt?payid=$1&categoryid=$2", "break": True},

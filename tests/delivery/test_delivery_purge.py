@@ -144,6 +144,6 @@ def test_the_task_waits_for_room_in_the_minute(edge: Edge, manager: Any,
     waiting = PurgeRequest.objects.create(source=PurgeSource.FILE_DELETED, path="/b.txt",
                                           urls=f"{edge.base_url}/b.txt", url_count=1)
     with pytest.raises(Retry):
-        send_purge_task.apply(args=[waiting.pk], throw=True)
+        send_purge_task.apply(args=(waiting.pk,), throw=True)
     waiting.refresh_from_db()
     assert (waiting.status, waiting.attempts) == (PurgeStatus.PENDING, 0)

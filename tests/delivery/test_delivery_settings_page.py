@@ -3,6 +3,7 @@ refused naming the field and line, with nothing already stored lost."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -13,7 +14,8 @@ from delivery.models import DeliverySettings, ImageVersion
 pytestmark = pytest.mark.django_db
 
 
-def data(versions: list[tuple[str, str]] = (), initial: int = 0, **fields: Any) -> dict:
+def data(versions: Sequence[tuple[str, str]] = (), initial: int = 0,
+         **fields: Any) -> dict[str, Any]:
     values: dict[str, Any] = {
         "separator": "!", "referer_mode": "off", "referer_allow_empty": "on",
         "versions-TOTAL_FORMS": str(len(versions)), "versions-INITIAL_FORMS": str(initial),

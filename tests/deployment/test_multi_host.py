@@ -1,5 +1,6 @@
-"""Two hosts simulated on this machine behind Debian's nginx, with the README guide's commands
-and nginx configuration (`deploy/nginx/backoffice.conf`, `deploy/gunicorn.conf.py`).
+"""Two hosts simulated on this machine behind Debian's nginx, with the deployment guide's
+commands (docs/deployment.md) and nginx configuration (`deploy/nginx/backoffice.conf`,
+`deploy/gunicorn.conf.py`).
 
 Host A listens on 127.0.0.2 and host B on 127.0.0.3; each runs gunicorn and a Celery worker
 with its own VAR_DIR; each also runs a beat (one active, one standing by). They share one
@@ -48,7 +49,7 @@ def free_port(address: str) -> int:
         return probe.getsockname()[1]
 
 
-def wait_until(predicate, timeout_s: float, what: str) -> None:  # type: ignore[no-untyped-def]
+def wait_until(predicate, timeout_s: float, what: str) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         try:
@@ -85,7 +86,7 @@ class Cluster:
         self.processes[name] = process
         return process
 
-    # The guide's commands (README, "Deployment guide").
+    # The guide's commands (docs/deployment.md, "Deployment guide").
     def web(self, host: str) -> None:
         self.start(f"web-{host}", host, [str(Path(sys.executable).parent / "gunicorn"), "-c",
                                          "deploy/gunicorn.conf.py", "backoffice.wsgi"])
@@ -154,7 +155,7 @@ http {{
 
 
 @pytest.fixture
-def cluster(tmp_path: Path, provider, redis_url, postgres, django_user_model) -> Iterator[Cluster]:  # type: ignore[no-untyped-def]
+def cluster(tmp_path: Path, provider, redis_url, postgres, django_user_model) -> Iterator[Cluster]:
     if not NGINX.exists():
         if os.environ.get("REQUIRE_SERVICES"):
             pytest.fail("nginx is not installed (apt-get install nginx)")
@@ -223,7 +224,7 @@ def cluster(tmp_path: Path, provider, redis_url, postgres, django_user_model) ->
 def logged_in(cluster: Cluster) -> requests.Session:
     session = requests.Session()
     page = session.get(cluster.url("/accounts/login/"), timeout=10)
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+    token = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)[0]
     answer = session.post(cluster.url("/accounts/login/"), timeout=10, allow_redirects=False,
                           data={"username": "operator", "password": PASSWORD,
                                 "csrfmiddlewaretoken": token},
@@ -262,7 +263,7 @@ def node(answer: requests.Response) -> str:
     return NODE_OF[answer.headers["X-Upstream"].split(",")[-1].strip().split(":")[0]]
 
 
-def import_sms_through_one_node_and_send_through_the_other(cluster: Cluster, provider) -> None:  # type: ignore[no-untyped-def]
+def import_sms_through_one_node_and_send_through_the_other(cluster: Cluster, provider) -> None:
     from sms import rules
     from sms import services as sms
     from sms.models import Campaign
@@ -300,7 +301,7 @@ def import_sms_through_one_node_and_send_through_the_other(cluster: Cluster, pro
     cluster.worker(upload_host)
 
 
-def settle_a_topup_order_through_the_other_node(cluster: Cluster, provider) -> None:  # type: ignore[no-untyped-def]
+def settle_a_topup_order_through_the_other_node(cluster: Cluster, provider) -> None:
     """Orders are placed until one's callback reaches the node that did not take the order
     (nginx alternates, but other requests come in between); each must settle."""
     from django.contrib.auth import get_user_model
@@ -334,7 +335,7 @@ def ready(cluster: Cluster) -> requests.Response:
     return requests.get(cluster.url("/ready"), timeout=10)
 
 
-def test_two_hosts_behind_nginx(cluster: Cluster, provider) -> None:  # type: ignore[no-untyped-def]
+def test_two_hosts_behind_nginx(cluster: Cluster, provider) -> None:
     from backoffice.models import SchedulerLease
     from backoffice.operations import beat
     from storage.services import storage_client

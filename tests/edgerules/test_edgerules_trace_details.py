@@ -8,7 +8,7 @@ from edgerules.probe import ConditionCheck, VariableReading
 from tests.edgerules.documented_examples import DENY_FOO_WITHOUT_REFERER
 
 
-def step_of(rule: str, pattern: str = "", **fields: object):  # type: ignore[no-untyped-def]
+def step_of(rule: str, pattern: str = "", **fields: object):
     ctx = RequestContext(host="cdn.example.com", **fields)  # type: ignore[arg-type]
     outcome = compile_rule_set([RuleSpec(rule, pattern, debug=False)]).run(ctx)
     return outcome.trace[0]

@@ -27,7 +27,8 @@ def request_by(django_user_model, *codenames):
 
 
 def test_it_lets_through_a_user_with_access_and_the_action(django_user_model):
-    assert send_page(request_by(django_user_model, "access_sms", "send_sms")).content == b"sent"
+    response = send_page(request_by(django_user_model, "access_sms", "send_sms"))
+    assert isinstance(response, HttpResponse) and response.content == b"sent"
 
 
 @pytest.mark.parametrize("codenames", [(), ("access_sms",), ("send_sms",)])

@@ -1,6 +1,6 @@
-"""Every back-office app has the same rooms (ARCHITECTURE.md, README "Layout"): a module that
-fits none of them is either one of the pure modules the import contracts keep free of Django,
-or in the wrong place."""
+"""Every back-office app has the same rooms (ARCHITECTURE.md, docs/architecture.md "Layout"): a
+module that fits none of them is either one of the pure modules the import contracts keep free
+of Django, or in the wrong place."""
 
 from __future__ import annotations
 

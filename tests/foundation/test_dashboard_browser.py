@@ -27,7 +27,7 @@ MEASURE = """() => Array.from(document.querySelectorAll(
 
 
 @pytest.fixture
-def some_history(db):  # type: ignore[no-untyped-def]
+def some_history(db):
     from delivery.models import PurgeRequest
     from sms.models import Quota
     from sms.services.counts import forget_today
@@ -52,7 +52,7 @@ def some_history(db):  # type: ignore[no-untyped-def]
                                     attempted_at=timezone.now() - timedelta(days=days_ago))
 
 
-def check_dashboard(page, language: str) -> None:  # type: ignore[no-untyped-def]
+def check_dashboard(page, language: str) -> None:
     for service in CHARTED:
         chart = page.locator(f"#tile-{service} figure.sparkline svg[role=img]")
         assert chart.count() == 1, service

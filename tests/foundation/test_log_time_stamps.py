@@ -9,6 +9,7 @@ import os
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -50,7 +51,8 @@ def test_json_lines_use_the_same_stamp(shanghai_local_time):
 def test_sandbox_lines_are_stamped_in_utc_with_the_offset(shanghai_local_time):
     from sandbox import settings as sandbox_settings
 
-    formatter_config = sandbox_settings.LOGGING["formatters"]["plain"]
+    logging: Any = sandbox_settings.LOGGING
+    formatter_config = logging["formatters"]["plain"]
     formatter = SandboxUtcFormatter(formatter_config["fmt"])
     assert formatter_config["()"] == "sandbox.core.logs.UtcFormatter"
     assert formatter.format(record()).startswith("2026-01-02T03:04:05.678+00:00 sandbox INFO")
@@ -59,5 +61,6 @@ def test_sandbox_lines_are_stamped_in_utc_with_the_offset(shanghai_local_time):
 def test_the_back_office_configuration_uses_the_utc_formatter():
     from django.conf import settings
 
-    assert settings.LOGGING["formatters"]["plain"] == {
+    logging: Any = settings.LOGGING
+    assert logging["formatters"]["plain"] == {
         "()": "backoffice.operations.logs.UtcFormatter"}

@@ -79,7 +79,7 @@ def test_make_run_serves_the_back_office_and_one_interrupt_stops_everything(tmp_
 
         browser = requests.Session()
         login_page = browser.get(f"{base}/accounts/login/", timeout=10)
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login_page.text)[1]
+        token = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', login_page.text)[0]
         dashboard = browser.post(f"{base}/accounts/login/", timeout=10, data={
             "username": found[1], "password": found[2], "csrfmiddlewaretoken": token,
         }, headers={"Referer": f"{base}/accounts/login/"})

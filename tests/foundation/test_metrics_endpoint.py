@@ -16,7 +16,7 @@ TOKEN = "scrape-secret"
 
 
 @pytest.fixture
-def token(settings):  # type: ignore[no-untyped-def]
+def token(settings):
     settings.METRICS_TOKEN = TOKEN
 
 

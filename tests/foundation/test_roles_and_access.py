@@ -108,7 +108,7 @@ def test_groups_gain_permissions_of_models_added_later():
     group = Group.objects.get(name="SMS operators")
     extra = Permission.objects.create(
         codename="view_extra", name="Can view extra",
-        content_type=Permission.objects.filter(content_type__app_label="sms").first().content_type)
+        content_type=Permission.objects.filter(content_type__app_label="sms")[0].content_type)
     setup_roles()
     assert group.permissions.filter(pk=extra.pk).exists()
     assert Group.objects.get(name=AUDITORS).permissions.filter(pk=extra.pk).exists()

@@ -12,7 +12,7 @@ from tests.media_fixtures import MediaLab, session_media
 
 
 @pytest.fixture
-def lab(provider, tmp_path_factory) -> MediaLab:  # type: ignore[no-untyped-def]
+def lab(provider, tmp_path_factory) -> MediaLab:
     """The reset sandbox (with the back-office pointed at it) and the session's test media:
     the 6-second MP4 and its HLS cut uploaded, the short HLS and the audio file at hand."""
     media_lab = MediaLab(provider, session_media(tmp_path_factory))
@@ -32,12 +32,12 @@ def auditor(make_user: Callable[..., Any]) -> Any:
 
 
 @pytest.fixture
-def operator_client(client, operator):  # type: ignore[no-untyped-def]
+def operator_client(client, operator):
     client.force_login(operator)
     return client
 
 
 @pytest.fixture
-def auditor_client(client, auditor):  # type: ignore[no-untyped-def]
+def auditor_client(client, auditor):
     client.force_login(auditor)
     return client

@@ -9,6 +9,7 @@ PW=$(printf '%s' password | md5sum) and B the JSON body:
 
 import json
 import pickle
+from typing import Any
 
 import pytest
 import requests
@@ -363,7 +364,8 @@ def test_errors_survive_pickling(mock, client):
     ],
 )
 def test_constructor_rejects_bad_settings(kwargs, message):
-    arguments = {"base_url": BASE, "service": "media-demo", "operator": "ops", "password": "pw"}
+    arguments: dict[str, Any] = {"base_url": BASE, "service": "media-demo", "operator": "ops",
+                                 "password": "pw"}
     arguments.update(kwargs)
     with pytest.raises(ValueError, match=message):
         MediaClient(**arguments)

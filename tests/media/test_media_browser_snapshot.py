@@ -41,5 +41,6 @@ def test_a_snapshot_taken_from_the_file_browser_is_shown(lab, page, live_server,
 
     shot = Image.open(io.BytesIO(image.screenshot())).convert("RGB")
     centre = shot.getpixel((shot.width // 2, shot.height // 2))
+    assert isinstance(centre, tuple)
     expected = colour_at(4)
     assert all(abs(got - want) <= TOLERANCE for got, want in zip(centre, expected, strict=True))

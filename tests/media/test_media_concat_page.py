@@ -17,7 +17,7 @@ LONG = f"{MediaLab.HLS_FOLDER}/index.m3u8"
 SHORT = f"{MediaLab.SHORT_HLS_FOLDER}/index.m3u8"
 
 
-def listed(client) -> list[str]:  # type: ignore[no-untyped-def]
+def listed(client) -> list[str]:
     return client.session.get(SESSION_KEY, [])
 
 

@@ -60,6 +60,7 @@ def test_demo_data_uploads_media_every_tool_can_use_once(provider, settings, tmp
     assert "uploaded" in out.getvalue(), out.getvalue()
     lab = MediaLab(provider, media=None)  # type: ignore[arg-type]
     video = av.open(io.BytesIO(lab.read(demo.VIDEO)))
+    assert isinstance(video, av.container.InputContainer) and video.duration is not None
     assert (video.streams.video[0].width, video.streams.video[0].height) == (160, 120)
     assert 2 <= video.duration / 1_000_000 <= 4
     for playlist in (demo.PLAYLIST_A, demo.PLAYLIST_B):

@@ -13,7 +13,7 @@ from tests.media_fixtures import MediaLab
 pytestmark = pytest.mark.django_db
 
 
-def run_info(client, path: str, read_as: str = "auto"):  # type: ignore[no-untyped-def]
+def run_info(client, path: str, read_as: str = "auto"):
     return client.post(reverse("media:info"), {"path": path, "read_as": read_as})
 
 

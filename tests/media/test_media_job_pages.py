@@ -11,12 +11,12 @@ from media.models import ErrorKind, JobKind, JobState, ProcessingJob
 pytestmark = pytest.mark.django_db
 
 
-def job(kind: str, state: str, source: str = "/a.m3u8", save_as: str = "", **fields):  # type: ignore[no-untyped-def]
+def job(kind: str, state: str, source: str = "/a.m3u8", save_as: str = "", **fields):
     return ProcessingJob.objects.create(kind=kind, state=state, sources=[source],
                                         save_as=save_as, **fields)
 
 
-def listed_pks(response) -> list[int]:  # type: ignore[no-untyped-def]
+def listed_pks(response) -> list[int]:
     return [item.pk for item in response.context["page"].object_list]
 
 

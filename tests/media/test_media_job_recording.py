@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db import connection, transaction
@@ -43,7 +44,7 @@ def test_the_job_is_committed_before_the_provider_answers(lab):
     assert seen_running is not None, "the job was not visible while the call was in flight"
     assert seen_running.sources == [MediaLab.VIDEO] and seen_running.save_as == "/snaps/a.jpg"
     assert outcome[0].pk == seen_running.pk and outcome[0].state == JobState.SUCCEEDED
-    assert outcome[0].duration_ms >= 1400
+    assert outcome[0].duration_ms is not None and outcome[0].duration_ms >= 1400
 
 
 @pytest.mark.django_db(transaction=True)
@@ -114,6 +115,7 @@ def test_the_sweep_is_a_registered_task_on_the_beat_schedule():
     from media.schedule import BEAT_SCHEDULE
 
     app.loader.import_default_modules()
+    entry: Any
     for entry in BEAT_SCHEDULE.values():
         assert entry["task"] in app.tasks
         assert entry["options"]["expires"] < entry["schedule"]

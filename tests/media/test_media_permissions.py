@@ -24,7 +24,7 @@ RUN_POSTS = {
 
 
 @pytest.fixture
-def snapshot_job(lab, operator_client) -> ProcessingJob:  # type: ignore[no-untyped-def]
+def snapshot_job(lab, operator_client) -> ProcessingJob:
     operator_client.post(reverse("media:snapshot"), RUN_POSTS["media:snapshot"])
     job = ProcessingJob.objects.get()
     assert job.state == JobState.SUCCEEDED

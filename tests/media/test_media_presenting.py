@@ -8,7 +8,7 @@ import pytest
 from media.views.presenting import format_rows, segments, stream_tables
 
 
-def rows_of(rows) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def rows_of(rows) -> dict[str, str]:
     return {row.key: row.value for row in rows}
 
 

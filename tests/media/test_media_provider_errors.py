@@ -13,13 +13,13 @@ from tests.media_fixtures import MediaLab
 pytestmark = pytest.mark.django_db
 
 
-def snapshot(client, **fields: str):  # type: ignore[no-untyped-def]
+def snapshot(client, **fields: str):
     form = {"source": MediaLab.VIDEO, "point": "00:00:01", "size": "", "image_format": "",
             "save_as": "/snaps/frame.jpg", **fields}
     return client.post(reverse("media:snapshot"), form)
 
 
-def shown(response) -> str:  # type: ignore[no-untyped-def]
+def shown(response) -> str:
     html = response.content.decode()
     assert 'id="job-error"' in html
     return html[html.index('id="job-error"'):]

@@ -22,7 +22,7 @@ def snapshot_form(**fields: str) -> dict[str, str]:
             "save_as": "/snaps/frame.jpg", **fields}
 
 
-def image_of(response) -> Image.Image:  # type: ignore[no-untyped-def]
+def image_of(response) -> Image.Image:
     data = b"".join(response.streaming_content)
     image = Image.open(io.BytesIO(data))
     image.load()
@@ -31,6 +31,7 @@ def image_of(response) -> Image.Image:  # type: ignore[no-untyped-def]
 
 def centre_is(image: Image.Image, colour: tuple[int, int, int]) -> bool:
     centre = image.convert("RGB").getpixel((image.width // 2, image.height // 2))
+    assert isinstance(centre, tuple)
     return all(abs(got - want) <= TOLERANCE for got, want in zip(centre, colour, strict=True))
 
 

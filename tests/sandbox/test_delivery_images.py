@@ -96,7 +96,8 @@ def test_gifto_keeps_the_first_frame_of_an_animation(edge, sandbox):
     assert getattr(opened(edge.get("/img/anim.gif!/fw/30")), "n_frames", 1) == 3
     single = opened(edge.get("/img/anim.gif!/gifto/true"))
     assert getattr(single, "n_frames", 1) == 1
-    assert single.convert("RGB").getpixel((5, 5))[0] > 200  # the red first frame
+    first = single.convert("RGB").getpixel((5, 5))
+    assert isinstance(first, tuple) and first[0] > 200  # the red first frame
 
 
 def test_rotate_auto_follows_the_exif_orientation(edge, sandbox):
@@ -121,12 +122,14 @@ def test_canvas_fills_with_cvscolor_and_places_the_image(edge):
     image = opened(edge.get("/img/photo.png!/canvas/500x300a50a50/cvscolor/0000FFFF"))
     rgba = image.convert("RGBA")
     assert rgba.getpixel((5, 5)) == (0, 0, 255, 255)
-    assert rgba.getpixel((60, 60))[:3] == (200, 30, 30)
+    inside = rgba.getpixel((60, 60))
+    assert isinstance(inside, tuple) and inside[:3] == (200, 30, 30)
 
 
 def test_cvscolor_alpha_is_kept_in_png(edge):
     image = opened(edge.get("/img/photo.png!/canvas/500x300a0a0/cvscolor/00000000"))
-    assert image.convert("RGBA").getpixel((450, 250))[3] == 0
+    outside = image.convert("RGBA").getpixel((450, 250))
+    assert isinstance(outside, tuple) and outside[3] == 0
 
 
 def test_border_uses_brdcolor(edge):

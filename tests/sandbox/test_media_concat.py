@@ -91,6 +91,7 @@ def test_the_joined_playlist_plays_the_second_input_after_the_first(lab):
     assert response.status_code == 200, response.text
     image = Image.open(BytesIO(lab.read("/joined/at7.png"))).convert("RGB")
     centre = image.getpixel((image.width // 2, image.height // 2))
+    assert isinstance(centre, tuple)
     expected = colour_at(1)  # second 1 of the short video, which starts at 6 s
     assert all(abs(got - want) <= 40 for got, want in zip(centre, expected, strict=True))
 

@@ -30,6 +30,7 @@ def stored_image(lab: MediaLab, path: str) -> Image.Image:
 
 def assert_colour(image: Image.Image, expected: tuple[int, int, int]) -> None:
     centre = image.convert("RGB").getpixel((image.width // 2, image.height // 2))
+    assert isinstance(centre, tuple)
     assert all(abs(got - want) <= TOLERANCE for got, want in zip(centre, expected, strict=True)), \
         f"centre pixel {centre} is not close to {expected}"
 

@@ -147,8 +147,8 @@ def test_the_sandbox_encodes_the_path_as_the_examples_do():
 
 
 def test_the_sandbox_accepts_either_scheme_and_nothing_else():
-    common = {"method": "PUT", "path": "/demo-bucket/photos/cat%20one.jpg", "date": DATE,
-              "content_length": 1024, "password": PASSWORD}
+    common: dict[str, Any] = {"method": "PUT", "path": "/demo-bucket/photos/cat%20one.jpg",
+                              "date": DATE, "content_length": 1024, "password": PASSWORD}
     assert sandbox_signature.signature_matches("8c540fc0728106f9355ddf2cc2be24f9",
                                                content_md5="", **common)
     assert sandbox_signature.signature_matches("8IIXt/4aA/K/T9j2PtBPGu5kxqM=",

@@ -21,7 +21,9 @@ def draws_a_real_glyph(font: fonts.FontType, character: str) -> bool:
 @pytest.mark.skipif(not CJK_INSTALLED, reason="no CJK font installed on this machine")
 @pytest.mark.parametrize("name", FONTS)
 def test_each_font_name_draws_chinese(name):
-    path, index = fonts.font_file(name)
+    located = fonts.font_file(name)
+    assert located is not None
+    path, index = located
     assert path.suffix.lower() in (".ttf", ".ttc", ".otf", ".otc")
     font = fonts.load(name, 40)
     assert isinstance(font, ImageFont.FreeTypeFont)
@@ -30,11 +32,12 @@ def test_each_font_name_draws_chinese(name):
 
 @pytest.mark.skipif(not CJK_INSTALLED, reason="no CJK font installed on this machine")
 def test_a_collection_prefers_its_simplified_chinese_face():
-    located = [fonts.font_file(name) for name in FONTS]
+    located = [found for name in FONTS if (found := fonts.font_file(name)) is not None]
     collections = [(path, index) for path, index in located if path.suffix.lower() == ".ttc"
                    and "Noto" in path.name]
     for path, index in collections:
         family, _style = ImageFont.truetype(str(path), 12, index=index).getname()
+        assert family is not None
         assert family.endswith(" SC")
 
 

@@ -13,25 +13,25 @@ from sms import rules, services
 from sms.models import Template
 
 
-def control(sandbox, method: str, path: str, body: Any = None) -> requests.Response:  # type: ignore[no-untyped-def]
+def control(sandbox, method: str, path: str, body: Any = None) -> requests.Response:
     response = sandbox.control(method, path, body)
     assert response.ok, f"{method} {path}: {response.status_code} {response.text}"
     return response
 
 
-def sandbox_settings(sandbox, **values: Any) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def sandbox_settings(sandbox, **values: Any) -> dict[str, Any]:
     """Change the SMS emulator's settings (auto_review, delivery_delay_s, failure_rate, ...)."""
     return control(sandbox, "POST", "/sms/settings", values).json()
 
 
-def review(sandbox, template: Template, status: str = "success") -> Template:  # type: ignore[no-untyped-def]
+def review(sandbox, template: Template, status: str = "success") -> Template:
     control(sandbox, "POST", f"/sms/templates/{template.provider_id}/review", {"status": status})
     services.sync_templates()
     template.refresh_from_db()
     return template
 
 
-def provider_report(sandbox, **params: Any) -> list[dict[str, Any]]:  # type: ignore[no-untyped-def]
+def provider_report(sandbox, **params: Any) -> list[dict[str, Any]]:
     """Every record of the sandbox's delivery report (all pages), straight from the API."""
     info = sandbox.info
     records: list[dict[str, Any]] = []
@@ -80,7 +80,7 @@ DRAFTS = {
 
 
 @pytest.fixture(autouse=True)
-def uploads_in_tmp(settings, tmp_path):  # type: ignore[no-untyped-def]
+def uploads_in_tmp(settings, tmp_path):
     """Imported files are kept with their campaign; keep the test ones out of var/."""
     settings.MEDIA_ROOT = tmp_path / "media"
 
@@ -96,7 +96,7 @@ def local_template(provider_id: int = 1, **changes: Any) -> Template:
 
 
 @pytest.fixture
-def sms_template(provider, db) -> Callable[..., Template]:  # type: ignore[no-untyped-def]
+def sms_template(provider, db) -> Callable[..., Template]:
     """Creates a template at the sandbox through the back-office, approved unless told."""
 
     def make(kind: str = "code", status: str | None = "success", **changes: Any) -> Template:
@@ -110,7 +110,7 @@ def sms_template(provider, db) -> Callable[..., Template]:  # type: ignore[no-un
 
 
 @pytest.fixture
-def operator(django_user_model):  # type: ignore[no-untyped-def]
+def operator(django_user_model):
     from django.contrib.auth.models import Group
 
     from backoffice.security.roles import setup_roles
@@ -122,7 +122,7 @@ def operator(django_user_model):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def auditor(django_user_model):  # type: ignore[no-untyped-def]
+def auditor(django_user_model):
     from django.contrib.auth.models import Group
 
     from backoffice.security.roles import setup_roles
@@ -134,18 +134,18 @@ def auditor(django_user_model):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def operator_client(client, operator):  # type: ignore[no-untyped-def]
+def operator_client(client, operator):
     client.force_login(operator)
     return client
 
 
 @pytest.fixture
-def auditor_client(client, auditor):  # type: ignore[no-untyped-def]
+def auditor_client(client, auditor):
     client.force_login(auditor)
     return client
 
 
-def let_backoff_pass(campaign) -> None:  # type: ignore[no-untyped-def]
+def let_backoff_pass(campaign) -> None:
     """As if the backoff the last run asked for were over: the campaign's lease has run out."""
     from datetime import timedelta
 
@@ -158,7 +158,7 @@ def let_backoff_pass(campaign) -> None:  # type: ignore[no-untyped-def]
     )
 
 
-def let_grace_pass(campaign) -> None:  # type: ignore[no-untyped-def]
+def let_grace_pass(campaign) -> None:
     """As if the calls still in doubt had been made long enough ago for the provider to have
     finished them: their numbers' `submitted_at` moves back by the reconcile grace period."""
     from datetime import timedelta
@@ -173,7 +173,7 @@ def let_grace_pass(campaign) -> None:  # type: ignore[no-untyped-def]
     )
 
 
-def provider_send(sandbox, template: Template, mobiles: list[str], values: str = "") -> None:  # type: ignore[no-untyped-def]
+def provider_send(sandbox, template: Template, mobiles: list[str], values: str = "") -> None:
     """Send straight to the provider's API, as another system of the merchant would: records
     the back-office knows nothing about."""
     info = sandbox.info
@@ -192,7 +192,7 @@ def provider_send(sandbox, template: Template, mobiles: list[str], values: str =
 
 
 @pytest.fixture
-def fresh_figures(db):  # type: ignore[no-untyped-def]
+def fresh_figures(db):
     """Today's figures are cached for a minute, in Redis (which outlives a test's database) or
     in the database cache (whose table no test flush empties): start without them."""
     from sms.services.counts import forget_today
@@ -200,7 +200,7 @@ def fresh_figures(db):  # type: ignore[no-untyped-def]
     forget_today()
 
 
-def send_from_page(client, fields: dict[str, Any], **options: Any):  # type: ignore[no-untyped-def]
+def send_from_page(client, fields: dict[str, Any], **options: Any):
     """Preview, then send, as staff do on the send page: "send" confirms the previewed draft."""
     import re
 
@@ -214,7 +214,7 @@ def send_from_page(client, fields: dict[str, Any], **options: Any):  # type: ign
     )
 
 
-def preview_on_the_send_page(  # type: ignore[no-untyped-def]
+def preview_on_the_send_page(
     page, live_server, template: Template, recipients: str = "13800138000\n13900139000"
 ) -> None:
     """In the browser: the send page with `recipients` typed and previewed, ready to send."""

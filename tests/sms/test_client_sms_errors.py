@@ -6,7 +6,8 @@ import pytest
 import requests
 import responses
 
-from sms.client import (
+from sms.client import SmsClient
+from sms.errors import (
     ERRORS_BY_CODE,
     IllegalContentLengthError,
     IllegalMobileError,
@@ -25,7 +26,6 @@ from sms.client import (
     RequireSignatureOwnerError,
     RequireTemplateOwnerError,
     SmsApiError,
-    SmsClient,
     SmsError,
     SmsResponseError,
     SmsSystemError,

@@ -5,7 +5,8 @@ from datetime import UTC, date, datetime
 import pytest
 import responses
 
-from sms.client import MESSAGE_STATUSES, Owner, SmsClient, SmsResponseError
+from sms.client import MESSAGE_STATUSES, Owner, SmsClient
+from sms.errors import SmsResponseError
 
 BASE = "https://sms.example.test"
 TOKEN = "tok-3P83lWwkoV15"

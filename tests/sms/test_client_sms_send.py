@@ -6,13 +6,8 @@ from urllib.parse import parse_qs
 import pytest
 import responses
 
-from sms.client import (
-    MobileLimitError,
-    SendResult,
-    SmsClient,
-    SmsResponseError,
-    TemplateAuditingError,
-)
+from sms.client import SendResult, SmsClient
+from sms.errors import MobileLimitError, SmsResponseError, TemplateAuditingError
 
 BASE = "https://sms.example.test"
 TOKEN = "tok-3P83lWwkoV15"

@@ -6,7 +6,8 @@ from datetime import UTC, datetime
 import pytest
 import responses
 
-from sms.client import Owner, SmsClient, SmsResponseError, Template
+from sms.client import Owner, SmsClient, Template
+from sms.errors import SmsResponseError
 
 BASE = "https://sms.example.test"
 TOKEN = "tok-3P83lWwkoV15"

@@ -84,7 +84,7 @@ def test_it_refuses_a_length_below_one(length):
 
 def test_too_long_error_is_a_value_error_that_survives_pickling():
     error = pickle.loads(pickle.dumps(MessageTooLongError(400)))
-    assert isinstance(error, ValueError)
+    assert isinstance(error, MessageTooLongError) and isinstance(error, ValueError)
     assert error.length == 400
 
 

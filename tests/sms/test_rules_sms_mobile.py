@@ -70,8 +70,9 @@ def test_it_refuses_a_bad_number_with_a_reason(raw, reason):
 
 
 def test_an_invalid_number_error_is_a_value_error_that_survives_pickling():
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(InvalidMobileError) as caught:
         normalize_mobile("123")
+    assert isinstance(caught.value, ValueError)
     copy = pickle.loads(pickle.dumps(caught.value))
     assert copy.problem == caught.value.problem
 

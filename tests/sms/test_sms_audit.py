@@ -29,6 +29,7 @@ def test_template_create_edit_and_delete_are_recorded_with_the_person(sms_templa
     assert sms_entries() == [("template.create", "ok"), ("template.edit", "ok"),
                              ("template.delete", "ok")]
     created = AuditEntry.objects.filter(app="sms").first()
+    assert created is not None
     assert (created.actor, created.address, created.object_id) == (
         operator, "192.0.2.1", str(template.pk))
 

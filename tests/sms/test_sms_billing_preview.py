@@ -26,11 +26,11 @@ def value_for(length: int) -> str:
 
 
 @pytest.fixture
-def template(sms_template):  # type: ignore[no-untyped-def]
+def template(sms_template):
     return sms_template(content=FIXED + "{$var1}", temp_sign=SIGN)
 
 
-def preview(client, template, value: str) -> str:  # type: ignore[no-untyped-def]
+def preview(client, template, value: str) -> str:
     response = client.post(
         reverse("sms:send"),
         {"template": template.pk, "recipients": "13800138000", "var1": value, "preview": "1"},

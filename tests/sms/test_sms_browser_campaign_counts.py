@@ -28,7 +28,7 @@ def sending_campaign() -> Campaign:
     return campaign
 
 
-def count_of(page, heading: str) -> str:  # type: ignore[no-untyped-def]
+def count_of(page, heading: str) -> str:
     return page.inner_text(f'#campaign-counts dd[data-count="{heading}"]')
 
 
@@ -38,7 +38,7 @@ def reports_arrive(campaign: Campaign) -> None:
     Campaign.objects.filter(pk=campaign.pk).update(state=CampaignState.DONE)
 
 
-def open_campaign(page, live_server, campaign: Campaign) -> None:  # type: ignore[no-untyped-def]
+def open_campaign(page, live_server, campaign: Campaign) -> None:
     page.goto(f"{live_server.url}/sms/campaigns/{campaign.pk}/")
     page.wait_for_selector("#campaign-counts")
 

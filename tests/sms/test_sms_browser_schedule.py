@@ -15,7 +15,7 @@ from tests.sms.conftest import preview_on_the_send_page, provider_report
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 
 
-def schedule_from_the_send_page(page, live_server, template, start: str) -> None:  # type: ignore[no-untyped-def]
+def schedule_from_the_send_page(page, live_server, template, start: str) -> None:
     preview_on_the_send_page(page, live_server, template)
     page.check("#id_when_1")  # "At a date and time"
     page.fill("#id_start_at", start)

@@ -13,7 +13,7 @@ from tests.sms.conftest import preview_on_the_send_page
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def time_field_shown(page) -> bool:  # type: ignore[no-untyped-def]
+def time_field_shown(page) -> bool:
     return bool(page.is_visible("#id_start_at")) and page.is_enabled("#id_start_at")
 
 

@@ -8,11 +8,11 @@ import pytest
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def live_problem_texts(page) -> list[str]:  # type: ignore[no-untyped-def]
+def live_problem_texts(page) -> list[str]:
     return [text for text in page.locator(".live-problems p").all_inner_texts() if text]
 
 
-def wait_for_check(page) -> None:  # type: ignore[no-untyped-def]
+def wait_for_check(page) -> None:
     # The check runs 250 ms after the last keystroke; its answer fills the preview.
     page.wait_for_timeout(600)
     page.wait_for_load_state("networkidle")

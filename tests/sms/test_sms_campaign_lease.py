@@ -16,7 +16,7 @@ from sms.services.connection import CONNECT_TIMEOUT_S
 pytestmark = pytest.mark.django_db
 
 
-def queued_campaign(template) -> Campaign:  # type: ignore[no-untyped-def]
+def queued_campaign(template) -> Campaign:
     preview = services.preview_recipients(template, "13800138000", ["1"])
     campaign = services.store_recipients(template, preview.good)
     Campaign.objects.filter(pk=campaign.pk).update(
@@ -35,7 +35,9 @@ def test_the_lease_covers_two_calls_at_the_configured_timeouts(
 
     assert campaign_lease.claim(campaign.pk)
 
-    lease = Campaign.objects.get(pk=campaign.pk).lease_expires_at - before
+    expires_at = Campaign.objects.get(pk=campaign.pk).lease_expires_at
+    assert expires_at is not None
+    lease = expires_at - before
     assert lease >= timedelta(seconds=2 * (CONNECT_TIMEOUT_S + read_timeout_s))
     assert lease >= timedelta(seconds=120)
 

@@ -4,6 +4,8 @@ campaign never reads 100 % sent."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -19,7 +21,7 @@ pytestmark = pytest.mark.django_db
 S = MessageStatus
 
 
-def campaign_with(statuses: list[str], state: str = CampaignState.DONE) -> Campaign:
+def campaign_with(statuses: Sequence[str], state: str = CampaignState.DONE) -> Campaign:
     lines = [GoodLine(line_number=n, mobile=f"138{n:08d}", variables=["1"], text="码1",
                       units=1, carrier="CMCC") for n in range(len(statuses))]
     campaign = services.store_recipients(local_template(), lines)

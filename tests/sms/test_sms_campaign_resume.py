@@ -35,7 +35,7 @@ def numbers(count: int) -> list[str]:
     return [f"1390{n:07d}" for n in range(count)]
 
 
-def queued_campaign(template, mobiles: list[str], values: list[str]) -> Campaign:  # type: ignore[no-untyped-def]
+def queued_campaign(template, mobiles: list[str], values: list[str]) -> Campaign:
     preview = services.preview_recipients(template, "\n".join(mobiles), values)
     campaign = services.store_recipients(template, preview.good)
     Campaign.objects.filter(pk=campaign.pk).update(
@@ -44,7 +44,7 @@ def queued_campaign(template, mobiles: list[str], values: list[str]) -> Campaign
     return campaign
 
 
-def assert_each_number_sent_once(sandbox, mobiles: list[str]) -> None:  # type: ignore[no-untyped-def]
+def assert_each_number_sent_once(sandbox, mobiles: list[str]) -> None:
     records = provider_report(sandbox)
     per_number = Counter(record["mobile"] for record in records)
     assert sorted(per_number) == sorted(mobiles)
@@ -98,7 +98,7 @@ def test_a_call_that_never_reached_the_provider_is_sent_again(provider, sms_temp
     assert_each_number_sent_once(provider, mobiles)
 
 
-def worker_environment(sandbox, redis_url: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def worker_environment(sandbox, redis_url: str) -> dict[str, str]:
     database = connection.settings_dict
     url = (
         f"postgres://{database['USER']}:{database['PASSWORD'] or ''}@{database['HOST']}:"
@@ -139,7 +139,7 @@ def start_worker(env: dict[str, str], log: Path, name: str) -> subprocess.Popen[
     )
 
 
-def wait_for(predicate, timeout_s: float, what: str, log: Path) -> None:  # type: ignore[no-untyped-def]
+def wait_for(predicate, timeout_s: float, what: str, log: Path) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if predicate():
@@ -155,7 +155,7 @@ def kill(process: subprocess.Popen[bytes]) -> None:
 
 
 @pytest.fixture
-def clean_broker(redis_url):  # type: ignore[no-untyped-def]
+def clean_broker(redis_url):
     """The killed worker's task stays unacknowledged in Redis; drop it so that it cannot be
     redelivered into a later test run (where campaign numbers start again at 1)."""
     import redis

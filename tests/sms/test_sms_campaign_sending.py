@@ -24,7 +24,7 @@ def numbers(count: int, start: int = 0) -> list[str]:
     return [f"1380{n:07d}" for n in range(start, start + count)]
 
 
-def queued_campaign(template, lines: str, shared: list[str] | None = None) -> Campaign:  # type: ignore[no-untyped-def]
+def queued_campaign(template, lines: str, shared: list[str] | None = None) -> Campaign:
     preview = services.preview_recipients(template, lines, shared or [])
     assert not preview.bad
     campaign = services.store_recipients(template, preview.good)

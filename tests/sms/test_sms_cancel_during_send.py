@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from backoffice.operations.provider import provider_session, provider_settings
+from backoffice.operations.provider import provider_observers, provider_settings
 from sms import services
 from sms.client import SmsClient
 from sms.models import Campaign, CampaignState, Chunk, ChunkState, Message, MessageStatus
@@ -27,16 +27,16 @@ class StaffCancelDuringTheCall(SmsClient):
             values["api_url"],
             values["token"],
             timeout=(CONNECT_TIMEOUT_S, 15.0),
-            session=provider_session("sms"),
+            observers=provider_observers("sms"),
         )
         self.campaign_id = campaign_id
 
-    def send(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def send(self, *args, **kwargs):
         services.cancel_campaign(Campaign.objects.get(pk=self.campaign_id))
         return super().send(*args, **kwargs)
 
 
-def queued_campaign(template, count: int) -> Campaign:  # type: ignore[no-untyped-def]
+def queued_campaign(template, count: int) -> Campaign:
     mobiles = [f"1350{n:07d}" for n in range(count)]
     preview = services.preview_recipients(template, "\n".join(mobiles), [])
     campaign = services.store_recipients(template, preview.good)
@@ -46,7 +46,7 @@ def queued_campaign(template, count: int) -> Campaign:  # type: ignore[no-untype
     return campaign
 
 
-def refuse_next_send(sandbox, status: int, code: str) -> None:  # type: ignore[no-untyped-def]
+def refuse_next_send(sandbox, status: int, code: str) -> None:
     sandbox.add_fault(
         service="sms",
         path="^/api/messages$",

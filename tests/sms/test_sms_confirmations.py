@@ -5,6 +5,7 @@ buttons' plain POST only asks, and the audit log records the action once it is c
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from html import unescape
 
 import pytest
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.django_db
 S = MessageStatus
 
 
-def campaign_with(statuses: list[str], state: str, source: str = CampaignSource.IMPORT
+def campaign_with(statuses: Sequence[str], state: str, source: str = CampaignSource.IMPORT
                   ) -> Campaign:
     lines = [GoodLine(line_number=n, mobile=f"138{n:08d}", variables=["1"], text="码1",
                       units=1, carrier="CMCC") for n in range(len(statuses))]

@@ -36,7 +36,7 @@ AWKWARD_TEXTS = (
 
 
 @pytest.fixture
-def awkward_messages(db) -> Campaign:  # type: ignore[no-untyped-def]
+def awkward_messages(db) -> Campaign:
     campaign = Campaign.objects.create(
         template=local_template(), source="form", state="done"
     )

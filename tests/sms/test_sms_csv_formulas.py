@@ -21,7 +21,7 @@ FORMULA = '=HYPERLINK("http://evil.example","x")'
 DANGEROUS_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def rows_of(response) -> list[list[str]]:  # type: ignore[no-untyped-def]
+def rows_of(response) -> list[list[str]]:
     text = b"".join(response.streaming_content).decode("utf-8-sig")
     return list(csv.reader(text.splitlines()))
 
@@ -31,7 +31,7 @@ def dangerous(cells: list[str]) -> list[str]:
 
 
 @pytest.fixture
-def template(db) -> Template:  # type: ignore[no-untyped-def]
+def template(db) -> Template:
     return local_template(sign_location="bottom")
 
 

@@ -21,7 +21,7 @@ def test_the_tile_shows_quotas_and_todays_messages(
     services.send_recipients(template, good)
     services.refresh_quota()
 
-    figures = dict(dashboard.figures(operator))
+    figures = {f.label: f.value for f in dashboard.figures(operator)}
 
     assert figures["Sent today"] == "2"
     assert figures["Delivered today"] == "0"

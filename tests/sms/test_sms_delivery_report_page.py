@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def messages_table(db):  # type: ignore[no-untyped-def]
+def messages_table(db):
     """130 messages imported on one day and sent over the next three: 13800000000-13800000129,
     every fifth failed."""
     # The report's totals are kept per search in the shared cache for up to a minute; a count
@@ -49,17 +49,17 @@ def messages_table(db):  # type: ignore[no-untyped-def]
     return campaign
 
 
-def get(client, **params):  # type: ignore[no-untyped-def]
+def get(client, **params):
     return client.get(reverse("sms:report"), params)
 
 
-def mobiles(response) -> list[str]:  # type: ignore[no-untyped-def]
+def mobiles(response) -> list[str]:
     import re
 
     return re.findall(r'<tr data-mobile="(\d+)"', response.content.decode())
 
 
-def counts(queries) -> list[str]:  # type: ignore[no-untyped-def]
+def counts(queries) -> list[str]:
     # Counts of the messages only: the embedded database cache counts its own table on a set.
     return [q["sql"] for q in queries.captured_queries
             if "COUNT(" in q["sql"].upper() and '"sms_message"' in q["sql"]]
@@ -138,7 +138,7 @@ def test_the_page_totals_each_status_under_the_current_filter(auditor_client, me
     assert "date_from=2026-11-10&amp;date_to=2026-11-10&amp;status=failed" in page
 
 
-def add_message_like(campaign) -> Message:  # type: ignore[no-untyped-def]
+def add_message_like(campaign) -> Message:
     message = Message.objects.filter(campaign=campaign).first()
     assert message is not None
     message.pk = None

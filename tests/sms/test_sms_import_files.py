@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 ROWS = "手机号,姓名,订单号\r\n13800138000,张三,SO1\r\n+86 139 0013 9000,李四,SO2\r\n"
 
 
-def upload(client, template, content: bytes, name: str = "list.csv"):  # type: ignore[no-untyped-def]
+def upload(client, template, content: bytes, name: str = "list.csv"):
     return client.post(
         reverse("sms:import"),
         {"template": template.pk, "file": SimpleUploadedFile(name, content)},
@@ -29,7 +29,7 @@ def upload(client, template, content: bytes, name: str = "list.csv"):  # type: i
 
 
 @pytest.fixture
-def order_template(sms_template):  # type: ignore[no-untyped-def]
+def order_template(sms_template):
     return sms_template("order")
 
 
@@ -88,7 +88,7 @@ def test_every_bad_line_is_listed_with_its_number_and_reason(operator_client, or
     assert "Duplicate number: +8613800138000 is already on line 1." in page
     assert "No value was given for the variable {$var2}." in page
     assert "bad number: 1" in page
-    assert sorted(Message.objects.values_list("line_number", flat=True)) == [1, 8]
+    assert sorted(n or 0 for n in Message.objects.values_list("line_number", flat=True)) == [1, 8]
 
 
 def test_the_bad_lines_download_lists_every_one(operator_client, order_template):
@@ -219,7 +219,7 @@ def test_an_import_that_fails_while_storing_leaves_no_file_behind(
     source = tmp_path / "list.csv"
     source.write_text(ROWS, encoding="utf-8")
 
-    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def broken(*args, **kwargs):
         raise RuntimeError("database went away")
 
     monkeypatch.setattr(campaign_store, "_save_totals", broken)

@@ -61,7 +61,7 @@ def test_a_failure_while_the_copy_is_open_stores_nothing(tmp_path: Path, monkeyp
     judged = 0
     original = campaign_store._Writer.good
 
-    def failing_good(self, line):  # type: ignore[no-untyped-def]
+    def failing_good(self, line):
         nonlocal judged
         judged += 1
         if judged == 5_000:  # batches already sent through the open COPY

@@ -21,7 +21,7 @@ MEDIUM = "CARRIER_" + "X" * 52  # 60 characters: wider than the columns used to 
 LONG = "CARRIER_" + "Y" * 192  # 200 characters: wider than any column
 
 
-def answer_next(sandbox, method: str, path: str, body: dict) -> None:  # type: ignore[no-untyped-def]
+def answer_next(sandbox, method: str, path: str, body: dict) -> None:
     sandbox.add_fault(
         service="sms", path=path, method=method, action="status", status=200, body=body, times=1
     )
@@ -48,7 +48,8 @@ def test_a_long_per_number_error_code_is_stored(provider, sms_template, caplog, 
     assert (code != stored) == ("longer than" in caplog.text)
 
 
-def report_record(message: Message, template: Template, status: str) -> dict:
+def report_record(message: Message, template: Template, status: str) -> dict[str, object]:
+    assert message.submitted_at is not None
     return {
         "id": message.provider_message_id,
         "template_id": template.provider_id,

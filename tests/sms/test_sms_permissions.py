@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def records(db):  # type: ignore[no-untyped-def]
+def records(db):
     template = local_template(7, provider_updated_at="2026-11-01T00:00:00Z")
     campaign = Campaign.objects.create(
         template=template, source="import", state="draft", total_numbers=1
@@ -23,7 +23,7 @@ def records(db):  # type: ignore[no-untyped-def]
     return template, campaign
 
 
-def read_urls(template, campaign) -> list[str]:  # type: ignore[no-untyped-def]
+def read_urls(template, campaign) -> list[str]:
     return [
         reverse("sms:index"),
         reverse("sms:templates"),
@@ -38,7 +38,7 @@ def read_urls(template, campaign) -> list[str]:  # type: ignore[no-untyped-def]
     ]
 
 
-def action_requests(template, campaign) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+def action_requests(template, campaign) -> list[tuple[str, str]]:
     return [
         ("get", reverse("sms:send")),
         ("post", reverse("sms:send")),

@@ -29,7 +29,7 @@ def shanghai_today(hour: int, minute: int = 0, second: int = 0, days: int = 0) -
     return datetime(today.year, today.month, today.day, hour, minute, second, tzinfo=SHANGHAI)
 
 
-def signed_in(user) -> Client:  # type: ignore[no-untyped-def]
+def signed_in(user) -> Client:
     """A client signed in at the test clock's time (a session idles out after 8 hours, so one
     opened at the real time would be over at the travelled one)."""
     client = Client()
@@ -37,7 +37,7 @@ def signed_in(user) -> Client:  # type: ignore[no-untyped-def]
     return client
 
 
-def draft_of(template, mobiles: list[str]) -> Campaign:  # type: ignore[no-untyped-def]
+def draft_of(template, mobiles: list[str]) -> Campaign:
     preview = services.preview_recipients(template, "\n".join(mobiles), ["1"])
     return services.store_recipients(template, preview.good)
 
@@ -160,7 +160,7 @@ def test_a_cancel_while_waiting_cancels_the_numbers_left(provider, sms_template,
 
 
 @pytest.fixture
-def supervisor(operator):  # type: ignore[no-untyped-def]
+def supervisor(operator):
     """An SMS operator who was also given the override permission, one by one."""
     operator.user_permissions.add(Permission.objects.get(codename="override_quiet_hours"))
     return operator

@@ -17,7 +17,7 @@ DELIVERED = 20_000
 
 
 @pytest.fixture
-def mostly_delivered(postgres):  # type: ignore[no-untyped-def]
+def mostly_delivered(postgres):
     template = local_template()
     campaign = Campaign.objects.create(template=template, source="form", state="sending")
     chunk = Chunk.objects.create(campaign=campaign, number=1, size=DELIVERED, state="sent")

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def sent_last_week(db) -> list[int]:  # type: ignore[no-untyped-def]
+def sent_last_week(db) -> list[int]:
     campaign = Campaign.objects.create(template=local_template(), source="form", state="done")
     chunk = Chunk.objects.create(campaign=campaign, number=1, size=1, state="sent")
     noon = timezone.make_aware(datetime.combine(timezone.localdate(), datetime.min.time()))

@@ -14,7 +14,7 @@ from tests.sms.conftest import sandbox_settings
 pytestmark = pytest.mark.django_db
 
 
-def send(template, mobiles: list[str]):  # type: ignore[no-untyped-def]
+def send(template, mobiles: list[str]):
     good = services.preview_recipients(template, "\n".join(mobiles), ["1"]).good
     return services.send_recipients(template, good)
 
@@ -84,6 +84,7 @@ def test_an_unknown_status_is_stored_verbatim_and_can_still_move(provider, sms_t
     template = sms_template()
     send(template, ["13800138000"])
     message = Message.objects.get()
+    assert message.provider_message_id is not None and message.submitted_at is not None
     record = api.Message(
         id=message.provider_message_id,
         template_id=template.provider_id,

@@ -25,7 +25,7 @@ def numbers(count: int, prefix: str = "1391") -> list[str]:
     return [f"{prefix}{n:07d}" for n in range(count)]
 
 
-def send(template, mobiles: list[str]) -> None:  # type: ignore[no-untyped-def]
+def send(template, mobiles: list[str]) -> None:
     good = services.preview_recipients(template, "\n".join(mobiles), ["1"]).good
     services.send_recipients(template, good)
 
@@ -35,7 +35,7 @@ def open_count() -> int:
 
 
 @pytest.fixture
-def delivered_then_buried(provider, sms_template):  # type: ignore[no-untyped-def]
+def delivered_then_buried(provider, sms_template):
     """Returns a function: our messages are sent and delivered at the provider, then 350
     records we know nothing about are sent after them (newest first, they come first)."""
 

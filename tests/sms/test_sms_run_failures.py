@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from backoffice.operations.provider import provider_session, provider_settings
+from backoffice.operations.provider import provider_observers, provider_settings
 from sms import services
 from sms.client import SmsClient
 from sms.models import Campaign, CampaignState, Message, MessageStatus
@@ -24,13 +24,13 @@ class BrokenClient(SmsClient):
 
     def __init__(self) -> None:
         values = provider_settings("sms")
-        super().__init__(values["api_url"], values["token"], session=provider_session("sms"))
+        super().__init__(values["api_url"], values["token"], observers=provider_observers("sms"))
 
-    def send(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def send(self, *args, **kwargs):
         raise RuntimeError("a bug in the send path")
 
 
-def queued_campaign(template) -> Campaign:  # type: ignore[no-untyped-def]
+def queued_campaign(template) -> Campaign:
     preview = services.preview_recipients(template, "13800138000\n13900139000", ["1"])
     campaign = services.store_recipients(template, preview.good)
     Campaign.objects.filter(pk=campaign.pk).update(

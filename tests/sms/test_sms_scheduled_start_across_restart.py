@@ -31,7 +31,7 @@ from tests.sms.test_sms_campaign_resume import (
 
 
 @pytest.fixture
-def broker(redis_url):  # type: ignore[no-untyped-def]
+def broker(redis_url):
     """Tasks a stopped worker left in Redis must not reach a later test's worker."""
     import redis
 

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 RECIPIENTS = "13800138000\n13900139000"
 
 
-def preview(client, template, recipients: str = RECIPIENTS, **extra: str):  # type: ignore[no-untyped-def]
+def preview(client, template, recipients: str = RECIPIENTS, **extra: str):
     return client.post(
         reverse("sms:send"),
         {
@@ -33,13 +33,13 @@ def preview(client, template, recipients: str = RECIPIENTS, **extra: str):  # ty
     )
 
 
-def draft_of(response) -> str:  # type: ignore[no-untyped-def]
+def draft_of(response) -> str:
     found = re.search(r'name="draft" value="(\d+)"', response.content.decode())
     assert found, "the preview carries no draft to confirm"
     return found.group(1)
 
 
-def send(client, template, draft: str, recipients: str = RECIPIENTS, **options):  # type: ignore[no-untyped-def]
+def send(client, template, draft: str, recipients: str = RECIPIENTS, **options):
     return client.post(
         reverse("sms:send"),
         {

@@ -26,7 +26,7 @@ FILE = (
 )
 
 
-def check(client, content: bytes, name: str = "numbers.csv", **fields: str):  # type: ignore[no-untyped-def]
+def check(client, content: bytes, name: str = "numbers.csv", **fields: str):
     return client.post(
         reverse("sms:suppression_import"),
         {"file": SimpleUploadedFile(name, content), "reason": "unsubscribed", **fields},
@@ -35,7 +35,7 @@ def check(client, content: bytes, name: str = "numbers.csv", **fields: str):  # 
 
 
 @pytest.fixture(autouse=True)
-def one_number_known(db):  # type: ignore[no-untyped-def]
+def one_number_known(db):
     SuppressedNumber.objects.create(mobile="15100000000", reason="complaint")
 
 

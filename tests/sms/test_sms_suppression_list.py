@@ -13,7 +13,7 @@ from tests.sms.conftest import local_template
 pytestmark = pytest.mark.django_db
 
 
-def add(client, mobile: str, reason: str = "unsubscribed", note: str = ""):  # type: ignore[no-untyped-def]
+def add(client, mobile: str, reason: str = "unsubscribed", note: str = ""):
     return client.post(
         reverse("sms:suppression_add"), {"mobile": mobile, "reason": reason, "note": note}
     )

@@ -38,7 +38,7 @@ def suppress(*mobiles: str, reason: str = "unsubscribed") -> None:
     )
 
 
-def import_file(client, template, lines: list[str]) -> Campaign:  # type: ignore[no-untyped-def]
+def import_file(client, template, lines: list[str]) -> Campaign:
     content = ("手机号\n" + "\n".join(lines) + "\n").encode()
     client.post(
         reverse("sms:import"),

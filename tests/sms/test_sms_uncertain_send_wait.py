@@ -31,7 +31,7 @@ def numbers(count: int) -> list[str]:
 
 
 @pytest.fixture
-def slow_provider(provider, settings):  # type: ignore[no-untyped-def]
+def slow_provider(provider, settings):
     """Our read timeout is 1 s; the provider's next send call takes 6 s, then goes through."""
     settings.PROVIDER_TIMEOUT_S = 1
     sandbox_settings(provider, general=100_000)
@@ -50,7 +50,7 @@ def slow_provider(provider, settings):  # type: ignore[no-untyped-def]
         time.sleep(PROVIDER_HOLDS_MS / 1000 + 0.5)
 
 
-def queued_campaign(template, mobiles: list[str]) -> Campaign:  # type: ignore[no-untyped-def]
+def queued_campaign(template, mobiles: list[str]) -> Campaign:
     preview = services.preview_recipients(template, "\n".join(mobiles), ["2468"])
     campaign = services.store_recipients(template, preview.good)
     Campaign.objects.filter(pk=campaign.pk).update(
@@ -59,7 +59,7 @@ def queued_campaign(template, mobiles: list[str]) -> Campaign:  # type: ignore[n
     return campaign
 
 
-def wait_for_provider_records(sandbox, count: int, timeout_s: float = 30) -> None:  # type: ignore[no-untyped-def]
+def wait_for_provider_records(sandbox, count: int, timeout_s: float = 30) -> None:
     deadline = time.monotonic() + timeout_s
     while len(provider_report(sandbox)) < count:
         assert time.monotonic() < deadline, "the provider never carried out the held call"
@@ -75,6 +75,7 @@ def test_a_timed_out_send_keeps_the_lease_for_its_backoff(slow_provider, sms_tem
     campaign.refresh_from_db()
     assert campaign.state == CampaignState.SENDING and campaign.retries == 1
     # Nobody may run it before the backoff is over: not the beat's sweep, not another task.
+    assert campaign.lease_expires_at is not None
     assert campaign.lease_expires_at >= timezone.now() + timedelta(seconds=first.countdown - 5)
     assert campaign_lease.stalled_campaigns() == []
     assert services.resume_stalled_campaigns() == []

@@ -17,7 +17,7 @@ from storage.client import RetryPolicy, StorageClient
 
 
 @pytest.fixture
-def sandbox_storage(sandbox) -> StorageClient:  # type: ignore[no-untyped-def]
+def sandbox_storage(sandbox) -> StorageClient:
     """A plain client (no Django, no contact recording) on the reset sandbox's bucket; its
     retries do not sleep, so fault tests stay fast."""
     info = sandbox.info
@@ -30,7 +30,7 @@ def sandbox_storage(sandbox) -> StorageClient:  # type: ignore[no-untyped-def]
     )
 
 
-def synced_client(sandbox) -> StorageClient:  # type: ignore[no-untyped-def]
+def synced_client(sandbox) -> StorageClient:
     """A client whose clock follows the sandbox clock (after `advance`), as a client on a
     provider with a correct clock would be."""
     info = sandbox.info
@@ -46,7 +46,7 @@ def synced_client(sandbox) -> StorageClient:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def media_root(settings, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+def media_root(settings, tmp_path: Path) -> Path:
     """MEDIA_ROOT in the test's own directory, so local copies are checked in isolation."""
     root = tmp_path / "media"
     root.mkdir()
@@ -65,13 +65,13 @@ def auditor(make_user: Callable[..., Any]) -> Any:
 
 
 @pytest.fixture
-def manager_client(client, manager):  # type: ignore[no-untyped-def]
+def manager_client(client, manager):
     client.force_login(manager)
     return client
 
 
 @pytest.fixture
-def auditor_client(client, auditor):  # type: ignore[no-untyped-def]
+def auditor_client(client, auditor):
     client.force_login(auditor)
     return client
 
@@ -86,14 +86,14 @@ def private_broker() -> Iterator[None]:
         yield
         return
     previous = app.conf.broker_url
-    app.conf.broker_url = "memory://"
+    app.conf.broker_url = "memory://"  # type: ignore[misc]  # read-only to celery-types
     _drop_connections(app)
     yield
     _drop_connections(app)
-    app.conf.broker_url = previous
+    app.conf.broker_url = previous  # type: ignore[misc]
 
 
-def _drop_connections(app) -> None:  # type: ignore[no-untyped-def]
+def _drop_connections(app) -> None:
     """Forget the app's cached pools so the next message uses the current broker_url (kombu
     keeps one pool per broker URL, so nothing is closed here)."""
     app._pool = None
@@ -101,7 +101,7 @@ def _drop_connections(app) -> None:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def celery_worker(private_broker) -> Iterator[object]:  # type: ignore[no-untyped-def]
+def celery_worker(private_broker) -> Iterator[object]:
     """A real Celery worker thread running our tasks, on this test's broker (the in-memory
     one, or this engineer's Redis db), emptied of earlier tests' messages first."""
     from celery.contrib.testing.worker import start_worker
@@ -124,7 +124,7 @@ def pseudo_random_bytes(size: int, seed: int = 7) -> bytes:
 
 
 @pytest.fixture
-def fast_client(provider):  # type: ignore[no-untyped-def]
+def fast_client(provider):
     """The back-office's own client (provider settings, contact recording) whose retries do
     not sleep; handed to services that accept a client."""
     from storage.services.connection import storage_client
@@ -143,7 +143,7 @@ def stage_copy(data: bytes) -> Path:
     return path
 
 
-def queue_upload(data: bytes, target: str, **fields):  # type: ignore[no-untyped-def]
+def queue_upload(data: bytes, target: str, **fields):
     """An UploadTask for `data` (not enqueued: the test runs it)."""
     from storage.services.uploads import create_upload
 

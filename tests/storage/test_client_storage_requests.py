@@ -9,6 +9,7 @@ D='Wed, 29 Oct 2014 02:26:58 GMT' and PW=$(printf '%s' password | md5sum):
 import hashlib
 import io
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 import requests
@@ -40,7 +41,8 @@ def mock():
 
 
 def make_client(**overrides) -> StorageClient:
-    options = {"clock": lambda: NOW, "retry": RetryPolicy(sleep=lambda seconds: None)}
+    options: dict[str, Any] = {"clock": lambda: NOW,
+                               "retry": RetryPolicy(sleep=lambda seconds: None)}
     options.update(overrides)
     return StorageClient(BASE, "demo", "ops", "password", **options)
 
@@ -57,7 +59,7 @@ class RecordingSession(requests.Session):
         self.bodies = []
         self.on_send = on_send
 
-    def request(self, method, url, **kwargs):
+    def request(self, method, url, **kwargs):  # type: ignore[override]  # a test double
         self.bodies.append(kwargs.get("data"))
         if self.on_send:
             self.on_send()
@@ -229,11 +231,11 @@ def test_upload_refuses_streams_it_cannot_rewind_and_text_files(mock, tmp_path):
             return False
 
     with pytest.raises(ValueError, match="seekable"):
-        make_client().upload("a.txt", Pipe())
+        make_client().upload("a.txt", Pipe())  # type: ignore[arg-type]  # deliberately wrong
     text_file = tmp_path / "t.txt"
     text_file.write_text("hi")
     with open(text_file) as handle, pytest.raises(ValueError, match="binary mode"):
-        make_client().upload("a.txt", handle)
+        make_client().upload("a.txt", handle)  # type: ignore[arg-type]  # deliberately text
     assert len(mock.calls) == 0
 
 
@@ -543,7 +545,8 @@ def test_metadata_changes_reject_bad_input_before_calling(mock):
     ],
 )
 def test_constructor_rejects_bad_settings(kwargs, message):
-    arguments = {"base_url": BASE, "bucket": "demo", "operator": "ops", "password": "pw"}
+    arguments: dict[str, Any] = {"base_url": BASE, "bucket": "demo", "operator": "ops",
+                                 "password": "pw"}
     arguments.update(kwargs)
     with pytest.raises(ValueError, match=message):
         StorageClient(**arguments)

@@ -5,6 +5,8 @@ Every expected value below was produced in a shell, never by the code under test
 with D='Wed, 29 Oct 2014 02:26:58 GMT' and PW=$(printf '%s' password | md5sum).
 """
 
+from typing import Any
+
 import pytest
 
 from storage.signing import (
@@ -94,7 +96,7 @@ def test_current_signature_lowercase_method_is_signed_upper_case():
 
 
 def test_sign_request_picks_the_scheme():
-    common = {
+    common: dict[str, Any] = {
         "operator": "ops",
         "password": "password",
         "method": "GET",

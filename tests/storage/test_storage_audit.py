@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def doc(provider, sandbox_storage):  # type: ignore[no-untyped-def]
+def doc(provider, sandbox_storage):
     sandbox_storage.upload("/docs/report.txt", io.BytesIO(b"quarterly numbers"))
     return sandbox_storage
 

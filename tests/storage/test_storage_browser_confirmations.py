@@ -19,7 +19,7 @@ WORDING = {
 
 
 @pytest.fixture
-def docs(provider, sandbox_storage):  # type: ignore[no-untyped-def]
+def docs(provider, sandbox_storage):
     for name in ("a.txt", "b.txt", "c.txt"):
         sandbox_storage.upload(f"/docs/{name}", io.BytesIO(b"x" * 10))
     return sandbox_storage

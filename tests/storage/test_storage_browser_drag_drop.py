@@ -29,14 +29,14 @@ DROP = """(files) => {
 }"""
 
 
-def drop_files(page, *files: tuple[str, bytes]) -> None:  # type: ignore[no-untyped-def]
+def drop_files(page, *files: tuple[str, bytes]) -> None:
     """Drop files on the drop zone as a user's drag and drop does (one DataTransfer)."""
     page.evaluate(DROP, [[name, base64.b64encode(data).decode()] for name, data in files])
 
 
 @pytest.fixture
 def browser_setup(provider, media_root, settings, sandbox_storage, staff_login,
-                  page, live_server):  # type: ignore[no-untyped-def]
+                  page, live_server):
     settings.STORAGE_RESUMABLE_THRESHOLD = PART_SIZE
     sandbox_storage.create_folder("/inbox")
     staff_login("content", groups=("Content managers",))

@@ -19,7 +19,7 @@ CREATE = reverse("storage:upload_create")
 
 
 @pytest.fixture
-def in_parts(settings):  # type: ignore[no-untyped-def]
+def in_parts(settings):
     settings.STORAGE_RESUMABLE_THRESHOLD = PART_SIZE
 
 
@@ -29,7 +29,7 @@ def open_upload(client: Client, name: str, size: int, folder: str = "/in") -> di
     return response.json()["upload"]
 
 
-def send(client: Client, upload: dict, part_id: int, data: bytes):  # type: ignore[no-untyped-def]
+def send(client: Client, upload: dict, part_id: int, data: bytes):
     return client.post(f"{upload['part_url']}{part_id}/", data=data,
                        content_type="application/octet-stream")
 

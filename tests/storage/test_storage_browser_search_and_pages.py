@@ -28,7 +28,7 @@ def link(html: str, rel: str) -> str | None:
 
 
 @pytest.fixture
-def letters(provider, sandbox_storage):  # type: ignore[no-untyped-def]
+def letters(provider, sandbox_storage):
     """/letters with 120 files: a-000 ... a-039, b-000 ... b-039, c-000 ... c-039."""
     for letter in "abc":
         for number in range(40):

@@ -38,12 +38,12 @@ WORDING = {
 
 @pytest.fixture
 def browser_setup(provider, media_root, settings, sandbox_storage, staff_login,
-                  page, live_server):  # type: ignore[no-untyped-def]
+                  page, live_server):
     settings.STORAGE_RESUMABLE_THRESHOLD = PART_SIZE
     sandbox_storage.create_folder("/inbox")
     staff_login("content", groups=("Content managers",))
 
-    def open_in(language: str, path: str = "/storage/?path=/inbox"):  # type: ignore[no-untyped-def]
+    def open_in(language: str, path: str = "/storage/?path=/inbox"):
         page.context.add_cookies([{"name": "django_language", "value": language,
                                    "url": live_server.url}])
         page.goto(f"{live_server.url}{path}")
@@ -52,11 +52,11 @@ def browser_setup(provider, media_root, settings, sandbox_storage, staff_login,
     return open_in
 
 
-def no_native_dialogs(page) -> list[str]:  # type: ignore[no-untyped-def]
+def no_native_dialogs(page) -> list[str]:
     """Every window.confirm/alert the page opens (none is expected): declined and recorded."""
     opened: list[str] = []
 
-    def refuse(dialog) -> None:  # type: ignore[no-untyped-def]
+    def refuse(dialog) -> None:
         opened.append(dialog.message)
         dialog.dismiss()
 

@@ -22,11 +22,11 @@ EMPTY_DROP = """() => {
 
 
 @pytest.fixture
-def upload_page(provider, media_root, sandbox_storage, staff_login, page, live_server):  # type: ignore[no-untyped-def]
+def upload_page(provider, media_root, sandbox_storage, staff_login, page, live_server):
     sandbox_storage.create_folder("/inbox")
     staff_login("content", groups=("Content managers",))
 
-    def open_in(language: str):  # type: ignore[no-untyped-def]
+    def open_in(language: str):
         page.context.add_cookies([{"name": "django_language", "value": language,
                                    "url": live_server.url}])
         page.goto(f"{live_server.url}/storage/?path=/inbox")

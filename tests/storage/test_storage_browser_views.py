@@ -28,12 +28,12 @@ def next_link(html: str) -> str | None:
     return unescape(match.group(1)) if match else None
 
 
-def messages_of(response) -> list[str]:  # type: ignore[no-untyped-def]
+def messages_of(response) -> list[str]:
     return [str(message) for message in response.wsgi_request._messages]
 
 
 @pytest.fixture
-def bucket(provider, sandbox_storage):  # type: ignore[no-untyped-def]
+def bucket(provider, sandbox_storage):
     for name in ("b.txt", "a.txt", "c.png"):
         sandbox_storage.upload(f"/photos/2024/{name}", io.BytesIO(b"x" * 10))
     sandbox_storage.create_folder("/photos/2024/sub")
@@ -56,7 +56,7 @@ def test_the_order_can_be_reversed(manager_client, bucket):
 
 
 @pytest.fixture
-def huge_folder(provider):  # type: ignore[no-untyped-def]
+def huge_folder(provider):
     """/huge with 25,000 files; afterwards the sandbox is reset here, with the patience that
     clearing 25,000 files needs (the shared fixture's reset allows 30 s)."""
     seeded = requests.post(f"{provider.control_url}/storage/seed",

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def bucket_default(settings, provider):  # type: ignore[no-untyped-def]
+def bucket_default(settings, provider):
     settings.FILE_STORAGE_FOLDER = "/private-kept"
     settings.STORAGES = {**settings.STORAGES, "default": {
         "BACKEND": "storage.services.file_storage.BucketStorage"}}

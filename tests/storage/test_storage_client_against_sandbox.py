@@ -31,7 +31,7 @@ from storage.rules import RuleViolation
 from tests.storage.conftest import md5_of, pseudo_random_bytes, synced_client
 
 
-def client_with(sandbox, **overrides) -> StorageClient:  # type: ignore[no-untyped-def]
+def client_with(sandbox, **overrides) -> StorageClient:
     info = sandbox.info
     values = {
         "base_url": info["storage_url"],

@@ -20,7 +20,7 @@ DELETE = reverse("storage:delete")
 SELECTED = reverse("storage:delete_selected")
 
 
-def messages_of(response) -> list[str]:  # type: ignore[no-untyped-def]
+def messages_of(response) -> list[str]:
     return [str(message) for message in response.wsgi_request._messages]
 
 
@@ -31,7 +31,7 @@ def hidden_fields(html: str) -> list[tuple[str, str]]:
 
 
 @pytest.fixture
-def folder(provider, sandbox_storage):  # type: ignore[no-untyped-def]
+def folder(provider, sandbox_storage):
     for name in ("a.txt", "b.txt", "c.txt"):
         sandbox_storage.upload(f"/docs/{name}", io.BytesIO(b"x" * 10))
     sandbox_storage.create_folder("/docs/empty")

@@ -14,13 +14,13 @@ from storage import services
 pytestmark = pytest.mark.django_db
 
 
-def confirmed_delete(client, target: str):  # type: ignore[no-untyped-def]
+def confirmed_delete(client, target: str):
     """A delete as the confirmation page sends it."""
     return client.post(reverse("storage:delete"), {"target": target, "confirmed": "1"})
 
 
 @pytest.fixture
-def video_action():  # type: ignore[no-untyped-def]
+def video_action():
     """A media-like action on videos and playlists, pointing at an existing URL."""
     action = services.register_file_action(
         "Snapshot", "storage:uploads",
@@ -31,7 +31,7 @@ def video_action():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def files(provider, sandbox_storage):  # type: ignore[no-untyped-def]
+def files(provider, sandbox_storage):
     sandbox_storage.upload("/v/clip.mp4", io.BytesIO(b"\x00\x00\x00\x18ftypmp42"))
     sandbox_storage.upload("/v/notes.txt", io.BytesIO(b"notes"))
     return sandbox_storage
@@ -39,7 +39,7 @@ def files(provider, sandbox_storage):  # type: ignore[no-untyped-def]
 
 def extra_actions(html: str, name: str) -> list[str]:
     """This test's action links in the row of `name` (other apps may register their own)."""
-    row = re.search(rf'<tr data-name="{re.escape(name)}".*?</tr>', html, re.S).group(0)
+    row = re.findall(rf'<tr data-name="{re.escape(name)}".*?</tr>', html, re.S)[0]
     links = re.findall(r'<a href="([^"]+)" data-action="extra">', row)
     return [link for link in links if link.startswith(reverse("storage:uploads"))]
 
@@ -72,7 +72,7 @@ def test_an_action_needing_a_permission_is_hidden_from_those_without_it(auditor_
 
 
 def test_a_broken_hook_does_not_break_the_browser(manager_client, files):
-    def broken(path, content_type):  # type: ignore[no-untyped-def]
+    def broken(path, content_type):
         raise RuntimeError("bug in another app")
 
     services.register_file_action("Broken", "storage:uploads", broken)
@@ -89,10 +89,10 @@ def test_a_broken_hook_does_not_break_the_browser(manager_client, files):
 def test_deleting_and_editing_files_send_signals_with_the_path(manager_client, files):
     received: list[tuple[str, str, dict]] = []
 
-    def on_deleted(sender, path, **fields):  # type: ignore[no-untyped-def]
+    def on_deleted(sender, path, **fields):
         received.append(("deleted", path, {"asynchronous": fields["asynchronous"]}))
 
-    def on_metadata(sender, path, **fields):  # type: ignore[no-untyped-def]
+    def on_metadata(sender, path, **fields):
         received.append(("metadata", path, {"option": fields["option"]}))
 
     services.file_deleted.connect(on_deleted)
@@ -113,7 +113,7 @@ def test_deleting_and_editing_files_send_signals_with_the_path(manager_client, f
 
 
 def test_a_failing_receiver_does_not_undo_or_fail_the_delete(manager_client, files):
-    def failing(sender, path, **fields):  # type: ignore[no-untyped-def]
+    def failing(sender, path, **fields):
         raise RuntimeError("purge failed")
 
     services.file_deleted.connect(failing)
@@ -128,7 +128,7 @@ def test_a_failing_receiver_does_not_undo_or_fail_the_delete(manager_client, fil
 def test_no_signal_is_sent_when_the_provider_refuses(manager_client, files):
     received: list[str] = []
 
-    def on_deleted(sender, path, **fields):  # type: ignore[no-untyped-def]
+    def on_deleted(sender, path, **fields):
         received.append(path)
 
     services.file_deleted.connect(on_deleted)

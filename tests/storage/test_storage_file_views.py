@@ -21,7 +21,7 @@ def url(name: str, path: str) -> str:
     return f"{reverse(name)}?{urlencode({'path': path})}"
 
 
-def stored_metadata(client, path: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def stored_metadata(client, path: str) -> dict[str, str]:
     return client.download(path, io.BytesIO()).metadata
 
 
@@ -32,7 +32,7 @@ def png(width: int = 64, height: int = 32) -> bytes:
 
 
 @pytest.fixture
-def doc(provider, sandbox_storage):  # type: ignore[no-untyped-def]
+def doc(provider, sandbox_storage):
     sandbox_storage.upload("/docs/report.txt", io.BytesIO(b"quarterly numbers"),
                            metadata={"author": "alice"}, ttl_days=30)
     return sandbox_storage

@@ -17,7 +17,7 @@ def live() -> dict[str, StoredFile]:
 
 
 @pytest.fixture
-def tree(provider, sandbox_storage):  # type: ignore[no-untyped-def]
+def tree(provider, sandbox_storage):
     sandbox_storage.upload("/a/one.txt", io.BytesIO(b"1"), metadata={"k": "v"}, secret="s1")
     sandbox_storage.upload("/a/b/two.txt", io.BytesIO(b"22"))
     sandbox_storage.upload("/top.txt", io.BytesIO(b"333"), ttl_days=9)

@@ -19,21 +19,21 @@ from storage.resumable import PART_SIZE, ResumableState, resumable_upload
 from tests.storage.conftest import md5_of, pseudo_random_bytes, synced_client
 
 
-def initiate(client, path: str, length: int) -> str:  # type: ignore[no-untyped-def]
+def initiate(client, path: str, length: int) -> str:
     response = client.send("PUT", path, headers={"x-svc-multi-stage": "initiate",
                                                  "x-svc-multi-length": str(length)},
                            body=b"", idempotent=False)
     return response.headers["x-svc-multi-uuid"]
 
 
-def send_part(client, path: str, uuid: str, part_id: int, data: bytes):  # type: ignore[no-untyped-def]
+def send_part(client, path: str, uuid: str, part_id: int, data: bytes):
     return client.send("PUT", path, headers={"x-svc-multi-stage": "upload",
                                              "x-svc-multi-uuid": uuid,
                                              "x-svc-part-id": str(part_id)},
                        body=data, content_md5=md5_of(data), idempotent=False)
 
 
-def complete(client, path: str, uuid: str, whole_md5: str):  # type: ignore[no-untyped-def]
+def complete(client, path: str, uuid: str, whole_md5: str):
     return client.send("PUT", path, headers={"x-svc-multi-stage": "complete",
                                              "x-svc-multi-uuid": uuid,
                                              "x-svc-multi-md5": whole_md5},

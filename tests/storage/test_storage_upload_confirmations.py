@@ -22,7 +22,7 @@ CHECK = reverse("storage:upload_check")
 
 
 @pytest.fixture
-def failed_upload(provider, media_root) -> UploadTask:  # type: ignore[no-untyped-def]
+def failed_upload(provider, media_root) -> UploadTask:
     task = queue_upload(b"x" * 2048, "/in/report.pdf")
     UploadTask.objects.filter(pk=task.pk).update(state="failed", error="boom", bytes_sent=1024)
     return UploadTask.objects.get(pk=task.pk)

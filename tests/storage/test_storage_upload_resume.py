@@ -22,7 +22,7 @@ PARTS = 8
 
 
 @pytest.fixture
-def large(settings, media_root):  # type: ignore[no-untyped-def]
+def large(settings, media_root):
     settings.STORAGE_RESUMABLE_THRESHOLD = PART_SIZE
     return pseudo_random_bytes(PART_SIZE * (PARTS - 1) + 4321)
 
@@ -31,7 +31,7 @@ class WorkerKilled(BaseException):
     """Stands for the worker process dying: nothing after it runs, not even except blocks."""
 
 
-def parts_sent_after(task_pk: int, run, **kwargs) -> list[int]:  # type: ignore[no-untyped-def]
+def parts_sent_after(task_pk: int, run, **kwargs) -> list[int]:
     """Run the upload and return the next-part ids it saved, in order."""
     seen: list[int] = []
     run(task_pk, on_progress=lambda task: seen.append(task.next_part), **kwargs)
@@ -42,12 +42,13 @@ def test_a_lost_connection_after_three_parts_resumes_at_the_fourth(provider, lar
                                                                    fast_client):
     task = queue_upload(large, "/videos/lost.bin")
 
-    def cut_the_line(saved):  # type: ignore[no-untyped-def]
+    def cut_the_line(saved):
         if saved.next_part == 3:  # parts 0-2 are at the provider
             provider.add_fault(service="storage", path="/videos/lost.bin", method="PUT",
                                action="drop", times=4)
 
     interrupted = run_upload(task.pk, on_progress=cut_the_line, client=fast_client)
+    assert interrupted is not None
     assert interrupted.state == UploadTask.State.QUEUED  # a retry is scheduled
     assert (interrupted.next_part, interrupted.bytes_sent) == (3, 3 * PART_SIZE)
     assert "could not be reached" in interrupted.error
@@ -63,7 +64,7 @@ def test_a_failed_upload_resumes_with_one_click_at_its_saved_part(provider, larg
                                                                   django_capture_on_commit_callbacks):
     task = queue_upload(large, "/videos/click.bin")
 
-    def cut_the_line(saved):  # type: ignore[no-untyped-def]
+    def cut_the_line(saved):
         if saved.next_part == 5:
             provider.add_fault(service="storage", path="/videos/click.bin", method="PUT",
                                action="drop")
@@ -88,7 +89,7 @@ def test_a_dead_worker_is_taken_over_once_its_lease_runs_out(provider, large,
                                                              django_capture_on_commit_callbacks):
     task = queue_upload(large, "/videos/crash.bin")
 
-    def die(saved):  # type: ignore[no-untyped-def]
+    def die(saved):
         if saved.next_part == 4:
             raise WorkerKilled
 
@@ -111,11 +112,12 @@ def test_a_dead_worker_is_taken_over_once_its_lease_runs_out(provider, large,
 def test_a_worker_that_lost_its_lease_stops_without_touching_the_task(provider, large):
     task = queue_upload(large, "/videos/stolen.bin")
 
-    def taken_over(saved):  # type: ignore[no-untyped-def]
+    def taken_over(saved):
         if saved.next_part == 2:
             UploadTask.objects.filter(pk=saved.pk).update(lease_token="someone-else")
 
     stopped = run_upload(task.pk, on_progress=taken_over)
+    assert stopped is not None
     assert stopped.lease_token == "someone-else"
     assert stopped.state == UploadTask.State.UPLOADING and stopped.next_part == 2
 
@@ -124,7 +126,7 @@ def test_an_upload_whose_provider_task_expired_restarts_from_the_first_part(prov
                                                                             fast_client):
     task = queue_upload(large, "/videos/expired.bin")
 
-    def die(saved):  # type: ignore[no-untyped-def]
+    def die(saved):
         if saved.next_part == 3:
             raise WorkerKilled
 
@@ -142,10 +144,10 @@ def test_an_upload_whose_provider_task_expired_restarts_from_the_first_part(prov
     assert later.head("/videos/expired.bin").md5 == md5_of(large)
 
 
-def interrupted_after_two_parts(large, target):  # type: ignore[no-untyped-def]
+def interrupted_after_two_parts(large, target):
     task = queue_upload(large, target)
 
-    def die(saved):  # type: ignore[no-untyped-def]
+    def die(saved):
         if saved.next_part == 2:
             raise WorkerKilled
 
@@ -162,6 +164,7 @@ def test_a_local_copy_changed_where_parts_were_sent_still_stores_the_received_fi
     with open(task.source, "r+b") as copy:  # same size, other bytes, in part 0
         copy.write(b"\x00" * 16)
     done = run_upload(task.pk)
+    assert done is not None
     assert done.state == UploadTask.State.DONE
     assert synced_client(provider).head("/videos/changed.bin").md5 == md5_of(large)
 
@@ -174,6 +177,7 @@ def test_a_local_copy_changed_where_parts_were_not_sent_fails_and_stores_nothing
         copy.seek(5 * PART_SIZE)
         copy.write(b"\x00" * 16)
     failed = run_upload(task.pk)
+    assert failed is not None
     assert failed.state == UploadTask.State.FAILED
     assert "changed since it was received" in failed.error
     assert (failed.uuid, failed.next_part, failed.bytes_sent) == ("", 0, 0)

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def signals():  # type: ignore[no-untyped-def]
+def signals():
     """Every storage signal received, as (name, path, fields)."""
     received: list[tuple[str, str, dict]] = []
     hooks = {
@@ -30,7 +30,7 @@ def signals():  # type: ignore[no-untyped-def]
     }
     receivers = {}
     for name, signal in hooks.items():
-        def receiver(sender, path, _name=name, **fields):  # type: ignore[no-untyped-def]
+        def receiver(sender, path, _name=name, **fields):
             fields.pop("signal", None)
             received.append((_name, path, fields))
 
@@ -53,6 +53,7 @@ def test_a_small_file_goes_in_one_put_and_its_local_copy_is_removed(provider, me
     task = queue_upload(data, "/docs/notes.txt")
     assert not task.resumable
     done = run_upload(task.pk)
+    assert done is not None
     assert done.state == UploadTask.State.DONE
     assert done.bytes_sent == len(data) and done.percent == 100
     assert not Path(task.source).exists()
@@ -72,9 +73,10 @@ def test_a_file_above_the_threshold_goes_in_parts_saving_each_one(provider, medi
     data = pseudo_random_bytes(PART_SIZE * 3 + 777)
     task = queue_upload(data, "/big/video.bin")
     assert task.resumable
-    saved: list[tuple[int, int]] = []
+    saved: list[tuple[int, ...]] = []
     done = run_upload(task.pk, on_progress=lambda t: saved.append(
         tuple(UploadTask.objects.filter(pk=t.pk).values_list("next_part", "bytes_sent")[0])))
+    assert done is not None
     assert done.state == UploadTask.State.DONE
     assert saved == [(0, 0), (1, PART_SIZE), (2, 2 * PART_SIZE), (3, 3 * PART_SIZE),
                      (-1, len(data))]
@@ -101,6 +103,7 @@ def test_image_preprocessing_goes_in_one_put_and_reports_the_stored_size(provide
     task = queue_upload(png(200, 100), "/img/wide.png", options=options)
     assert not task.resumable  # the provider does not preprocess files sent in parts
     done = run_upload(task.pk)
+    assert done is not None
     assert done.state == UploadTask.State.DONE, done.error
     assert (done.result["width"], done.result["height"]) == (50, 25)
     out = io.BytesIO()
@@ -111,6 +114,7 @@ def test_image_preprocessing_goes_in_one_put_and_reports_the_stored_size(provide
 def test_overwriting_a_file_sends_file_replaced(provider, media_root, signals):
     run_upload(queue_upload(b"first", "/r/a.txt").pk)
     done = run_upload(queue_upload(b"second!", "/r/a.txt").pk)
+    assert done is not None
     assert done.result["replaced"] is True
     assert [name for name, *_ in signals] == ["uploaded", "uploaded", "replaced"]
     assert signals[-1][1] == "/r/a.txt"
@@ -123,6 +127,7 @@ def test_a_plain_upload_over_a_file_written_in_parts_fails_with_a_clear_message(
     run_upload(queue_upload(pseudo_random_bytes(PART_SIZE + 10), "/p/a.bin").pk)
     task = queue_upload(b"tiny", "/p/a.bin")
     failed = run_upload(task.pk)
+    assert failed is not None
     assert failed.state == UploadTask.State.FAILED
     assert "delete it first" in failed.error
     assert Path(task.source).exists()  # kept, so nothing is lost
@@ -137,10 +142,12 @@ def test_a_provider_outage_is_retried_later_then_fails(provider, media_root, fas
     for attempt in range(1, 4):
         with django_capture_on_commit_callbacks(execute=False) as scheduled:
             waiting = run_upload(task.pk, client=fast_client)
+            assert waiting is not None
         assert waiting.state == UploadTask.State.QUEUED, attempt
         assert "Trying again" in waiting.error
         assert len(scheduled) == 1
     failed = run_upload(task.pk, client=fast_client)
+    assert failed is not None
     assert failed.state == UploadTask.State.FAILED
     assert "failed" in failed.error and Path(task.source).exists()
 
@@ -149,6 +156,7 @@ def test_a_missing_local_copy_fails_clearly(provider, media_root):
     task = queue_upload(b"gone", "/x/gone.txt")
     Path(task.source).unlink()
     failed = run_upload(task.pk)
+    assert failed is not None
     assert failed.state == UploadTask.State.FAILED
     assert "local copy" in failed.error
 
@@ -157,7 +165,7 @@ def test_a_second_delivery_while_the_first_runs_does_nothing(provider, media_roo
     task = queue_upload(b"once", "/dup/a.txt")
     inner: list[object] = []
 
-    def deliver_again(_task):  # type: ignore[no-untyped-def]
+    def deliver_again(_task):
         if not inner:
             inner.append(run_upload(task.pk))
 

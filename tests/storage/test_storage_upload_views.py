@@ -21,7 +21,7 @@ CREATE = reverse("storage:upload_create")
 CHECK = reverse("storage:upload_check")
 
 
-def local_copies(media_root) -> list:  # type: ignore[no-untyped-def]
+def local_copies(media_root) -> list:
     folder = media_root / "uploads"
     return sorted(folder.iterdir()) if folder.exists() else []
 
@@ -38,6 +38,7 @@ def test_opening_an_upload_keeps_nothing_locally_and_queues_nothing(
     task = UploadTask.objects.get(pk=status["id"])
     assert (task.target_path, task.size, task.source, task.direct) == (
         "/inbox/report.pdf", 13, "", True)
+    assert task.created_by is not None
     assert task.content_type == "application/pdf" and task.created_by.username == "content-manager"
     assert local_copies(media_root) == [] and queued == []
     assert status["state"] == "uploading" and status["next_part"] == 0

@@ -15,7 +15,7 @@ from tests.storage.conftest import md5_of, pseudo_random_bytes
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def wait_for(predicate, timeout_s: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+def wait_for(predicate, timeout_s: float = 60.0) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if predicate():

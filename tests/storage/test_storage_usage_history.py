@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def fresh_cache():  # type: ignore[no-untyped-def]
+def fresh_cache():
     cache.clear()
     yield
     cache.clear()

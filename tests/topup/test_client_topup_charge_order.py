@@ -7,6 +7,7 @@ strings written out here, so neither is computed by the code under test.
 import hashlib
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import requests
@@ -58,8 +59,10 @@ def provider() -> Iterator[responses.RequestsMock]:
         yield mock
 
 
-def sent(provider: responses.RequestsMock, index: int = 0) -> dict[str, object]:
-    return json.loads(provider.calls[index].request.body)
+def sent(provider: responses.RequestsMock, index: int = 0) -> dict[str, Any]:
+    body = provider.calls[index].request.body
+    assert body is not None
+    return json.loads(body)
 
 
 def charge(client: TopupClient) -> ChargeResult:
@@ -239,9 +242,10 @@ def test_a_timeout_on_the_resend_means_must_query(
     ],
 )
 def test_it_refuses_bad_input_before_sending(
-    client: TopupClient, provider: responses.RequestsMock, arguments: dict[str, object], field: str
+    client: TopupClient, provider: responses.RequestsMock, arguments: dict[str, Any], field: str
 ) -> None:
-    call = {"custno": CUSTNO, "mobile": "13800138000", "prodcode": "CMCC_10", **arguments}
+    call: dict[str, Any] = {"custno": CUSTNO, "mobile": "13800138000", "prodcode": "CMCC_10",
+                            **arguments}
     with pytest.raises(InvalidInput) as caught:
         client.charge_order(**call)
     assert caught.value.field == field

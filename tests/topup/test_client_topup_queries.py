@@ -5,6 +5,7 @@ import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from decimal import Decimal
+from typing import Any
 
 import pytest
 import requests
@@ -50,8 +51,10 @@ def provider() -> Iterator[responses.RequestsMock]:
         yield mock
 
 
-def sent(provider: responses.RequestsMock, index: int = 0) -> dict[str, object]:
-    return json.loads(provider.calls[index].request.body)
+def sent(provider: responses.RequestsMock, index: int = 0) -> dict[str, Any]:
+    body = provider.calls[index].request.body
+    assert body is not None
+    return json.loads(body)
 
 
 # --- seekOrder ----------------------------------------------------------------------------------
@@ -156,7 +159,7 @@ def test_it_reports_a_non_json_seek_answer_as_a_transport_error(
         ('["200"]', "JSON list, not object"),
         ('{"code": 200}', "no string code"),
         ('{"code": "200", "custno": "20151123114799"}', "asked for"),
-        ('{"code": "200", "info": 5}', "info is int"),
+        ('{"code": "200", "info": 5}', "'info' is int"),
     ],
 )
 def test_it_reports_a_malformed_seek_answer_as_a_protocol_error(
@@ -338,9 +341,9 @@ def test_a_client_with_a_local_provider_gets_its_own_token(
 ) -> None:
     provider.post(REFRESH_URL, json={"code": "200", "token": TOKEN, "info": "ok"})
     provider.post(BALANCE_URL, json={"code": "200", "balance": 5, "freeze": 0, "availBalance": 5})
-    client = TopupClient(
-        BASE_URL, APPKEY, APPSECRET, LocalTokenProvider(lambda: client.refresh_token())
+    own = TopupClient(
+        BASE_URL, APPKEY, APPSECRET, LocalTokenProvider(lambda: own.refresh_token())
     )
-    assert client.get_my_balance().avail_balance == Decimal("5.00")
+    assert own.get_my_balance().avail_balance == Decimal("5.00")
     assert [call.request.url for call in provider.calls] == [REFRESH_URL, BALANCE_URL]
     assert sent(provider, 1)["sign"] == sha1("appkey3P83lWwkoV15yZVTTOKENVqHAab3JYXBDkCoO")

@@ -31,7 +31,7 @@ TOKEN = "AdminToken000001"
 
 
 @pytest.fixture
-def stored_callback(products) -> tuple[Order, CallbackReceipt]:  # type: ignore[no-untyped-def]
+def stored_callback(products) -> tuple[Order, CallbackReceipt]:
     now = timezone.now()
     TokenState.objects.create(pk=1, token=TOKEN, obtained_at=now,
                               expires_at=now + timedelta(hours=24))
@@ -46,13 +46,13 @@ def stored_callback(products) -> tuple[Order, CallbackReceipt]:  # type: ignore[
     return order, CallbackReceipt.objects.get()
 
 
-def admin_client(user) -> Client:  # type: ignore[no-untyped-def]
+def admin_client(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
 
 
-def replay_in_admin(client: Client, receipt: CallbackReceipt):  # type: ignore[no-untyped-def]
+def replay_in_admin(client: Client, receipt: CallbackReceipt):
     return client.post("/admin/topup/callbackreceipt/", {
         "action": "replay_selected", "_selected_action": [receipt.pk]}, follow=True)
 

@@ -19,7 +19,7 @@ from topup.api.docs import guide, markdown_html, markdown_inline, operations, sc
 pytestmark = pytest.mark.django_db
 
 
-def docs(user, language: str = "en") -> str:  # type: ignore[no-untyped-def]
+def docs(user, language: str = "en") -> str:
     client = Client()
     client.force_login(user)
     response = client.get("/api/topup/docs/", HTTP_ACCEPT_LANGUAGE=language)

@@ -31,13 +31,13 @@ def bearer(key: str) -> APIClient:
     return client
 
 
-def place(client: APIClient, idempotency: str = "erp-1"):  # type: ignore[no-untyped-def]
+def place(client: APIClient, idempotency: str = "erp-1"):
     return client.post(ORDERS, {"mobile": CMCC_NUMBER, "product": "CMCC_10"}, format="json",
                        HTTP_IDEMPOTENCY_KEY=idempotency)
 
 
 @pytest.fixture
-def page_client(operator) -> Client:  # type: ignore[no-untyped-def]
+def page_client(operator) -> Client:
     client = Client()
     client.force_login(operator)
     return client

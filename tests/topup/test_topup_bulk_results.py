@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def client(operator) -> Client:  # type: ignore[no-untyped-def]
+def client(operator) -> Client:
     client = Client()
     client.force_login(operator)
     return client

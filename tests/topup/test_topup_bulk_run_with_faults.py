@@ -30,7 +30,7 @@ def bulk_csv(count: int, seed: int) -> bytes:
     return "\n".join(lines).encode()
 
 
-def settle_everything(topup_sandbox, rounds: int = 12) -> None:  # type: ignore[no-untyped-def]
+def settle_everything(topup_sandbox, rounds: int = 12) -> None:
     """What the beat job does over time: query every open order, both clocks running.
 
     Ours moves with the provider's: the rounds take milliseconds, so an order charged again in
@@ -95,4 +95,5 @@ def test_a_500_order_bulk_run_with_faults_ends_final_and_balanced(
     end = services.take_snapshot(SnapshotSource.STAFF)
     assert end.freeze == Decimal("0.00")
     assert end.balance == start.balance - spent
-    assert Order.objects.get(pk=orders[0].pk).batch.status == BatchStatus.CONFIRMED
+    order_batch = Order.objects.get(pk=orders[0].pk).batch
+    assert order_batch is not None and order_batch.status == BatchStatus.CONFIRMED

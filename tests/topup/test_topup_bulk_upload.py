@@ -20,13 +20,13 @@ pytestmark = pytest.mark.django_db
 CONFIRMED = {"confirmed": "1"}
 
 
-def upload(client: Client, content: bytes, name: str = "topups.csv"):  # type: ignore[no-untyped-def]
+def upload(client: Client, content: bytes, name: str = "topups.csv"):
     return client.post(reverse("topup:bulk_index"),
                        {"file": SimpleUploadedFile(name, content, content_type="text/csv")})
 
 
 @pytest.fixture
-def client(operator) -> Client:  # type: ignore[no-untyped-def]
+def client(operator) -> Client:
     client = Client()
     client.force_login(operator)
     return client

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -42,7 +43,7 @@ def body(code: str, custno: str, orderno: str = "P0001", info: str = "done",
 
 
 @pytest.fixture
-def tokens(db) -> TokenState:  # type: ignore[no-untyped-def]
+def tokens(db) -> TokenState:
     now = timezone.now()
     return TokenState.objects.create(
         pk=1, token=TOKEN, obtained_at=now, expires_at=now + timedelta(hours=24),
@@ -56,7 +57,7 @@ def client() -> Client:
 
 
 @pytest.fixture
-def order(products) -> Order:  # type: ignore[no-untyped-def]
+def order(products) -> Order:
     product = products["CMCC_10"]
     return Order.objects.create(
         custno="20261121000000000000abcdef01", mobile="13800138000", carrier="CMCC",
@@ -64,16 +65,16 @@ def order(products) -> Order:  # type: ignore[no-untyped-def]
         state=OrderState.PENDING, orderno="P0001", submitted_at=timezone.now())
 
 
-def send(client: Client, payload: object, **extra: str):  # type: ignore[no-untyped-def]
+def send(client: Client, payload: object, **extra: Any):
     raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
     return client.post(URL, data=raw, content_type="application/json", **extra)
 
 
 @pytest.fixture
-def post(eager_tasks, django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
+def post(eager_tasks, django_capture_on_commit_callbacks):
     """Send a callback and let what the endpoint queues after its commit run at once."""
 
-    def post_and_apply(client: Client, payload: object, **extra: str):  # type: ignore[no-untyped-def]
+    def post_and_apply(client: Client, payload: object, **extra: str):
         with django_capture_on_commit_callbacks(execute=True):
             return send(client, payload, **extra)
 
@@ -157,7 +158,7 @@ def test_a_late_in_progress_callback_never_moves_a_final_state_back(client, post
     assert post(client, body("201", order.custno, info="in progress")).status_code == 200
     order.refresh_from_db()
     assert order.state == OrderState.SUCCESS and not order.conflict
-    assert CallbackReceipt.objects.order_by("-id").first().outcome == ReceiptOutcome.STALE
+    assert CallbackReceipt.objects.order_by("-id")[0].outcome == ReceiptOutcome.STALE
 
 
 def test_a_contradicting_final_callback_is_flagged_not_applied(client, post, tokens, order):
@@ -165,7 +166,7 @@ def test_a_contradicting_final_callback_is_flagged_not_applied(client, post, tok
     assert post(client, body("430", order.custno, info="failed")).status_code == 200
     order.refresh_from_db()
     assert order.state == OrderState.SUCCESS and order.conflict
-    assert CallbackReceipt.objects.order_by("-id").first().outcome == ReceiptOutcome.CONFLICT
+    assert CallbackReceipt.objects.order_by("-id")[0].outcome == ReceiptOutcome.CONFLICT
 
 
 def test_out_of_order_callbacks_end_in_the_final_state(client, post, tokens, order):
@@ -227,7 +228,7 @@ def test_a_processing_failure_keeps_the_receipt_for_a_replay(client, post, token
     from topup import services
     from topup.services import callbacks
 
-    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def broken(*args, **kwargs):
         raise RuntimeError("database hiccup")
 
     monkeypatch.setattr(callbacks, "_apply", broken)
@@ -309,9 +310,9 @@ def test_a_callback_stored_while_the_task_runs_is_not_left_behind(client, tokens
                         lambda *args, **options: queued.append(1))
     cache.add(callbacks.DRAIN_KEY, 1)  # a task is running: new callbacks queue nothing
     original = callbacks.process_pending_receipts
-    late = []
+    late: list[object] = []
 
-    def while_draining():  # type: ignore[no-untyped-def]
+    def while_draining():
         done = original()
         if not late:  # a callback lands after the task's last look, before it lets go
             late.append(send(client, body("200", order.custno)))
@@ -348,7 +349,7 @@ def test_a_refusal_tells_the_caller_its_kind_but_no_parser_or_exception_text(
     unreadable = post(client, b"\xff\xfe not json")
     assert unreadable.json() == {"info": "0", "error": "malformed"}
 
-    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def broken(*args, **kwargs):
         raise RuntimeError("secret internal detail")
 
     monkeypatch.setattr(callbacks, "_fields", broken)
@@ -363,7 +364,7 @@ def test_a_receipt_whose_judging_failed_is_applied_by_a_replay_once_the_cause_is
     from topup import services
     from topup.services import callbacks
 
-    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def broken(*args, **kwargs):
         raise RuntimeError("codec bug")
 
     monkeypatch.setattr(callbacks, "_verify", broken)

@@ -96,7 +96,7 @@ def test_a_refused_callback_is_sent_again_by_the_provider(topup_sandbox, callbac
     assert [c["acknowledged"] for c in calls] == [False, True]
 
 
-def _captured_callback(topup_sandbox, live_server) -> dict:  # type: ignore[no-untyped-def]
+def _captured_callback(topup_sandbox, live_server) -> dict:
     """A callback the sandbox signed and sent to an address that did not answer."""
     topup_sandbox.settings(callback_url=f"{live_server.url}/nowhere/")
     order = placed_and_sent()
@@ -109,7 +109,9 @@ def _captured_callback(topup_sandbox, live_server) -> dict:  # type: ignore[no-u
 def test_a_callback_signed_before_a_refresh_is_accepted_during_the_grace(
         topup_sandbox, live_server, products):
     body = _captured_callback(topup_sandbox, live_server)
-    before = read_snapshot().token
+    snapshot = read_snapshot()
+    assert snapshot is not None
+    before = snapshot.token
     services.build_client()._tokens.refresh(before)  # the token changes while it is in flight
     response = requests.post(f"{live_server.url}/api/topup/callback/", data=json.dumps(body),
                              headers={"Content-Type": "application/json"}, timeout=10)
@@ -122,7 +124,9 @@ def test_a_callback_signed_before_a_refresh_is_refused_after_the_grace(
         topup_sandbox, live_server, products, settings):
     settings.TOPUP_CALLBACK_GRACE_S = 0
     body = _captured_callback(topup_sandbox, live_server)
-    services.build_client()._tokens.refresh(read_snapshot().token)
+    snapshot = read_snapshot()
+    assert snapshot is not None
+    services.build_client()._tokens.refresh(snapshot.token)
     response = requests.post(f"{live_server.url}/api/topup/callback/", data=json.dumps(body),
                              headers={"Content-Type": "application/json"}, timeout=10)
     assert response.status_code == 403

@@ -15,7 +15,7 @@ from topup.models import FINAL_STATES, Order, OrderSource, OrderState
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
-def wait_for(condition, timeout_s: float = 60) -> bool:  # type: ignore[no-untyped-def]
+def wait_for(condition, timeout_s: float = 60) -> bool:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if condition():

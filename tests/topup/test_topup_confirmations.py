@@ -21,14 +21,14 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def client(operator) -> Client:  # type: ignore[no-untyped-def]
+def client(operator) -> Client:
     client = Client()
     client.force_login(operator)
     return client
 
 
 @pytest.fixture
-def batch(client, products) -> BulkBatch:  # type: ignore[no-untyped-def]
+def batch(client, products) -> BulkBatch:
     content = f"{CMCC_NUMBER},CMCC_10\nbad,CMCC_10\n{CTCC_NUMBER},CTCC_30\n".encode()
     client.post(reverse("topup:bulk_index"),
                 {"file": SimpleUploadedFile("run.csv", content, content_type="text/csv")})

@@ -25,7 +25,7 @@ def test_the_tile_shows_balance_todays_outcomes_and_the_waiting_orders(products,
                                                            product_code="CMCC_10"),
                                      requested_by=None, source=OrderSource.SINGLE)
         Order.objects.filter(pk=order.pk).update(state=state)
-    figures = dict(dashboard.figures(operator))
+    figures = {f.label: f.value for f in dashboard.figures(operator)}
     assert figures["Available balance"] == "115.25 yuan"
     assert re.fullmatch(r"\d\d:\d\d", figures["Balance checked"])  # today: the time only
     assert (figures["Today: succeeded"], figures["Today: failed"],
@@ -37,7 +37,8 @@ def test_the_tile_shows_balance_todays_outcomes_and_the_waiting_orders(products,
 
 
 def test_the_tile_without_a_balance_says_so(operator):
-    assert dict(dashboard.figures(operator))["Available balance"] == "not checked yet"
+    shown = {f.label: f.value for f in dashboard.figures(operator)}
+    assert shown["Available balance"] == "not checked yet"
 
 
 def test_the_tile_shows_nothing_to_staff_of_other_services(make_user):

@@ -21,7 +21,7 @@ def place() -> Order:
                                 requested_by=None, source=OrderSource.SINGLE)
 
 
-def provider_orders(control, custno: str) -> list[dict]:  # type: ignore[no-untyped-def]
+def provider_orders(control, custno: str) -> list[dict]:
     return [o for o in control.orders() if o["custno"] == custno]
 
 
@@ -49,11 +49,13 @@ def test_a_request_lost_before_the_provider_is_not_resent_within_the_grace(
     settings.TOPUP_NOT_FOUND_GRACE_S = 600
     topup_sandbox.fault(path="/chargeOrder", when="before", action="drop", times=1)
     order = place()
+    assert order is not None
     assert services.submit_order(order.pk) == OrderState.UNKNOWN
     assert services.check_order(order.pk) == OrderState.UNKNOWN
     assert provider_orders(topup_sandbox, order.custno) == []
     order.refresh_from_db()
     assert order.charge_attempts == 1
+    assert order.next_check_at is not None and order.submitted_at is not None
     assert order.next_check_at >= order.submitted_at + timedelta(seconds=599)
     # Asked twice: the one-hour window around the submission, then the whole week.
     seeks = order.events.filter(kind=EventKind.SEEK)
@@ -88,7 +90,7 @@ def test_a_resend_meeting_a_late_original_gets_512_and_queries(
 
     original = checking.resubmit_lost_order
 
-    def original_arrives_first(order_id, reason):  # type: ignore[no-untyped-def]
+    def original_arrives_first(order_id, reason):
         services.build_client().charge_order(order.custno, CMCC_NUMBER, "CMCC_10")
         return original(order_id, reason)
 

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def manual_order(topup_sandbox, products) -> Order:  # type: ignore[no-untyped-def]
+def manual_order(topup_sandbox, products) -> Order:
     topup_sandbox.rule(CMCC_NUMBER, outcome="manual")
     order = services.place_order(services.OrderRequest(mobile=CMCC_NUMBER,
                                                        product_code="CMCC_10"),
@@ -29,7 +29,7 @@ def manual_order(topup_sandbox, products) -> Order:  # type: ignore[no-untyped-d
     return Order.objects.get(pk=order.pk)
 
 
-def signed_in(user) -> Client:  # type: ignore[no-untyped-def]
+def signed_in(user) -> Client:
     client = Client()
     client.force_login(user)
     return client

@@ -20,7 +20,7 @@ REASON = "Provider support, ticket 4711"
 
 
 @pytest.fixture
-def manual_order(products) -> Order:  # type: ignore[no-untyped-def]
+def manual_order(products) -> Order:
     order = services.place_order(services.OrderRequest(mobile=CMCC_NUMBER,
                                                        product_code="CMCC_10"),
                                  requested_by=None, source=OrderSource.SINGLE)
@@ -29,7 +29,7 @@ def manual_order(products) -> Order:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def client(operator) -> Client:  # type: ignore[no-untyped-def]
+def client(operator) -> Client:
     client = Client()
     client.force_login(operator)
     return client

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 ORDERS = "/api/topup/orders/"
 
 
-def api(user, key: str | None = None) -> APIClient:  # type: ignore[no-untyped-def]
+def api(user, key: str | None = None) -> APIClient:
     client = APIClient()
     token, _ = Token.objects.get_or_create(user=user)
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")

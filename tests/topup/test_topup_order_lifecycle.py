@@ -12,7 +12,7 @@ from topup.models import EventKind, Order, OrderSource, OrderState
 pytestmark = pytest.mark.django_db
 
 
-def place(mobile: str = CMCC_NUMBER, code: str = "CMCC_10", user=None) -> Order:  # type: ignore[no-untyped-def]
+def place(mobile: str = CMCC_NUMBER, code: str = "CMCC_10", user=None) -> Order:
     return services.place_order(services.OrderRequest(mobile=mobile, product_code=code),
                                 requested_by=user, source=OrderSource.SINGLE)
 

@@ -16,14 +16,14 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def three_orders(operator, products):  # type: ignore[no-untyped-def]
+def three_orders(operator, products):
     for mobile, code in ((CMCC_NUMBER, "CMCC_10"), (CTCC_NUMBER, "CTCC_10"),
                          (CMCC_NUMBER, "CMCC_30")):
         services.place_order(services.OrderRequest(mobile=mobile, product_code=code),
                              requested_by=operator, source=OrderSource.SINGLE)
 
 
-def listed(operator, **params: object):  # type: ignore[no-untyped-def]
+def listed(operator, **params: str | int):
     client = Client()
     client.force_login(operator)
     return client.get(reverse("topup:order_list"), params)

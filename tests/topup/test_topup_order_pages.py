@@ -7,6 +7,7 @@ import csv
 import io
 
 import pytest
+from django.http import StreamingHttpResponse
 from django.test import Client
 from django.urls import reverse
 
@@ -17,13 +18,13 @@ from topup.models import EventKind, Order, OrderSource, OrderState
 pytestmark = pytest.mark.django_db
 
 
-def signed_in(user) -> Client:  # type: ignore[no-untyped-def]
+def signed_in(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
 
 
-def placed(operator, mobile: str = CMCC_NUMBER, code: str = "CMCC_10") -> Order:  # type: ignore[no-untyped-def]
+def placed(operator, mobile: str = CMCC_NUMBER, code: str = "CMCC_10") -> Order:
     return services.place_order(services.OrderRequest(mobile=mobile, product_code=code),
                                 requested_by=operator, source=OrderSource.SINGLE)
 
@@ -61,10 +62,11 @@ def test_the_carrier_check_still_runs_once_every_field_is_valid(operator, produc
 # --- the CSV export ------------------------------------------------------------------------
 
 
-def exported(client: Client, **params: object) -> list[list[str]]:
+def exported(client: Client, **params: str) -> list[list[str]]:
     response = client.get(reverse("topup:order_csv"), params)
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
+    assert isinstance(response, StreamingHttpResponse)
     body = b"".join(response.streaming_content).decode("utf-8")
     assert body.startswith("\ufeff")
     return list(csv.reader(io.StringIO(body[1:])))
@@ -93,6 +95,7 @@ def test_the_csv_is_in_the_reader_language(operator, products):
     placed(operator)
     response = signed_in(operator).get(reverse("topup:order_csv"),
                                        HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert isinstance(response, StreamingHttpResponse)
     lines = b"".join(response.streaming_content).decode("utf-8-sig").splitlines()
     assert lines[0].startswith("订单号,")
     assert "单笔充值" in lines[1]

@@ -43,7 +43,8 @@ def test_only_due_open_orders_are_picked_and_then_leased(products):
     assert fresh_created.pk not in picked.to_submit
     # Leased: the next beat run does not hand the same order out again.
     assert services.due_orders().to_check == []
-    assert Order.objects.get(pk=due.pk).next_check_at > now + timedelta(minutes=4)
+    next_check_at = Order.objects.get(pk=due.pk).next_check_at
+    assert next_check_at is not None and next_check_at > now + timedelta(minutes=4)
 
 
 def test_the_wait_between_queries_doubles_up_to_the_cap(settings):
@@ -62,7 +63,9 @@ def test_an_order_in_progress_is_asked_again_later_each_time(topup_sandbox, prod
     for _ in range(3):
         before = timezone.now()
         assert services.check_order(order.pk) == OrderState.PENDING
-        gaps.append((Order.objects.get(pk=order.pk).next_check_at - before).total_seconds())
+        next_check_at = Order.objects.get(pk=order.pk).next_check_at
+        assert next_check_at is not None
+        gaps.append((next_check_at - before).total_seconds())
     assert gaps[0] < gaps[1] < gaps[2]
 
 
@@ -87,7 +90,8 @@ def test_a_510_pauses_every_query_and_repeats_double_the_pause(topup_sandbox, pr
                         times=1)
     services.check_order(second.pk)
     assert cache.get(PAUSE_KEY)["streak"] == 2
-    assert services.seek_paused_until() > timezone.now() + timedelta(seconds=115)
+    paused = services.seek_paused_until()
+    assert paused is not None and paused > timezone.now() + timedelta(seconds=115)
     # An answer that is not 510 ends the streak.
     cache.set(PAUSE_KEY, {**cache.get(PAUSE_KEY), "until": timezone.now()}, timeout=600)
     topup_sandbox.advance(10)
@@ -101,8 +105,9 @@ def test_a_seek_without_a_usable_answer_is_retried_later(topup_sandbox, products
     topup_sandbox.fault(path="/seekOrder", action="drop", times=1)
     assert services.check_order(order.pk) == OrderState.PENDING
     order.refresh_from_db()
-    assert order.next_check_at > timezone.now()
-    assert "no usable answer" in order.events.filter(kind=EventKind.SEEK).last().text
+    assert order.next_check_at is not None and order.next_check_at > timezone.now()
+    seek = order.events.filter(kind=EventKind.SEEK).last()
+    assert seek is not None and "no usable answer" in seek.text
 
 
 @pytest.mark.django_db(transaction=True)

@@ -37,7 +37,7 @@ def place(mobile: str, code: str) -> Order:
 
 
 @pytest.fixture
-def start_snapshot(topup_sandbox, products) -> BalanceSnapshot:  # type: ignore[no-untyped-def]
+def start_snapshot(topup_sandbox, products) -> BalanceSnapshot:
     """The balance as the scheduled job recorded it just before the day began."""
     snapshot = services.take_snapshot(SnapshotSource.SCHEDULE)
     start, _end = day_bounds(timezone.localdate())
@@ -45,7 +45,7 @@ def start_snapshot(topup_sandbox, products) -> BalanceSnapshot:  # type: ignore[
     return snapshot
 
 
-def kinds(report) -> list[str]:  # type: ignore[no-untyped-def]
+def kinds(report) -> list[str]:
     return sorted(report.discrepancies.values_list("kind", flat=True))
 
 

@@ -26,20 +26,21 @@ from topup.models import (
 pytestmark = pytest.mark.django_db
 
 
-def signed_in(user) -> Client:  # type: ignore[no-untyped-def]
+def signed_in(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
 
 
 @pytest.fixture
-def order(products, operator) -> Order:  # type: ignore[no-untyped-def]
+def order(products, operator) -> Order:
     return services.place_order(services.OrderRequest(mobile=CMCC_NUMBER,
                                                       product_code="CMCC_10"),
                                 requested_by=operator, source=OrderSource.SINGLE)
 
 
 def every_page(order: Order) -> list[str]:
+    assert order.requested_by is not None
     batch = BulkBatch.objects.create(file_name="a.csv", uploaded_by=order.requested_by)
     ReconciliationReport.objects.create(day=timezone.localdate())
     return [
@@ -158,7 +159,7 @@ def test_the_order_list_filters(operator, products):
     old = Order.objects.get(carrier="CMCC")
     Order.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=3))
 
-    def listed(**params: object) -> list[str]:
+    def listed(**params: str) -> list[str]:
         page = client.get(reverse("topup:order_list"), params).context["page"]
         return [o.prodcode for o in page.object_list]
 

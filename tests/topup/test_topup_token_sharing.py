@@ -25,7 +25,7 @@ from topup.signing import balance_sign
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def counting_fetch(calls: list[str], delay_s: float = 0.0):  # type: ignore[no-untyped-def]
+def counting_fetch(calls: list[str], delay_s: float = 0.0):
     """refreshToken through the real client, counted, slowed down to widen any race."""
     client = services.build_client()
 
@@ -78,6 +78,7 @@ def test_a_token_is_fetched_once_and_then_reused(topup_sandbox):
     assert provider.current() == first
     assert calls == [first]
     state = TokenState.objects.get()
+    assert state.expires_at is not None
     assert state.token == first and state.expires_at > timezone.now() + timedelta(hours=23)
 
 
@@ -95,6 +96,7 @@ def test_a_token_close_to_expiry_is_replaced_before_it_expires(topup_sandbox, se
     assert second != first and len(calls) == 2
     state = TokenState.objects.get()
     assert state.previous_token == first  # still accepted on callbacks for the grace period
+    assert state.previous_until is not None
     assert state.previous_until > timezone.now() + timedelta(minutes=9)
 
 
@@ -147,7 +149,7 @@ def test_the_cached_copy_follows_every_refresh(topup_sandbox):
     assert snapshot.callback_tokens(timezone.now()) == (second, first)
 
 
-def _child_database_url(tmp_path) -> str:  # type: ignore[no-untyped-def]
+def _child_database_url(tmp_path) -> str:
     """The database the child processes share: this test's, or a migrated SQLite file."""
     db = connection.settings_dict
     if connection.vendor == "postgresql":

@@ -4,15 +4,17 @@ staff session; and the per-token scope check and rate limit."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import APIView
 
+from backoffice.annotations import StaffUser
 from topup import services
 from topup.models import ApiToken
 
@@ -22,7 +24,7 @@ KEYWORD = "Bearer"
 class MerchantTokenAuthentication(BaseAuthentication):
     """`Authorization: Bearer <key>`; refusals are 401 with a JSON reason, and audited."""
 
-    def authenticate(self, request: Any) -> tuple[Any, ApiToken] | None:
+    def authenticate(self, request: Request) -> tuple[StaffUser, ApiToken] | None:
         parts = get_authorization_header(request).split()
         if not parts or parts[0].lower() != KEYWORD.lower().encode():
             return None  # another scheme (or none): the next authentication class decides
@@ -37,7 +39,7 @@ class MerchantTokenAuthentication(BaseAuthentication):
                 {"detail": refused.message, "reason": refused.reason}) from None
         return token.user, token
 
-    def authenticate_header(self, request: Any) -> str:
+    def authenticate_header(self, request: Request) -> str:
         return f'{KEYWORD} realm="api"'
 
 
@@ -47,7 +49,7 @@ class MerchantTokenScheme(OpenApiAuthenticationExtension):
     target_class = "topup.api.authentication.MerchantTokenAuthentication"
     name = "merchantToken"
 
-    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, object]:
         return {
             "type": "http", "scheme": "bearer", "bearerFormat": "mt_<40 characters>",
             "description": (
@@ -66,7 +68,7 @@ class HasScope(BasePermission):
 
     message = ""
 
-    def has_permission(self, request: Any, view: Any) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         token = request.auth
         if not isinstance(token, ApiToken):
             return True
@@ -88,7 +90,7 @@ class PerTokenRateThrottle(SimpleRateThrottle):
     def get_rate(self) -> str:
         return f"{settings.API_TOKEN_RATE_PER_MINUTE}/min"
 
-    def get_cache_key(self, request: Any, view: Any) -> str | None:
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
         token = request.auth
         if isinstance(token, ApiToken):
             ident = f"merchant:{token.pk}"

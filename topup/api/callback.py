@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.parsers import BaseParser
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from topup import services
@@ -20,11 +23,11 @@ class CallbackView(APIView):
     raw so that even an unreadable one is kept.
     """
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
     permission_classes = [AllowAny]
-    parser_classes: list = []
+    parser_classes: list[type[BaseParser]] = []
     renderer_classes = [JSONRenderer]
-    throttle_classes: list = []
+    throttle_classes: list[type[BaseThrottle]] = []
 
     def post(self, request: Request) -> Response:
         reply = services.receive_callback(

@@ -19,13 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, to_locale
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.settings import patched_settings
 from markdown_it import MarkdownIt
+
+from backoffice.annotations import StaffRequest
 
 SCHEMA_URLCONF = "topup.api_schema_urls"
 SCHEMA_SETTINGS: dict[str, Any] = {
@@ -51,12 +53,14 @@ _MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table")
 
 def markdown_html(text: str) -> SafeString:
     """Markdown as HTML; safe because markdown-it escapes every raw HTML of the source."""
-    return mark_safe(_MARKDOWN.render(text))  # escaped by markdown-it (html off)
+    html: str = _MARKDOWN.render(text)
+    return mark_safe(html)  # escaped by markdown-it (html off)
 
 
 def markdown_inline(text: str) -> SafeString:
     """One line of Markdown (a schema description) as inline HTML, escaped like markdown_html."""
-    return mark_safe(_MARKDOWN.renderInline(text))  # escaped by markdown-it
+    html: str = _MARKDOWN.renderInline(text)
+    return mark_safe(html)  # escaped by markdown-it
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,8 @@ def guide(locale: str, base_url: str) -> Guide:
 def schema_document() -> dict[str, Any]:
     with patched_settings(SCHEMA_SETTINGS):
         generator = SchemaGenerator(urlconf=SCHEMA_URLCONF)
-        return generator.get_schema(request=None, public=True)
+        document: dict[str, Any] = generator.get_schema(request=None, public=True)
+        return document
 
 
 @dataclass
@@ -129,7 +134,8 @@ class Operation:
 def _resolve(document: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     ref = schema.get("$ref", "")
     if ref.startswith("#/components/schemas/"):
-        return document["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+        resolved: dict[str, Any] = document["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+        return resolved
     return schema
 
 
@@ -185,7 +191,7 @@ def operations(document: dict[str, Any]) -> list[Operation]:
     return found
 
 
-def api_docs(request: HttpRequest) -> HttpResponse:
+def api_docs(request: StaffRequest) -> HttpResponse:
     if not request.user.has_perm("topup.access_topup"):
         raise PermissionDenied
     document = schema_document()

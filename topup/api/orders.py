@@ -12,10 +12,10 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backoffice.annotations import StaffApiRequest
 from topup import services
 from topup.api.authentication import HasScope, MerchantTokenAuthentication, PerTokenRateThrottle
 from topup.api.permissions import HasViewPermission
@@ -61,7 +61,7 @@ class OrderCreateView(APIView):
                 "The key was used for a different request.")),
         },
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: StaffApiRequest) -> Response:
         key = request.headers.get(IDEMPOTENCY_HEADER, "")
         if not KEY_PATTERN.fullmatch(key):
             return Response({IDEMPOTENCY_HEADER: [_(
@@ -98,6 +98,6 @@ class OrderDetailView(APIView):
         200: OpenApiResponse(OrderSerializer, description=gettext_lazy("The order.")),
         404: OpenApiResponse(description=gettext_lazy("No order has this number.")),
     })
-    def get(self, request: Request, custno: str) -> Response:
+    def get(self, request: StaffApiRequest, custno: str) -> Response:
         order = get_object_or_404(Order, custno=custno)
         return Response(OrderSerializer(order).data)

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from topup.models import Order, ProdStandardChoice, ProdTimeChoice
 
 
-class OrderCreateSerializer(serializers.Serializer):
+class OrderCreateSerializer(serializers.Serializer[dict[str, object]]):
     mobile = serializers.CharField(
         max_length=20, help_text=_("Mainland mobile number, 11 digits, optionally +86."))
     product = serializers.CharField(max_length=40, help_text=_("Product code, e.g. CMCC_10."))
@@ -24,7 +24,7 @@ class OrderCreateSerializer(serializers.Serializer):
                     "moved to another carrier)."))
 
 
-class OrderSerializer(serializers.ModelSerializer):
+class OrderSerializer(serializers.ModelSerializer[Order]):
     product = serializers.CharField(source="prodcode", help_text=_("Product code."))
     final = serializers.BooleanField(source="is_final", help_text=_(
         "True once the state is success or failed; it never changes after that."))

@@ -8,12 +8,11 @@ one fails too, it has its own "top up again".
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from backoffice.annotations import StaffUser
 from topup.models import EventKind, Order, OrderSource, OrderState
 from topup.services.ordering import OrderInputError, OrderRequest, place_order
 from topup.services.statemachine import log
@@ -43,7 +42,7 @@ def topped_up_again_as(order: Order) -> str:
     return str(event.params["again"]) if event else ""
 
 
-def top_up_again(order_id: int, *, requested_by: Any) -> tuple[Order, bool]:
+def top_up_again(order_id: int, *, requested_by: StaffUser) -> tuple[Order, bool]:
     """(new order, True) when placed now; (that order, False) when this failed order was
     topped up again before. OrderInputError when the order has not failed, or its product
     can no longer be ordered (off sale, say)."""

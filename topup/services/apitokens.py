@@ -10,15 +10,19 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from backoffice.annotations import StaffUser
 from backoffice.models import AuditOutcome
 from backoffice.security.audit import audited, record
 from topup.models import ApiScope, ApiToken
+
+if TYPE_CHECKING:
+    from rest_framework.authtoken.models import Token
 
 KEY_PREFIX = "mt_"
 SHOWN_PREFIX_LENGTH = 10  # "mt_" and 7 random characters
@@ -39,7 +43,7 @@ class TokenInputError(Exception):
                                                           f"{user.get_username()}: "
                                                           f"{', '.join(scopes)}"),
          result_target=lambda created: created[0])
-def create_token(*, user: Any, name: str, scopes: list[str],
+def create_token(*, user: StaffUser, name: str, scopes: list[str],
                  days: int | None = None) -> tuple[ApiToken, str]:
     """Returns the token and its key, which is never available again."""
     name = (name or "").strip()
@@ -61,7 +65,7 @@ def create_token(*, user: Any, name: str, scopes: list[str],
 
 
 @audited("topup", "api_token.revoke", lambda token, *, by: (token, f"token {token.name!r}"))
-def revoke_token(token: ApiToken, *, by: Any) -> None:
+def revoke_token(token: ApiToken, *, by: StaffUser) -> None:
     """Revoked at once: the next request with the key is refused. Revoking twice is a no-op."""
     ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
         revoked_at=timezone.now(), revoked_by=by if getattr(by, "pk", None) else None)
@@ -104,7 +108,7 @@ def refuse_scope(token: ApiToken, scope: str, *, address: str | None) -> str:
     return _("This API token does not have the scope %(scope)s.") % {"scope": scope}
 
 
-def legacy_keys() -> list[Any]:
+def legacy_keys() -> list[Token]:
     """DRF `authtoken` keys from before hashed tokens: still accepted (unscoped) until an
     administrator deletes them in the admin. Listed without the key."""
     from rest_framework.authtoken.models import Token

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from backoffice.annotations import StaffUser
 from backoffice.security.audit import audited
 from topup import texts
 from topup.conf import knob
@@ -26,7 +27,7 @@ def _products() -> dict[str, Product]:
     return {product.code: product for product in Product.objects.all()}
 
 
-def check_upload(file_name: str, data: bytes, user: Any) -> BulkBatch:
+def check_upload(file_name: str, data: bytes, user: StaffUser) -> BulkBatch:
     """Check a CSV and store the result as a batch waiting for confirmation.
 
     Raises BulkFileError when the file as a whole is unusable; line problems are kept on the
@@ -48,7 +49,7 @@ def check_upload(file_name: str, data: bytes, user: Any) -> BulkBatch:
 
 
 @audited("topup", "bulk.confirm", lambda batch_id, user: (f"batch {batch_id}", "bulk top-up", user))
-def confirm_batch(batch_id: int, user: Any) -> int:
+def confirm_batch(batch_id: int, user: StaffUser) -> int:
     """Place one order per valid row; returns how many. A batch is confirmed at most once.
 
     Rows are checked again, because a product may have been taken off sale since the upload;

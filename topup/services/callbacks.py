@@ -11,6 +11,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -23,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from backoffice.operations.queue import enqueue
+from providerkit.json_types import JSONObject, JSONValue
 from topup.conf import knob
 from topup.models import (
     FINAL_STATES,
@@ -59,7 +61,7 @@ class CallbackReply:
     receipt_id: int
 
 
-def request_headers(meta: dict[str, Any]) -> dict[str, str]:
+def request_headers(meta: Mapping[str, object]) -> dict[str, str]:
     """The HTTP headers of a WSGI environ, credentials blanked (they are not ours to keep)."""
     headers: dict[str, str] = {}
     for key, value in meta.items():
@@ -176,9 +178,9 @@ def drain_receipts() -> int:
             return done  # nothing left, or a newly queued task will take it
 
 
-def _parse(body: bytes) -> tuple[dict[str, Any] | None, str]:
+def _parse(body: bytes) -> tuple[JSONObject | None, str]:
     try:
-        payload = json.loads(body)
+        payload: JSONValue = json.loads(body)
     except (UnicodeDecodeError, ValueError) as error:
         return None, f"body is not JSON: {error}"
     if not isinstance(payload, dict):
@@ -186,7 +188,7 @@ def _parse(body: bytes) -> tuple[dict[str, Any] | None, str]:
     return payload, ""
 
 
-def _fields(payload: dict[str, Any]) -> dict[str, str]:
+def _fields(payload: JSONObject) -> dict[str, str]:
     """The signed fields as text for the receipt's columns (the raw body keeps the originals)."""
     limits = {"custno": 64, "orderno": 64, "code": 10, "info": 300}
     values = {}
@@ -196,7 +198,7 @@ def _fields(payload: dict[str, Any]) -> dict[str, str]:
     return values
 
 
-def _verify(payload: dict[str, Any]) -> str | None:
+def _verify(payload: JSONObject) -> str | None:
     """"current", "previous" or None.
 
     First against this process's recent copy of the tokens; a sign that does not match it is
@@ -209,7 +211,7 @@ def _verify(payload: dict[str, Any]) -> str | None:
     return found
 
 
-def _verify_with(payload: dict[str, Any], snapshot: TokenSnapshot | None) -> str | None:
+def _verify_with(payload: JSONObject, snapshot: TokenSnapshot | None) -> str | None:
     """Each candidate is compared in constant time (topup.signing), and both are compared
     before either result is looked at, so timing does not tell which one matched. Without a
     previous token (or past its grace period) only the current one is compared."""

@@ -48,7 +48,7 @@ def backoff_delay(attempts: int, first_s: int | None = None) -> timedelta:
 
 def seek_paused_until() -> datetime | None:
     """While the provider says 510, every query waits until this moment."""
-    pause = cache.get(PAUSE_KEY)
+    pause: dict[str, datetime] | None = cache.get(PAUSE_KEY)
     if pause and pause["until"] > timezone.now():
         return pause["until"]
     return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from backoffice.operations.provider import provider_session, provider_settings
+from backoffice.operations.provider import provider_observers, provider_settings
 from topup.client import TopupClient
 from topup.conf import provider_timeout
 from topup.services.shared_token import SharedTokenProvider
@@ -24,7 +24,7 @@ def build_client() -> TopupClient:
         appsecret=values["appsecret"],
         token_provider=tokens,
         timeout=provider_timeout(),
-        session=provider_session(SERVICE),
+        observers=provider_observers(SERVICE),
     )
     holder.append(client)
     return client

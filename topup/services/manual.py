@@ -4,12 +4,12 @@ whose outcome a top-up operator records with a reason."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from backoffice.annotations import StaffUser
 from backoffice.security.audit import audited
 from topup import texts
 from topup.models import EventKind, Order, OrderState
@@ -33,7 +33,7 @@ def manual_queue() -> QuerySet[Order]:
 
 @audited("topup", "order.manual_outcome", lambda order_id, outcome, reason, user: (
     f"order {order_id}", f"confirmed as {outcome}: {reason}", user))
-def confirm_manual(order_id: int, outcome: str, reason: str, user: Any) -> str:
+def confirm_manual(order_id: int, outcome: str, reason: str, user: StaffUser) -> str:
     """Record a person's verdict on an order in the manual queue; returns the new state.
 
     Raises OrderInputError when the verdict is incomplete or the order has left the queue

@@ -15,13 +15,14 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from backoffice.annotations import StaffUser
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.operations.queue import enqueue
 from backoffice.security.audit import audited
 from topup import texts
 from topup.client import ChargeResult
 from topup.conf import knob
-from topup.models import EventKind, Order, OrderSource, OrderState, Product
+from topup.models import BulkBatch, EventKind, Order, OrderSource, OrderState, Product
 from topup.rules import (
     ChargeOutcome,
     InvalidInput,
@@ -139,7 +140,7 @@ def check_request(
     None, f"API order: {request.product_code} to {request.mobile}", requested_by),
     result_target=lambda placed: placed[0])
 def place_api_order(
-    request: OrderRequest, *, requested_by: Any, idempotency_key: str
+    request: OrderRequest, *, requested_by: StaffUser | None, idempotency_key: str
 ) -> tuple[Order, bool]:
     """An order for the merchant API: (order, True) when placed now, (order, False) when the
     same user already placed the same request under the same idempotency key.
@@ -159,9 +160,9 @@ def place_api_order(
 def place_order(
     request: OrderRequest,
     *,
-    requested_by: Any,
+    requested_by: StaffUser | None,
     source: OrderSource,
-    batch: Any = None,
+    batch: BulkBatch | None = None,
     batch_line: int | None = None,
     products: dict[str, Product] | None = None,
 ) -> Order:
@@ -174,10 +175,10 @@ def place_order(
 def _place(
     request: OrderRequest,
     *,
-    requested_by: Any,
+    requested_by: StaffUser | None,
     source: OrderSource,
     idempotency_key: str | None = None,
-    batch: Any = None,
+    batch: BulkBatch | None = None,
     batch_line: int | None = None,
     products: dict[str, Product] | None = None,
 ) -> tuple[Order, bool]:
@@ -229,7 +230,7 @@ class IdempotencyConflict(Exception):
         self.order = order
 
 
-def _order_for_key(user: Any, key: str, fingerprint: str) -> Order | None:
+def _order_for_key(user: StaffUser | None, key: str, fingerprint: str) -> Order | None:
     existing = Order.objects.filter(requested_by=user, idempotency_key=key).first()
     if existing is not None and existing.request_fingerprint != fingerprint:
         raise IdempotencyConflict(existing)

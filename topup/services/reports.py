@@ -22,10 +22,11 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q, Sum
+from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from backoffice.annotations import StaffUser
 from topup.client import TopupError
 from topup.models import (
     FINAL_STATES,
@@ -72,7 +73,7 @@ def day_bounds(day: date) -> tuple[datetime, datetime]:
     return start, start + timedelta(days=1)
 
 
-def build_report(day: date, user: Any = None) -> ReconciliationReport:
+def build_report(day: date, user: StaffUser | None = None) -> ReconciliationReport:
     """Make (or remake) the report of `day`, in the back-office's time zone."""
     start, end = day_bounds(day)
     findings = Findings()
@@ -100,7 +101,7 @@ def build_report(day: date, user: Any = None) -> ReconciliationReport:
     return report
 
 
-def _settle_open_orders(orders: Any, findings: Findings) -> None:
+def _settle_open_orders(orders: QuerySet[Order], findings: Findings) -> None:
     for order in orders.exclude(state__in=FINAL_STATES).order_by("created_at"):
         if not findings.provider_refused and order.state != S.CREATED:
             findings.queried += 1
@@ -115,7 +116,7 @@ def _settle_open_orders(orders: Any, findings: Findings) -> None:
                          order=order, ours=order.state, theirs=order.last_code)
 
 
-def _compare_with_provider(orders: Any, findings: Findings) -> None:
+def _compare_with_provider(orders: QuerySet[Order], findings: Findings) -> None:
     doubtful = orders.filter(state__in=FINAL_STATES).filter(
         Q(settled_manually=True) | Q(conflict=True)).order_by("created_at")
     client = None

@@ -13,7 +13,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from topup.models import FINAL_STATES, EventKind, Order, OrderEvent, OrderState
+from backoffice.annotations import StaffUser
+from providerkit.json_types import JSONObject
+from topup.models import FINAL_STATES, CallbackReceipt, EventKind, Order, OrderEvent, OrderState
 
 S = OrderState
 
@@ -44,11 +46,11 @@ def move(
     *,
     kind: str = EventKind.STATE,
     message: str = "",
-    params: dict[str, Any] | None = None,
+    params: JSONObject | None = None,
     code: str = "",
     info: str = "",
-    actor: Any = None,
-    receipt: Any = None,
+    actor: StaffUser | None = None,
+    receipt: CallbackReceipt | None = None,
     sources: frozenset[OrderState] | None = None,
     locked_state: str | None = None,
     **fields: Any,

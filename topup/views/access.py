@@ -7,12 +7,8 @@ permission by its action, a model permission as Django's verb and the model (`CH
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from backoffice.annotations import RequestUser
 from backoffice.security.access import access_guard
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser, User
 
 ACCESS = "topup.access_topup"
 CHARGE = "topup.charge_topup"
@@ -29,7 +25,7 @@ CHANGE_API_TOKEN = "topup.change_apitoken"  # revoking a token
 needs = access_guard(ACCESS)
 
 
-def abilities(user: User | AnonymousUser) -> dict[str, bool]:
+def abilities(user: RequestUser) -> dict[str, bool]:
     """What the templates may offer this user (buttons and forms are hidden otherwise)."""
     return {
         "can_charge": user.has_perm(CHARGE),

@@ -4,12 +4,13 @@ creation) and revoke; the old DRF keys still accepted are listed for the adminis
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from backoffice.annotations import StaffRequest
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from topup import services
 from topup.forms import ApiTokenForm
@@ -17,7 +18,7 @@ from topup.models import ApiToken
 from topup.views.access import ADD_API_TOKEN, CHANGE_API_TOKEN, VIEW_API_TOKEN, abilities, needs
 
 
-def _page(request: HttpRequest, form: ApiTokenForm, new_key: str = "",
+def _page(request: StaffRequest, form: ApiTokenForm, new_key: str = "",
           status: int = 200) -> HttpResponse:
     return render(request, "topup/api_tokens.html", {
         "form": form, "tokens": ApiToken.objects.select_related("user", "revoked_by"),
@@ -27,7 +28,7 @@ def _page(request: HttpRequest, form: ApiTokenForm, new_key: str = "",
 
 
 @needs(VIEW_API_TOKEN)
-def token_list(request: HttpRequest) -> HttpResponse:
+def token_list(request: StaffRequest) -> HttpResponse:
     if request.method != "POST":
         return _page(request, ApiTokenForm())
     if not request.user.has_perm(ADD_API_TOKEN):
@@ -50,7 +51,7 @@ def token_list(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @needs(CHANGE_API_TOKEN)
-def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+def token_revoke(request: StaffRequest, pk: int) -> HttpResponse:
     token = get_object_or_404(ApiToken, pk=pk)
     if token.revoked_at is not None:
         messages.info(request, _("Token %(name)s was already revoked.") % {"name": token.name})

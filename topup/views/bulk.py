@@ -6,13 +6,14 @@ from django.contrib import messages
 from django.contrib.humanize.templatetags.humanize import intcomma
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
+from backoffice.annotations import StaffRequest
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from topup import services
 from topup.forms import BulkUploadForm
@@ -21,7 +22,7 @@ from topup.views.access import CHARGE, abilities, needs
 
 
 @needs()
-def bulk_index(request: HttpRequest) -> HttpResponse:
+def bulk_index(request: StaffRequest) -> HttpResponse:
     form = BulkUploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST":
         if not request.user.has_perm(CHARGE):
@@ -42,7 +43,7 @@ def bulk_index(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @needs()
-def bulk_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def bulk_detail(request: StaffRequest, pk: int) -> HttpResponse:
     batch = get_object_or_404(BulkBatch.objects.select_related("uploaded_by", "confirmed_by"),
                               pk=pk)
     results = services.batch_results(batch)
@@ -51,7 +52,7 @@ def bulk_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "results": results, **abilities(request.user)})
 
 
-def _waiting(request: HttpRequest, batch: BulkBatch) -> bool:
+def _waiting(request: StaffRequest, batch: BulkBatch) -> bool:
     """Whether the batch can still be confirmed or discarded; says why not when it cannot."""
     if batch.status == BatchStatus.VALIDATED:
         return True
@@ -61,7 +62,7 @@ def _waiting(request: HttpRequest, batch: BulkBatch) -> bool:
 
 @require_http_methods(["GET", "POST"])
 @needs(CHARGE)
-def bulk_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+def bulk_confirm(request: StaffRequest, pk: int) -> HttpResponse:
     batch = get_object_or_404(BulkBatch, pk=pk)
     if not _waiting(request, batch):
         return redirect("topup:bulk_detail", pk=batch.pk)
@@ -97,7 +98,7 @@ def bulk_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @needs(CHARGE)
-def bulk_discard(request: HttpRequest, pk: int) -> HttpResponse:
+def bulk_discard(request: StaffRequest, pk: int) -> HttpResponse:
     batch = get_object_or_404(BulkBatch, pk=pk)
     if not _waiting(request, batch):
         return redirect("topup:bulk_detail", pk=batch.pk)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from backoffice.annotations import StaffRequest
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from backoffice.security.redirects import came_from
 from topup import services
@@ -19,13 +20,13 @@ from topup.views.access import CONFIRM, abilities, needs
 
 @require_GET
 @needs()
-def manual_queue(request: HttpRequest) -> HttpResponse:
+def manual_queue(request: StaffRequest) -> HttpResponse:
     return render(request, "topup/manual_queue.html", {
         "orders": services.manual_queue(), **abilities(request.user)})
 
 
 @needs(CONFIRM)
-def manual_confirm(request: HttpRequest, custno: str) -> HttpResponse:
+def manual_confirm(request: StaffRequest, custno: str) -> HttpResponse:
     """The verdict is final, so a valid form is asked once more on the confirmation page
     (stating the order, the verdict and what follows); only its answer records it."""
     order = get_object_or_404(Order, custno=custno)
@@ -53,7 +54,7 @@ def manual_confirm(request: HttpRequest, custno: str) -> HttpResponse:
 
 
 def _verdict_question(
-    request: HttpRequest, order: Order, outcome: str, reason: str
+    request: StaffRequest, order: Order, outcome: str, reason: str
 ) -> Confirmation:
     numbers = {"custno": order.custno, "price": order.price}
     if outcome == OrderState.SUCCESS:

@@ -15,7 +15,6 @@ from django.db.models import (
     Value,
 )
 from django.http import (
-    HttpRequest,
     HttpResponse,
     HttpResponseBase,
     JsonResponse,
@@ -26,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
 from topup import services, texts
 from topup.forms import ManualConfirmForm, OrderFilterForm, SingleTopupForm
@@ -74,7 +74,7 @@ def _day_start(day: date) -> datetime:
 
 @require_GET
 @needs()
-def order_list(request: HttpRequest) -> HttpResponse:
+def order_list(request: StaffRequest) -> HttpResponse:
     form = OrderFilterForm(request.GET or None)
     page = CappedPaginator(filtered_orders(form), PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
@@ -85,7 +85,7 @@ def order_list(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @needs()
-def order_csv(request: HttpRequest) -> HttpResponseBase:
+def order_csv(request: StaffRequest) -> HttpResponseBase:
     """The orders the list's filters select, as CSV (bad filters: the list names them)."""
     form = OrderFilterForm(request.GET or None)
     if request.GET and not form.is_valid():
@@ -101,7 +101,7 @@ def order_csv(request: HttpRequest) -> HttpResponseBase:
 
 @require_GET
 @needs()
-def order_detail(request: HttpRequest, custno: str) -> HttpResponse:
+def order_detail(request: StaffRequest, custno: str) -> HttpResponse:
     order = get_object_or_404(Order.objects.select_related("product", "requested_by", "batch"),
                               custno=custno)
     events = order.events.select_related("actor", "receipt")
@@ -114,7 +114,7 @@ def order_detail(request: HttpRequest, custno: str) -> HttpResponse:
 
 
 @needs(CHARGE)
-def order_again(request: HttpRequest, custno: str) -> HttpResponse:
+def order_again(request: StaffRequest, custno: str) -> HttpResponse:
     """Top up a failed order again: GET says what will happen, POST places the new order."""
     order = get_object_or_404(Order.objects.select_related("product"), custno=custno)
     if request.method == "POST":
@@ -139,7 +139,7 @@ def order_again(request: HttpRequest, custno: str) -> HttpResponse:
 
 
 @needs(CHARGE)
-def order_new(request: HttpRequest) -> HttpResponse:
+def order_new(request: StaffRequest) -> HttpResponse:
     form = SingleTopupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -165,7 +165,7 @@ def order_new(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @needs(CHARGE)
-def carrier_lookup(request: HttpRequest) -> JsonResponse:
+def carrier_lookup(request: StaffRequest) -> JsonResponse:
     """For the single top-up form: the number's carrier and the products on sale for it."""
     try:
         mobile, carrier = services.check_mobile(request.GET.get("mobile", ""))
@@ -182,7 +182,7 @@ def carrier_lookup(request: HttpRequest) -> JsonResponse:
 
 @require_POST
 @needs(CHANGE_ORDER)
-def order_check(request: HttpRequest, custno: str) -> HttpResponse:
+def order_check(request: StaffRequest, custno: str) -> HttpResponse:
     """Ask the provider about this order now (staff do not wait for the next beat run)."""
     order = get_object_or_404(Order, custno=custno)
     try:

@@ -9,22 +9,25 @@ CAP" and pages on without a last page number.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TypeVar, cast
 
 from django.core.paginator import Paginator
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.utils.functional import cached_property
 
 CAP = 2_000
 
 
-class CappedPaginator(Paginator):
+_M = TypeVar("_M", bound=Model)
+
+
+class CappedPaginator(Paginator[_M]):
     cap = CAP
 
     @cached_property
     def count(self) -> int:
         # Without the list's ORDER BY, which would make PostgreSQL sort every match first.
-        rows = cast(QuerySet[Any], self.object_list)  # the lists page querysets only
+        rows = cast(QuerySet[_M], self.object_list)  # the lists page querysets only
         return rows.order_by()[: self.cap + 1].count()
 
     @property

@@ -6,12 +6,13 @@ from datetime import date
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.ui.errors import NotFoundForStaff
 from topup import services
@@ -22,7 +23,7 @@ from topup.views.access import ADD_RECONCILIATION_REPORT, abilities, needs
 
 @require_GET
 @needs()
-def report_list(request: HttpRequest) -> HttpResponse:
+def report_list(request: StaffRequest) -> HttpResponse:
     reports = Paginator(ReconciliationReport.objects.all(), 31).get_page(request.GET.get("page"))
     return render(request, "topup/report_list.html", {
         "reports": reports, "form": ReportRunForm(), **abilities(request.user)})
@@ -30,7 +31,7 @@ def report_list(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @needs()
-def report_detail(request: HttpRequest, day: str) -> HttpResponse:
+def report_detail(request: StaffRequest, day: str) -> HttpResponse:
     try:
         report = ReconciliationReport.objects.get(day=date.fromisoformat(day))
     except (ValueError, ReconciliationReport.DoesNotExist):
@@ -42,7 +43,7 @@ def report_detail(request: HttpRequest, day: str) -> HttpResponse:
 
 @require_POST
 @needs(ADD_RECONCILIATION_REPORT)
-def report_run(request: HttpRequest) -> HttpResponse:
+def report_run(request: StaffRequest) -> HttpResponse:
     form = ReportRunForm(request.POST)
     if not form.is_valid():
         for error in form.errors.get("day", []):
