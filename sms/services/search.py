@@ -293,7 +293,7 @@ def _status_label(status: str) -> str:
 
 
 def csv_lines(filters: Filters) -> Iterator[str]:
-    """The CSV export, one line at a time (see sms.services.csv_export), from plain tuples."""
+    """The CSV export, one line at a time (see backoffice.ui.csv_export), from plain tuples."""
     rows = filtered(filters).order_by("-id").values_list(*_CSV_FIELDS).iterator(chunk_size=2000)
     return csv_export.csv_lines(_csv_headers(), (_csv_row(row) for row in rows))
 
