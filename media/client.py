@@ -19,12 +19,11 @@ import base64
 import hashlib
 import hmac
 import json
-import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from email.utils import formatdate
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 from urllib.parse import quote, urlsplit
 
 import requests
@@ -41,10 +40,12 @@ from media.rules import (
     check_text,
     require,
 )
-from providerkit.failures import NoAnswer, ShapeError
+from providerkit import json_readers as read
+from providerkit.failures import NoAnswer, ShapeError, UnusableAnswer
+from providerkit.json_types import JSONObject, JSONValue
 from providerkit.observing import CallObserver
 from providerkit.timeouts import check_timeout
-from providerkit.transport import Transport
+from providerkit.transport import Transport, json_answer
 
 __all__ = ["SNAPSHOT_FORMATS", "InvalidMediaRequest", "MediaClient", "MediaProblem"]
 
@@ -326,7 +327,7 @@ class MediaClient:
 
     def _post(
         self, endpoint: str, payload: Mapping[str, object]
-    ) -> tuple[dict[str, Any], str | None]:
+    ) -> tuple[JSONObject, str | None]:
         """Send one signed POST; returns the JSON body and the `X-Request-Id`."""
         uri = quote(f"/{self.service}/{endpoint}", safe="/")
         body = encode_body(payload)
@@ -350,10 +351,10 @@ class MediaClient:
             )
         request_id = response.headers.get("X-Request-Id")
         try:
-            answer = response.json()
-        except ValueError:
-            answer = None
-        answer_dict: dict[str, Any] = answer if isinstance(answer, dict) else {}
+            answer: JSONValue = json_answer(response, f"POST {uri}")
+        except UnusableAnswer:
+            answer = None  # an error status may come with any body: its status still counts
+        answer_dict: JSONObject = answer if isinstance(answer, dict) else {}
         body_code = _as_int(answer_dict.get("status_code"))
         if response.status_code != 200 or (body_code is not None and body_code != 200):
             message = str(answer_dict.get("message") or answer_dict.get("msg") or response.reason)
@@ -374,13 +375,13 @@ T = TypeVar("T")
 
 
 # The kit's ShapeError: a success answer missing a field or holding the wrong type. Media's
-# numbers may come as numeric strings, so they are read here, not by providerkit.json_readers.
+# numbers may come as numeric strings: the kit's *_number readers take both.
 _Malformed = ShapeError
 
 
 def _parse(
-    parser: Callable[[Mapping[str, Any], str | None], T],
-    body: Mapping[str, Any],
+    parser: Callable[[JSONObject, str | None], T],
+    body: JSONObject,
     request_id: str | None,
 ) -> T:
     try:
@@ -399,40 +400,7 @@ def _as_int(value: object) -> int | None:
     return None
 
 
-def _number(value: object, name: str, kind: type[int] | type[float]) -> Any:
-    """A JSON number (or numeric string) as `kind`: ints must be whole, all finite."""
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise _Malformed(f"{name} is not a number: {value!r}")
-    try:
-        number = float(value)
-    except ValueError:
-        raise _Malformed(f"{name} is not a number: {value!r}") from None
-    if not math.isfinite(number):
-        raise _Malformed(f"{name} is not a finite number: {value!r}")
-    if kind is int:
-        if not number.is_integer():
-            raise _Malformed(f"{name} is not a whole number: {value!r}")
-        return int(value) if isinstance(value, int) else int(number)
-    return number
-
-
-def _required(body: Mapping[str, Any], name: str, kind: type, where: str = "") -> Any:
-    label = f"{where}{name}"
-    if body.get(name) is None:
-        raise _Malformed(f"answer has no {label}")
-    value = body[name]
-    if kind is str:
-        if not isinstance(value, str):
-            raise _Malformed(f"{label} is not a string: {value!r}")
-        return value
-    return _number(value, label, kind)
-
-
-def _optional(body: Mapping[str, Any], name: str, kind: type, where: str = "") -> Any:
-    return None if body.get(name) is None else _required(body, name, kind, where)
-
-
-def _parse_common(body: Mapping[str, Any], request_id: str | None) -> MediaResult:
+def _parse_common(body: JSONObject, request_id: str | None) -> MediaResult:
     status_code = _as_int(body.get("status_code"))
     return MediaResult(
         status_code=status_code if status_code is not None else 200,
@@ -441,19 +409,19 @@ def _parse_common(body: Mapping[str, Any], request_id: str | None) -> MediaResul
     )
 
 
-def _parse_snapshot(body: Mapping[str, Any], request_id: str | None) -> SnapshotResult:
+def _parse_snapshot(body: JSONObject, request_id: str | None) -> SnapshotResult:
     common = _parse_common(body, request_id)
     return SnapshotResult(
         status_code=common.status_code,
         message=common.message,
         request_id=request_id,
-        content_type=_required(body, "content_type", str),
-        content_length=_required(body, "content_length", int),
-        save_as=_required(body, "save_as", str),
+        content_type=read.read_str(body, "content_type", "answer"),
+        content_length=read.read_whole_number(body, "content_length", "answer"),
+        save_as=read.read_str(body, "save_as", "answer"),
     )
 
 
-def _parse_m3u8_meta(body: Mapping[str, Any], request_id: str | None) -> M3U8Meta:
+def _parse_m3u8_meta(body: JSONObject, request_id: str | None) -> M3U8Meta:
     common = _parse_common(body, request_id)
     meta = body.get("meta")
     if not isinstance(meta, dict):
@@ -467,12 +435,12 @@ def _parse_m3u8_meta(body: Mapping[str, Any], request_id: str | None) -> M3U8Met
         status_code=common.status_code,
         message=common.message,
         request_id=request_id,
-        duration=_required(meta, "duration", float, "meta."),
-        points=[_number(point, "meta.points", float) for point in points],
+        duration=read.read_real_number(meta, "duration", "meta"),
+        points=[read.as_real_number(point, "meta.points") for point in points],
     )
 
 
-def _parse_av_meta(body: Mapping[str, Any], request_id: str | None) -> AVMeta:
+def _parse_av_meta(body: JSONObject, request_id: str | None) -> AVMeta:
     raw_format = body.get("format")
     raw_streams = body.get("streams")
     if not isinstance(raw_format, dict):
@@ -480,36 +448,36 @@ def _parse_av_meta(body: Mapping[str, Any], request_id: str | None) -> AVMeta:
     if not isinstance(raw_streams, list):
         raise _Malformed("answer has no streams list")
     media_format = AVFormat(
-        bitrate=_optional(raw_format, "bitrate", int, "format."),
-        duration=_optional(raw_format, "duration", float, "format."),
-        format=_optional(raw_format, "format", str, "format."),
-        fullname=_optional(raw_format, "fullname", str, "format."),
-        filesize=_optional(raw_format, "filesize", float, "format."),
+        bitrate=read.optional_whole_number(raw_format, "bitrate", "format"),
+        duration=read.optional_real_number(raw_format, "duration", "format"),
+        format=read.optional_str(raw_format, "format", "format"),
+        fullname=read.optional_str(raw_format, "fullname", "format"),
+        filesize=read.optional_real_number(raw_format, "filesize", "format"),
     )
     streams = [_parse_stream(stream, number) for number, stream in enumerate(raw_streams)]
     return AVMeta(format=media_format, streams=streams, request_id=request_id)
 
 
 def _parse_stream(raw: object, number: int) -> AVStream:
-    where = f"streams[{number}]."
+    where = f"streams[{number}]"
     if not isinstance(raw, dict):
         raise _Malformed(f"streams[{number}] is not an object")
     metadata = raw.get("metadata")
     if metadata is None:
         metadata = {}
     if not isinstance(metadata, dict):
-        raise _Malformed(f"{where}metadata is not an object")
+        raise _Malformed(f"{where}: field 'metadata' is not an object")
     return AVStream(
-        index=_optional(raw, "index", int, where),
-        type=_optional(raw, "type", str, where),
-        bitrate=_optional(raw, "bitrate", int, where),
-        codec=_optional(raw, "codec", str, where),
-        codec_desc=_optional(raw, "codec_desc", str, where),
-        duration=_optional(raw, "duration", float, where),
-        video_fps=_optional(raw, "video_fps", float, where),
-        video_height=_optional(raw, "video_height", int, where),
-        video_width=_optional(raw, "video_width", int, where),
-        audio_channels=_optional(raw, "audio_channels", int, where),
-        audio_samplerate=_optional(raw, "audio_samplerate", int, where),
+        index=read.optional_whole_number(raw, "index", where),
+        type=read.optional_str(raw, "type", where),
+        bitrate=read.optional_whole_number(raw, "bitrate", where),
+        codec=read.optional_str(raw, "codec", where),
+        codec_desc=read.optional_str(raw, "codec_desc", where),
+        duration=read.optional_real_number(raw, "duration", where),
+        video_fps=read.optional_real_number(raw, "video_fps", where),
+        video_height=read.optional_whole_number(raw, "video_height", where),
+        video_width=read.optional_whole_number(raw, "video_width", where),
+        audio_channels=read.optional_whole_number(raw, "audio_channels", where),
+        audio_samplerate=read.optional_whole_number(raw, "audio_samplerate", where),
         metadata={str(key): str(value) for key, value in metadata.items()},
     )

@@ -10,6 +10,7 @@ Required readers refuse a missing field and a null; `optional_*` readers read bo
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 
 from providerkit.failures import ShapeError
@@ -19,18 +20,24 @@ __all__ = [
     "ShapeError",
     "as_list",
     "as_object",
+    "as_real_number",
+    "as_whole_number",
     "json_kind",
     "optional_int",
     "optional_object",
+    "optional_real_number",
     "optional_str",
     "optional_timestamp",
+    "optional_whole_number",
     "read_bool",
     "read_float",
     "read_int",
     "read_list",
     "read_object",
+    "read_real_number",
     "read_str",
     "read_timestamp",
+    "read_whole_number",
 ]
 
 
@@ -143,3 +150,51 @@ def read_timestamp(data: JSONObject, key: str, where: str) -> datetime:
 
 def optional_timestamp(data: JSONObject, key: str, where: str) -> datetime | None:
     return None if data.get(key) is None else read_timestamp(data, key, where)
+
+
+# Numbers that may come quoted. Some answers (media processing's metadata, taken from ffprobe)
+# carry numbers either as JSON numbers or as numeric strings ("640.0"); these readers take
+# both, and still refuse a bool, a value that is not finite and, for a whole number, a fraction.
+
+
+def _quoted_number(value: JSONValue, label: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ShapeError(f"{label} is not a number: {value!r}")
+    try:
+        number = float(value)
+    except ValueError:
+        raise ShapeError(f"{label} is not a number: {value!r}") from None
+    if not math.isfinite(number):
+        raise ShapeError(f"{label} is not a finite number: {value!r}")
+    return number
+
+
+def as_real_number(value: JSONValue, where: str) -> float:
+    """A JSON number or numeric string, as a float."""
+    return _quoted_number(value, where)
+
+
+def as_whole_number(value: JSONValue, where: str) -> int:
+    """A JSON number or numeric string that is whole (`640.0` is 640), as an int."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value  # exact, however large
+    number = _quoted_number(value, where)
+    if not number.is_integer():
+        raise ShapeError(f"{where} is not a whole number: {value!r}")
+    return int(number)
+
+
+def read_real_number(data: JSONObject, key: str, where: str) -> float:
+    return as_real_number(_present(data, key, where), f"{where}: field {key!r}")
+
+
+def read_whole_number(data: JSONObject, key: str, where: str) -> int:
+    return as_whole_number(_present(data, key, where), f"{where}: field {key!r}")
+
+
+def optional_real_number(data: JSONObject, key: str, where: str) -> float | None:
+    return None if data.get(key) is None else read_real_number(data, key, where)
+
+
+def optional_whole_number(data: JSONObject, key: str, where: str) -> int | None:
+    return None if data.get(key) is None else read_whole_number(data, key, where)

@@ -74,3 +74,23 @@ def test_a_shape_error_is_an_unusable_answer_and_keeps_its_detail():
     error = ShapeError("x: field 'y' is missing")
     assert isinstance(error, UnusableAnswer)
     assert error.detail == "x: field 'y' is missing" and error.status is None
+
+
+def test_quoted_numbers_are_read_as_numbers_and_whole_ones_as_ints():
+    data: JSONObject = {"width": "640.0", "fps": "29.97", "size": 12, "big": 2**70}
+    assert read.read_whole_number(data, "width", "stream") == 640
+    assert read.read_real_number(data, "fps", "stream") == 29.97
+    assert read.read_whole_number(data, "size", "stream") == 12
+    assert read.read_whole_number(data, "big", "stream") == 2**70  # exact, not via a float
+    assert read.optional_whole_number({}, "width", "stream") is None
+    assert read.as_real_number("1.5", "meta.points") == 1.5
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [("fast", "is not a number"), (True, "is not a number"), ("inf", "is not a finite number"),
+     (640.5, "is not a whole number"), ([1], "is not a number")],
+)
+def test_a_quoted_number_that_is_none_names_the_field(value, problem):
+    with pytest.raises(ShapeError, match=f"stream: field 'width' {problem}"):
+        read.read_whole_number({"width": value}, "width", "stream")

@@ -235,9 +235,10 @@ def test_av_meta_accepts_numbers_sent_as_text(mock, client):
     [
         ({"streams": []}, "no format"),
         ({"format": {}, "streams": {}}, "no streams"),
-        ({"format": {"bitrate": "fast"}, "streams": []}, "format.bitrate is not a number"),
-        ({"format": {}, "streams": [{"video_width": 640.5}]}, "streams[0].video_width"),
-        ({"format": {}, "streams": [{"codec": 7}]}, "streams[0].codec is not a string"),
+        ({"format": {"bitrate": "fast"}, "streams": []}, "format: field 'bitrate' is not a number"),
+        ({"format": {}, "streams": [{"video_width": 640.5}]},
+         "streams[0]: field 'video_width' is not a whole number"),
+        ({"format": {}, "streams": [{"codec": 7}]}, "streams[0]: field 'codec' is int, not str"),
         ({"format": {}, "streams": ["video"]}, "streams[0] is not an object"),
         ({"format": {"duration": "inf"}, "streams": []}, "finite"),
     ],
