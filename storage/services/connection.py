@@ -9,8 +9,6 @@ from django.conf import settings
 from backoffice.operations.provider import provider_observers, provider_settings
 from storage.client import RetryPolicy, Scheme, StorageClient
 
-CONNECT_TIMEOUT_S = 5.0
-
 
 def storage_client(
     *, timeout: float | None = None, retry: RetryPolicy | None = None
