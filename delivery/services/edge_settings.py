@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from django.db import transaction
 
+from backoffice.annotations import StaffUser
 from delivery.models import DeliverySettings, ImageVersion
 
 
 def save_delivery_settings(row: DeliverySettings, changed: Sequence[ImageVersion],
-                           deleted: Sequence[ImageVersion], user: Any) -> DeliverySettings:
+                           deleted: Sequence[ImageVersion], user: StaffUser) -> DeliverySettings:
     """Store the settings and the versions' changes in one transaction, so a publish never
     reads settings from one save and versions from another. The form and formset have
     checked everything; `user` is recorded as the last editor. Nothing reaches the edge until
