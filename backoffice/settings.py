@@ -234,6 +234,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON nested deeper than MAX_JSON_DEPTH is a 400 before the json module recurses into it.
+    "DEFAULT_PARSER_CLASSES": [
+        "backoffice.security.bounded_input.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 # Merchant API tokens (topup/services/apitokens.py): default and longest lifetime, and the

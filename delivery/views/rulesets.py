@@ -6,7 +6,6 @@ delivery pages may use them (an Auditor can check a rule without being able to s
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -19,6 +18,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from backoffice.annotations import StaffRequest
+from backoffice.security import bounded_input
 from backoffice.security.access import check_permissions
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from delivery import services, texts
@@ -126,8 +126,9 @@ def _json_body(request: StaffRequest) -> JSONValue:
     if len(request.body) > MAX_JSON_BYTES:
         raise ValueError(_("The request is too large."))
     try:
-        body: JSONValue = json.loads(request.body or b"{}")
-        return body
+        return bounded_input.loads(request.body or b"{}")
+    except bounded_input.JsonTooDeep:
+        raise
     except ValueError:
         raise ValueError(_("The request body is not JSON.")) from None
 

@@ -9,7 +9,6 @@ receipt is kept, including forged and unreadable ones, and a genuine one can be 
 from __future__ import annotations
 
 import ipaddress
-import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from backoffice.operations.queue import enqueue
+from backoffice.security import bounded_input
 from providerkit.json_types import JSONObject, JSONValue
 from topup.conf import knob
 from topup.models import (
@@ -180,7 +180,9 @@ def drain_receipts() -> int:
 
 def _parse(body: bytes) -> tuple[JSONObject | None, str]:
     try:
-        payload: JSONValue = json.loads(body)
+        payload: JSONValue = bounded_input.loads(body)
+    except bounded_input.JsonTooDeep as error:
+        return None, str(error)
     except (UnicodeDecodeError, ValueError) as error:
         return None, f"body is not JSON: {error}"
     if not isinstance(payload, dict):
