@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.db.models import Model
 from django.http import HttpRequest
 
-from backoffice.models import AuditEntry
+from backoffice.models import AddressTally, AuditEntry
 
 
 class ReadOnlyAdminMixin:
@@ -36,3 +36,13 @@ class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[AuditEntry]):
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         return {}
+
+
+# Refused requests counted per address and minute (callbacks from addresses not allowed,
+# unknown API tokens): evidence, written only by the counting.
+@admin.register(AddressTally)
+class AddressTallyAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[AddressTally]):
+    list_display = ("minute", "kind", "address", "count", "sample_id", "reported")
+    list_filter = ("kind", "minute")
+    search_fields = ("address",)
+    date_hierarchy = "minute"

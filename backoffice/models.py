@@ -128,3 +128,32 @@ class SchedulerLease(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}: {self.holder or '-'}"
+
+
+class AddressTally(models.Model):
+    """How many refused requests of one kind came from one address in one minute.
+
+    Refused requests (callbacks from addresses outside the allowed list, unknown API tokens)
+    are counted here instead of being stored one row each: a flood grows one counter, not a
+    table. IPv6 addresses are counted by their /64 network, which one client holds whole.
+    `sample_id` names the one record kept in full for the minute (a callback receipt), and
+    `reported` whether the minute's count went to the audit log.
+    """
+
+    kind = models.CharField(_("kind"), max_length=30)
+    address = models.CharField(_("address"), max_length=50)
+    minute = models.DateTimeField(_("minute"))
+    count = models.PositiveIntegerField(_("count"), default=0)
+    sample_id = models.PositiveBigIntegerField(_("sample kept"), null=True, blank=True)
+    reported = models.BooleanField(_("reported"), default=False)
+
+    class Meta:
+        ordering = ["-minute", "kind", "address"]
+        verbose_name = _("refusals per address")
+        verbose_name_plural = _("refusals per address")
+        constraints = [models.UniqueConstraint(fields=["kind", "address", "minute"],
+                                               name="one_tally_per_address_minute")]
+        indexes = [models.Index(fields=["reported", "minute"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.address} {self.minute:%Y-%m-%d %H:%M}: {self.count}"

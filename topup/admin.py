@@ -77,7 +77,8 @@ class CallbackReceiptAdmin(admin.ModelAdmin[CallbackReceipt]):
     search_fields = ["custno", "orderno"]
     date_hierarchy = "received_at"
     actions = [replay_selected]
-    fields = ("received_at", "remote_addr", "headers", "raw_body", "sign_valid", "signed_with",
+    fields = ("received_at", "remote_addr", "headers", "raw_body", "body_size",
+              "sign_valid", "signed_with",
               "custno", "orderno", "code", "info", "order", "processed", "processed_at",
               "outcome", "unknown_custno", "error", "replays")
     readonly_fields = fields

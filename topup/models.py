@@ -330,6 +330,7 @@ class ReceiptOutcome(models.TextChoices):
     INVALID_SIGN = "invalid_sign", _("bad sign: refused")
     MALFORMED = "malformed", _("unreadable body: refused")
     REFUSED_ADDRESS = "refused_address", _("sender address not allowed: refused")
+    TOO_LARGE = "too_large", _("body too large: refused, first bytes kept")
     ERROR = "error", _("processing failed")
 
 
@@ -340,6 +341,9 @@ class CallbackReceipt(models.Model):
     remote_addr = models.GenericIPAddressField(_("remote address"), null=True, blank=True)
     headers = models.JSONField(_("headers"), default=dict)
     body = models.BinaryField(_("raw body"))
+    body_size = models.PositiveBigIntegerField(
+        _("body size"), null=True, blank=True,
+        help_text=_("Bytes declared or sent; a larger body than the limit keeps its first bytes."))
     sign_valid = models.BooleanField(_("sign valid"), null=True)
     signed_with = models.CharField(
         _("signed with"), max_length=10, blank=True,

@@ -33,6 +33,10 @@ TASKS = Counter(
 TASK_SECONDS = Histogram(
     "backoffice_celery_task_seconds", "Duration of Celery tasks, seconds", ["task"],
     buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600))
+REFUSED_REQUESTS = Counter(
+    "backoffice_refused_requests_total",
+    "Requests refused before any work (callbacks from addresses not allowed or too large, "
+    "unknown API tokens), by kind; the counts per address are in the admin", ["kind"])
 
 # Services whose URL paths are file paths (unbounded): their endpoint is the method and, for
 # resumable uploads, the stage.

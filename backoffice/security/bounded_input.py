@@ -90,11 +90,19 @@ class BoundedJSONParser(JSONParser):
 @dataclass(frozen=True)
 class BoundedBody:
     """What was read of a body: `data` (at most the limit), its `size` (declared by
-    Content-Length, else the bytes read) and whether it was over the limit."""
+    Content-Length, else the bytes read: limit + 1 for a chunked body over the limit) and
+    whether it was over the limit."""
 
     data: bytes
     size: int
     too_large: bool
+    declared: bool = True  # size is the Content-Length (else what a chunked body gave)
+
+    def describe_size(self) -> str:
+        if self.declared:
+            return f"{self.size} bytes (Content-Length)"
+        return f"more than {len(self.data)} bytes (chunked)" if self.too_large \
+            else f"{self.size} bytes (chunked)"
 
 
 def declared_length(request: HttpRequest) -> int | None:
@@ -121,7 +129,7 @@ def read_body(request: HttpRequest, limit: int) -> BoundedBody:
     if not request.META.get("wsgi.input_terminated") or stream is None:
         return BoundedBody(b"", 0, False)  # no length and no terminated stream: no body
     data = _read_at_most(stream, limit + 1)
-    return BoundedBody(data[:limit], len(data), len(data) > limit)
+    return BoundedBody(data[:limit], len(data), len(data) > limit, declared=False)
 
 
 def _read_at_most(stream: IO[bytes], size: int) -> bytes:

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from backoffice.security.bounded_input import read_body
 from topup import services
 
 
@@ -20,7 +21,8 @@ class CallbackView(APIView):
     """Stores the raw request, verifies its sign, answers `{"info": "1"}` when both succeeded.
 
     No authentication class and no parser: the sign is the authentication, and the body is read
-    raw so that even an unreadable one is kept.
+    raw so that even an unreadable one is kept; at most MAX_CALLBACK_BYTES of it are read
+    (a larger one is answered 413 with its first bytes and size kept).
     """
 
     authentication_classes: list[type[BaseAuthentication]] = []
@@ -31,7 +33,7 @@ class CallbackView(APIView):
 
     def post(self, request: Request) -> Response:
         reply = services.receive_callback(
-            body=request._request.body,
+            body=read_body(request._request, services.MAX_CALLBACK_BYTES),
             headers=services.request_headers(request.META),
             remote_addr=request.META.get("REMOTE_ADDR") or None,
         )

@@ -29,6 +29,7 @@ from topup.services.bulk import (
     discard_batch,
 )
 from topup.services.callbacks import (
+    MAX_CALLBACK_BYTES,
     CallbackReply,
     drain_receipts,
     process_pending_receipts,
@@ -60,7 +61,7 @@ __all__ = [
     "save_product",
     "callbacks_by_verdict", "MIN_REASON_LENGTH",
     "orders_by_state",
-    "drain_receipts", "process_pending_receipts",
+    "drain_receipts", "process_pending_receipts", "MAX_CALLBACK_BYTES",
     "BulkFileError", "TopupError",
     "CallbackReply", "DueOrders", "IdempotencyConflict", "OrderInputError",
     "OrderRequest", "build_client", "build_report", "check_mobile", "check_order",

@@ -22,8 +22,10 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from backoffice.operations.metrics import REFUSED_REQUESTS
 from backoffice.operations.queue import enqueue
-from backoffice.security import bounded_input
+from backoffice.security import bounded_input, tallies
+from backoffice.security.bounded_input import BoundedBody
 from providerkit.json_types import JSONObject, JSONValue
 from topup.conf import knob
 from topup.models import (
@@ -43,6 +45,11 @@ logger = logging.getLogger(__name__)
 
 S = OrderState
 ACK = {"info": "1"}
+# The provider's callback is a few hundred bytes; a body over this is refused unread (413).
+MAX_CALLBACK_BYTES = 16 * 1024
+REFUSED_ADDRESS_TALLY = "topup_callback_address"
+# Refused addresses whose first callback of a minute is kept, at most, in any one minute.
+REFUSED_SAMPLES_PER_MINUTE = 100
 REDACTED_HEADERS = frozenset({"cookie", "authorization", "proxy-authorization"})
 TARGET_OF: dict[OrderOutcome, OrderState] = {
     OrderOutcome.SUCCESS: S.SUCCESS,
@@ -58,7 +65,7 @@ class CallbackReply:
 
     status: int
     body: dict[str, str]
-    receipt_id: int
+    receipt_id: int | None  # None: a refused request counted, not kept
 
 
 def request_headers(meta: Mapping[str, object]) -> dict[str, str]:
@@ -76,30 +83,37 @@ def request_headers(meta: Mapping[str, object]) -> dict[str, str]:
 
 
 def receive_callback(
-    body: bytes, headers: dict[str, str], remote_addr: str | None
+    body: BoundedBody, headers: dict[str, str], remote_addr: str | None
 ) -> CallbackReply:
     """Store and verify one callback, and have it applied; never raises for what the sender
     controls.
 
     One INSERT holds the raw request (body, headers, address) with the verdict on it, committed
-    before the endpoint answers: every request is kept, forged and unreadable ones included.
-    Reading and verifying are computed in memory first, and guarded, so that even a bug there
-    cannot lose the request. What the callback means for the order is applied afterwards by a
-    task (`process_pending_receipts`): the provider waits only for "stored and genuine", and a
+    before the endpoint answers: every request from an allowed address is kept, forged and
+    unreadable ones included, and a body over `MAX_CALLBACK_BYTES` as its first bytes and its
+    size (the endpoint never reads more). A refused address is counted per minute instead,
+    with its first request of the minute kept (`_refuse_address`). Reading and verifying are
+    computed in memory first, and guarded, so that even a bug there cannot lose the request.
+    What the callback means for the order is applied afterwards by a task
+    (`process_pending_receipts`): the provider waits only for "stored and genuine", and a
     slow or failing order update never turns into a refused callback.
     """
-    verdict = _judge(body)
     if not address_allowed(remote_addr):
-        # Kept like any other receipt (what it said stays readable for staff), never applied.
-        fields = {**verdict.fields, "outcome": ReceiptOutcome.REFUSED_ADDRESS, "processed": True,
-                  "error": f"{remote_addr} is not in TOPUP_CALLBACK_ALLOWED_IPS"}
+        return _refuse_address(body, headers, remote_addr)
+    if body.too_large:
+        REFUSED_REQUESTS.labels("topup_callback_too_large").inc()
         receipt = CallbackReceipt.objects.create(
-            body=body, headers=headers, remote_addr=remote_addr, **fields)
-        logger.warning("top-up callback #%s refused: address %s not allowed", receipt.pk,
-                       remote_addr)
-        return CallbackReply(403, {"info": "0", "error": "address"}, receipt.pk)
+            body=body.data, body_size=body.size, headers=headers, remote_addr=remote_addr,
+            outcome=ReceiptOutcome.TOO_LARGE, sign_valid=False, processed=True,
+            error=f"body of {body.describe_size()} is over the {MAX_CALLBACK_BYTES}-byte "
+                  "limit: refused unread, its first bytes kept")
+        logger.warning("top-up callback #%s refused: body of %s", receipt.pk,
+                       body.describe_size())
+        return CallbackReply(413, {"info": "0", "error": "too_large"}, receipt.pk)
+    verdict = _judge(body.data)
     receipt = CallbackReceipt.objects.create(
-        body=body, headers=headers, remote_addr=remote_addr, **verdict.fields)
+        body=body.data, body_size=body.size, headers=headers, remote_addr=remote_addr,
+        **verdict.fields)
     if verdict.genuine:
         transaction.on_commit(schedule_processing)
         return CallbackReply(200, dict(ACK), receipt.pk)
@@ -110,6 +124,28 @@ def receive_callback(
     # The detail (parser or codec messages, exception text) stays on the receipt for staff;
     # the unauthenticated caller only learns which kind of refusal it was.
     return CallbackReply(400, {"info": "0", "error": str(verdict.fields["outcome"])}, receipt.pk)
+
+
+def _refuse_address(body: BoundedBody, headers: dict[str, str],
+                    remote_addr: str | None) -> CallbackReply:
+    """Counted per address and minute (`backoffice.models.AddressTally`); the first request of
+    the minute is kept as a receipt (what it said stays readable for staff, never applied),
+    the rest only counted, so that a flood from outside the list cannot fill the table."""
+    refused = {"info": "0", "error": "address"}
+    tally = tallies.count(REFUSED_ADDRESS_TALLY, remote_addr)
+    if not tally.first or tallies.samples_kept(tally) >= REFUSED_SAMPLES_PER_MINUTE:
+        return CallbackReply(403, refused, None)
+    fields = {**_judge(body.data).fields, "outcome": ReceiptOutcome.REFUSED_ADDRESS,
+              "processed": True,
+              "error": f"{remote_addr} is not in TOPUP_CALLBACK_ALLOWED_IPS (later requests "
+                       f"from {tally.source} this minute are counted, not kept)"}
+    receipt = CallbackReceipt.objects.create(
+        body=body.data, body_size=body.size, headers=headers, remote_addr=remote_addr,
+        **fields)
+    tallies.name_sample(tally, receipt.pk)
+    logger.warning("top-up callback #%s refused: address %s not allowed", receipt.pk,
+                   remote_addr)
+    return CallbackReply(403, refused, receipt.pk)
 
 
 def address_allowed(remote_addr: str | None) -> bool:
