@@ -45,7 +45,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "django_celery_beat",
     "csp",
@@ -229,8 +228,9 @@ if FILE_STORAGE == "bucket":
     STORAGES["default"] = {"BACKEND": "storage.services.BucketStorage"}
 
 REST_FRAMEWORK = {
+    # One API credential: the merchant tokens (topup.api.authentication); DRF's Token scheme
+    # and its app are gone (migration topup 0008 converted its keys).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -247,6 +247,9 @@ REST_FRAMEWORK = {
 API_TOKEN_DAYS = env.int("API_TOKEN_DAYS", 90, minimum=1)
 API_TOKEN_MAX_DAYS = max(API_TOKEN_DAYS, 365)
 API_TOKEN_RATE_PER_MINUTE = env.int("API_TOKEN_RATE_PER_MINUTE", 60, minimum=1)
+# Unknown API tokens one client address (an IPv6 /64) may send per minute before its requests
+# are refused with 429 until the minute ends.
+API_UNKNOWN_TOKENS_PER_MINUTE = env.int("API_UNKNOWN_TOKENS_PER_MINUTE", 20, minimum=1)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Merchant back-office API",
     "VERSION": "1.0.0",

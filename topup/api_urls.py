@@ -11,7 +11,7 @@ from rest_framework.permissions import IsAuthenticated
 
 from topup.api.callback import CallbackView
 from topup.api.docs import SCHEMA_SETTINGS, SCHEMA_URLCONF, api_docs
-from topup.api.orders import OrderCreateView, OrderDetailView
+from topup.api.orders import AUTHENTICATION, OrderCreateView, OrderDetailView
 
 app_name = "topup_api"
 
@@ -22,6 +22,7 @@ urlpatterns = [
          name="order-detail"),
     path("schema/", login_not_required(SpectacularAPIView.as_view(
         urlconf=SCHEMA_URLCONF, custom_settings=SCHEMA_SETTINGS,
+        authentication_classes=AUTHENTICATION,
         permission_classes=[IsAuthenticated])), name="schema"),
     path("docs/", api_docs, name="docs"),
 ]

@@ -19,6 +19,12 @@ BEAT_SCHEDULE = {
         "schedule": 300.0,
         "options": {"expires": 280},
     },
+    "topup-report-unknown-tokens": {
+        # A minute's count of unknown API tokens reaches the audit log within two minutes.
+        "task": "topup.tasks.report_unknown_tokens_task",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
     "topup-daily-report": {
         "task": "topup.tasks.daily_report_task",
         # 00:30 in CELERY_TIMEZONE (the back-office's zone): yesterday is over, and the last

@@ -78,3 +78,10 @@ def process_callbacks_task() -> int:
     """Apply the genuine callbacks stored and not applied yet (queued by the callback endpoint
     after a burst, and by beat as a safety net)."""
     return services.drain_receipts()
+
+
+@shared_task(acks_late=True)
+def report_unknown_tokens_task() -> int:
+    """One audit entry per address for each finished minute with unknown API tokens (each
+    minute claimed once, so an overlapping run writes nothing twice)."""
+    return services.report_unknown_tokens()

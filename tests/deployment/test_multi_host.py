@@ -305,11 +305,13 @@ def settle_a_topup_order_through_the_other_node(cluster: Cluster, provider) -> N
     """Orders are placed until one's callback reaches the node that did not take the order
     (nginx alternates, but other requests come in between); each must settle."""
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
 
+    from topup import services
     from topup.models import Order
 
-    token = Token.objects.create(user=get_user_model().objects.get(username="operator"))
+    _token, key = services.create_token(
+        user=get_user_model().objects.get(username="operator"), name="multi-host",
+        scopes=["orders:write", "orders:read"])
     provider.control("POST", "/topup/settings", {
         "callback_url": cluster.url("/api/topup/callback/"), "progress_delay_s": 1})
     access_log = cluster.tmp / "nginx" / "access.log"
@@ -317,7 +319,7 @@ def settle_a_topup_order_through_the_other_node(cluster: Cluster, provider) -> N
         placed = requests.post(
             cluster.url("/api/topup/orders/"), json={"mobile": "13800138000",
                                                      "product": "CMCC_10"},
-            headers={"Authorization": f"Token {token.key}",
+            headers={"Authorization": f"Bearer {key}",
                      "Idempotency-Key": f"multi-host-{attempt}"}, timeout=30)
         assert placed.status_code == 201, placed.text
         custno = placed.json()["custno"]

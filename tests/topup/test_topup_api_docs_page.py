@@ -10,10 +10,10 @@ import re
 
 import pytest
 from django.test import Client
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.topup.conftest import CMCC_NUMBER
+from topup import services
 from topup.api.docs import guide, markdown_html, markdown_inline, operations, schema_document
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +70,9 @@ def test_every_call_has_a_curl_example_and_its_answer(operator):
 
 def test_the_example_answers_have_the_real_api_shape(operator, products):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=operator).key}")
+    _token, key = services.create_token(user=operator, name="ERP",
+                                        scopes=["orders:write", "orders:read"])
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
     placed = client.post("/api/topup/orders/", {"mobile": CMCC_NUMBER, "product": "CMCC_10"},
                          format="json", HTTP_IDEMPOTENCY_KEY="docs-1")
     refused = client.post("/api/topup/orders/", {"mobile": "12345", "product": "CMCC_10"},

@@ -4,7 +4,6 @@ outcomes (refused ones too) and bulk confirmations, one entry per batch."""
 from __future__ import annotations
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from backoffice.models import AuditEntry
@@ -27,7 +26,9 @@ def test_an_order_placed_by_a_person_is_recorded_with_them(operator, products):
 
 def test_an_api_order_is_recorded_with_the_token_holder(operator, products):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=operator).key}")
+    _token, key = services.create_token(user=operator, name="ERP",
+                                        scopes=["orders:write", "orders:read"])
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
     response = client.post("/api/topup/orders/", {"mobile": CMCC_NUMBER, "product": "CMCC_10"},
                            format="json", HTTP_IDEMPOTENCY_KEY="erp-1")
     assert response.status_code == 201

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.topup.conftest import CMCC_NUMBER
+from topup import services
 from topup.models import Order, OrderSource
 
 pytestmark = pytest.mark.django_db
@@ -18,8 +18,9 @@ ORDERS = "/api/topup/orders/"
 
 def api(user, key: str | None = None) -> APIClient:
     client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    _token, key_ = services.create_token(user=user, name="ERP",
+                                         scopes=["orders:write", "orders:read"])
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key_}")
     return client
 
 
@@ -129,7 +130,7 @@ def test_the_openapi_schema_documents_the_merchant_api(operator):
     header = [p for p in create["parameters"] if p["in"] == "header"]
     assert header[0]["name"] == "Idempotency-Key" and header[0]["required"] is True
     assert {"200", "201", "400", "409"} <= set(create["responses"])
-    assert "tokenAuth" in schema["components"]["securitySchemes"]
+    assert set(schema["components"]["securitySchemes"]) == {"merchantToken", "cookieAuth"}
     assert APIClient().get("/api/topup/schema/").status_code == 401
 
 

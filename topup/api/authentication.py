@@ -1,10 +1,14 @@
 """How the merchant API knows its caller: a hashed merchant token (`Authorization: Bearer
-mt_...`), an old DRF key (`Authorization: Token ...`, until an administrator deletes it) or a
-staff session; and the per-token scope check and rate limit."""
+mt_...`) or a staff session; and the per-token scope check and rate limit.
+
+The DRF `Token` scheme is retired (migration topup 0008 made each of its keys a merchant token
+with the same secret): `Authorization: Token <key>` is refused with a reason that says to send
+the key as `Bearer`, and counted like an unknown key."""
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import exceptions
@@ -19,6 +23,7 @@ from topup import services
 from topup.models import ApiToken
 
 KEYWORD = "Bearer"
+RETIRED_KEYWORD = b"token"  # DRF's TokenAuthentication, removed
 
 
 class MerchantTokenAuthentication(BaseAuthentication):
@@ -26,14 +31,20 @@ class MerchantTokenAuthentication(BaseAuthentication):
 
     def authenticate(self, request: Request) -> tuple[StaffUser, ApiToken] | None:
         parts = get_authorization_header(request).split()
-        if not parts or parts[0].lower() != KEYWORD.lower().encode():
-            return None  # another scheme (or none): the next authentication class decides
-        if len(parts) != 2:
-            raise exceptions.AuthenticationFailed(
-                {"detail": "Authorization: Bearer <token>", "reason": "malformed_header"})
+        address = request.META.get("REMOTE_ADDR")
         try:
-            token = services.token_for_key(parts[1].decode("latin-1"),
-                                           address=request.META.get("REMOTE_ADDR"))
+            if parts and parts[0].lower() == RETIRED_KEYWORD:
+                services.refuse_unknown(address, services.TokenRefused("retired_scheme", _(
+                    "The Token scheme is retired: send the same key as "
+                    "“Authorization: Bearer <key>”.")))
+            if not parts or parts[0].lower() != KEYWORD.lower().encode():
+                return None  # another scheme (or none): the next authentication class decides
+            if len(parts) != 2:
+                raise exceptions.AuthenticationFailed(
+                    {"detail": "Authorization: Bearer <token>", "reason": "malformed_header"})
+            token = services.token_for_key(parts[1].decode("latin-1"), address=address)
+        except services.TokenThrottled as throttled:
+            raise UnknownTokensThrottled(throttled) from None
         except services.TokenRefused as refused:
             raise exceptions.AuthenticationFailed(
                 {"detail": refused.message, "reason": refused.reason}) from None
@@ -41,6 +52,15 @@ class MerchantTokenAuthentication(BaseAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return f'{KEYWORD} realm="api"'
+
+
+class UnknownTokensThrottled(exceptions.Throttled):
+    """429 with Retry-After and the JSON reason (DRF's own Throttled text takes no reason)."""
+
+    def __init__(self, throttled: services.TokenThrottled) -> None:
+        exceptions.APIException.__init__(
+            self, {"detail": throttled.message, "reason": throttled.reason})
+        self.wait: int | None = throttled.retry_after
 
 
 class MerchantTokenScheme(OpenApiAuthenticationExtension):
@@ -63,8 +83,8 @@ class MerchantTokenScheme(OpenApiAuthenticationExtension):
 
 
 class HasScope(BasePermission):
-    """A merchant token must hold the view's `required_scope`; old keys and staff sessions
-    are not scoped (they act with the person's permissions only)."""
+    """A merchant token must hold the view's `required_scope`; staff sessions are not scoped
+    (they act with the person's permissions only)."""
 
     message = ""
 
@@ -82,8 +102,8 @@ class HasScope(BasePermission):
 
 
 class PerTokenRateThrottle(SimpleRateThrottle):
-    """API_TOKEN_RATE_PER_MINUTE requests a minute per token (old keys included); DRF answers
-    429 with Retry-After beyond. Staff sessions are not throttled here."""
+    """API_TOKEN_RATE_PER_MINUTE requests a minute per token; DRF answers 429 with Retry-After
+    beyond. Staff sessions are not throttled here."""
 
     scope = "api_token"
 
@@ -92,10 +112,6 @@ class PerTokenRateThrottle(SimpleRateThrottle):
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
         token = request.auth
-        if isinstance(token, ApiToken):
-            ident = f"merchant:{token.pk}"
-        elif token is not None and hasattr(token, "key"):
-            ident = f"legacy:{token.user_id}"  # one key per user; its pk is the key itself
-        else:
+        if not isinstance(token, ApiToken):
             return None
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+        return self.cache_format % {"scope": self.scope, "ident": f"merchant:{token.pk}"}

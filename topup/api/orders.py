@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -26,9 +26,9 @@ IDEMPOTENCY_HEADER = "Idempotency-Key"
 KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,100}")  # printable ASCII without spaces
 
 
-# Merchant tokens first (their 401 carries the Bearer challenge); old DRF keys keep working
-# until an administrator deletes them; staff sessions for the browsable use.
-AUTHENTICATION = [MerchantTokenAuthentication, TokenAuthentication, SessionAuthentication]
+# Merchant tokens first (their 401 carries the Bearer challenge); staff sessions for the
+# browsable use. DRF's Token scheme is retired (see topup.api.authentication).
+AUTHENTICATION = [MerchantTokenAuthentication, SessionAuthentication]
 
 
 class OrderCreateView(APIView):

@@ -8,9 +8,11 @@ from topup.services.again import top_up_again, topped_up_again_as
 from topup.services.apitokens import (
     TokenInputError,
     TokenRefused,
+    TokenThrottled,
     create_token,
-    legacy_keys,
     refuse_scope,
+    refuse_unknown,
+    report_unknown_tokens,
     revoke_token,
     token_for_key,
 )
@@ -70,7 +72,8 @@ __all__ = [
     "place_api_order", "place_order",
     "process_receipt", "receive_callback", "replay_receipts", "request_headers",
     "seek_paused_until", "submit_order", "take_snapshot", "unprocessed_receipt_ids",
-    "TokenInputError", "TokenRefused", "create_token", "legacy_keys", "refuse_scope",
+    "TokenInputError", "TokenRefused", "create_token", "refuse_scope",
+    "TokenThrottled", "refuse_unknown", "report_unknown_tokens",
     "revoke_token", "token_for_key",
     "order_csv_lines", "top_up_again", "topped_up_again_as", "BatchResults", "batch_results",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import NoReturn
 
 from django.conf import settings
 from django.utils import timezone
@@ -18,14 +18,15 @@ from django.utils.translation import gettext as _
 
 from backoffice.annotations import StaffUser
 from backoffice.models import AuditOutcome
+from backoffice.operations import soft_cache
+from backoffice.security import tallies
 from backoffice.security.audit import audited, record
 from topup.models import ApiScope, ApiToken
 
-if TYPE_CHECKING:
-    from rest_framework.authtoken.models import Token
-
 KEY_PREFIX = "mt_"
 SHOWN_PREFIX_LENGTH = 10  # "mt_" and 7 random characters
+UNKNOWN_TOKEN_TALLY = "api_token_unknown"
+TALLY_KEEP_DAYS = 30  # counts of refused requests per address and minute, for the admin
 
 
 def hash_key(key: str) -> str:
@@ -79,26 +80,77 @@ class TokenRefused(Exception):
         self.reason, self.message = reason, message
 
 
+class TokenThrottled(TokenRefused):
+    """Too many unknown keys from the client's address this minute: 429 until it ends."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__("too_many_unknown_tokens", _(
+            "Too many unknown API tokens from your address: try again in a minute."))
+        self.retry_after = retry_after
+
+
 def token_for_key(key: str, *, address: str | None) -> ApiToken:
-    """The live token of `key`; TokenRefused (audited) when it is unknown, revoked or expired."""
+    """The live token of `key`; TokenRefused when it is unknown, revoked or expired (the last
+    three audited one entry each), TokenThrottled while the address is over its limit of
+    unknown keys (then even a good key waits for the minute to end)."""
+    if soft_cache.read(_blocked_key(address)) is not None:
+        raise TokenThrottled(tallies.count(UNKNOWN_TOKEN_TALLY, address).seconds_left())
     token = ApiToken.objects.select_related("user").filter(key_hash=hash_key(key)).first()
     refusal = None
     if token is None:
-        refusal = TokenRefused("unknown_token", _("Unknown API token."))
+        refuse_unknown(address, TokenRefused("unknown_token", _("Unknown API token.")))
     elif token.revoked_at is not None:
         refusal = TokenRefused("revoked_token", _("This API token was revoked."))
     elif token.expires_at <= timezone.now():
         refusal = TokenRefused("expired_token", _("This API token has expired."))
     elif not token.user.is_active:
         refusal = TokenRefused("inactive_user", _("The staff member of this token is inactive."))
+    assert token is not None  # refuse_unknown raised
     if refusal is not None:
-        record("topup", "api_token.refused", target=token or key[:SHOWN_PREFIX_LENGTH],
-               outcome=AuditOutcome.REFUSED, address=address,
-               username=token.user.get_username() if token else "", summary=refusal.reason)
+        record("topup", "api_token.refused", target=token, outcome=AuditOutcome.REFUSED,
+               address=address, username=token.user.get_username(), summary=refusal.reason)
         raise refusal
-    assert token is not None  # every path without a token set a refusal above
     ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
     return token
+
+
+def refuse_unknown(address: str | None, refusal: TokenRefused) -> NoReturn:
+    """Counts an unknown key (or one of the retired `Token` scheme) against the address and
+    raises `refusal`, or TokenThrottled past API_UNKNOWN_TOKENS_PER_MINUTE.
+
+    Not audited one entry each: a client trying keys would fill the audit log. The count per
+    address and minute is kept in the database (backoffice.security.tallies) and reported to
+    the audit log once the minute is over (`report_unknown_tokens`). Past the limit, the cache
+    remembers the address until the minute ends, so its next requests are refused before any
+    key is looked up; with the cache down, the count alone still refuses each unknown key.
+    """
+    tally = tallies.count(UNKNOWN_TOKEN_TALLY, address)
+    if tally.count > settings.API_UNKNOWN_TOKENS_PER_MINUTE:
+        soft_cache.write(_blocked_key(address), tally.count, tally.seconds_left())
+        raise TokenThrottled(tally.seconds_left())
+    raise refusal
+
+
+def _blocked_key(address: str | None) -> str:
+    return f"topup:api-token-blocked:{tallies.source_of(address)}"
+
+
+def report_unknown_tokens() -> int:
+    """One audit entry per address and finished minute with its count of unknown keys;
+    returns how many entries were written. Counts older than TALLY_KEEP_DAYS are forgotten."""
+    written = 0
+    for tally in tallies.closed_minutes(UNKNOWN_TOKEN_TALLY):
+        if not tallies.claim_report(tally):
+            continue  # another worker reported it
+        network = "/" in tally.address
+        record("topup", "api_token.refused", target=tally.address,
+               outcome=AuditOutcome.REFUSED,
+               address=None if network or tally.address == "unknown" else tally.address,
+               summary=f"{tally.count} unknown API token(s) from {tally.address} in the minute "
+                       f"from {tally.minute:%Y-%m-%d %H:%M} UTC")
+        written += 1
+    tallies.forget_before(timezone.now() - timedelta(days=TALLY_KEEP_DAYS))
+    return written
 
 
 def refuse_scope(token: ApiToken, scope: str, *, address: str | None) -> str:
@@ -106,11 +158,3 @@ def refuse_scope(token: ApiToken, scope: str, *, address: str | None) -> str:
     record("topup", "api_token.refused", target=token, outcome=AuditOutcome.REFUSED,
            address=address, user=token.user, summary=f"missing scope {scope}")
     return _("This API token does not have the scope %(scope)s.") % {"scope": scope}
-
-
-def legacy_keys() -> list[Token]:
-    """DRF `authtoken` keys from before hashed tokens: still accepted (unscoped) until an
-    administrator deletes them in the admin. Listed without the key."""
-    from rest_framework.authtoken.models import Token
-
-    return list(Token.objects.select_related("user").order_by("created"))

@@ -22,7 +22,7 @@ def _page(request: StaffRequest, form: ApiTokenForm, new_key: str = "",
           status: int = 200) -> HttpResponse:
     return render(request, "topup/api_tokens.html", {
         "form": form, "tokens": ApiToken.objects.select_related("user", "revoked_by"),
-        "legacy_keys": services.legacy_keys(), "new_key": new_key,
+        "new_key": new_key,
         **abilities(request.user),
     }, status=status)
 
