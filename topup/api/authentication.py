@@ -78,7 +78,10 @@ class MerchantTokenScheme(OpenApiAuthenticationExtension):
                 "`orders:read` to read them), expires (90 days by default) and is "
                 f"rate-limited ({settings.API_TOKEN_RATE_PER_MINUTE} requests a minute; "
                 "429 with Retry-After beyond). An expired, revoked or unknown token gets 401 "
-                "and a token without the scope 403, each with a JSON `reason`."),
+                "and a token without the scope 403, each with a JSON `reason`. An address "
+                f"that sends more than {settings.API_UNKNOWN_TOKENS_PER_MINUTE} unknown "
+                "tokens in a minute gets 429 until the minute ends. Keys of the retired "
+                "`Token` scheme work here, sent as `Bearer`."),
         }
 
 
