@@ -90,9 +90,9 @@ class TokenThrottled(TokenRefused):
 
 
 def token_for_key(key: str, *, address: str | None) -> ApiToken:
-    """The live token of `key`; TokenRefused when it is unknown, revoked or expired (the last
-    three audited one entry each), TokenThrottled while the address is over its limit of
-    unknown keys (then even a good key waits for the minute to end)."""
+    """The live token of `key`; TokenRefused when it is unknown (counted per address, see
+    `refuse_unknown`), revoked, expired or its person inactive (each audited), TokenThrottled
+    while the address is over its limit of unknown keys (even a good key waits then)."""
     if soft_cache.read(_blocked_key(address)) is not None:
         raise TokenThrottled(tallies.count(UNKNOWN_TOKEN_TALLY, address).seconds_left())
     token = ApiToken.objects.select_related("user").filter(key_hash=hash_key(key)).first()
