@@ -332,7 +332,9 @@ def settle_a_topup_order_through_the_other_node(cluster: Cluster, provider) -> N
 
 
 def ready(cluster: Cluster) -> requests.Response:
-    return requests.get(cluster.url("/ready"), timeout=10)
+    """`/ready` as an operator asks it: with the metrics token, which brings its details."""
+    return requests.get(cluster.url("/ready"), headers={"Authorization": "Bearer scrape"},
+                        timeout=10)
 
 
 def test_two_hosts_behind_nginx(cluster: Cluster, provider) -> None:
@@ -381,6 +383,8 @@ def test_two_hosts_behind_nginx(cluster: Cluster, provider) -> None:
     wait_until(lambda: ready(cluster).status_code == 503, 90, "/ready 503")
     answer = ready(cluster)
     assert answer.status_code == 503 and answer.json()["failed"] == ["worker"], answer.text
+    anonymous = requests.get(cluster.url("/ready"), timeout=10)
+    assert anonymous.status_code == 503 and anonymous.json() == {"ready": False}
     cluster.worker("b")
     wait_until(lambda: ready(cluster).status_code == 200, 90, "/ready 200 again")
 
