@@ -331,7 +331,8 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"request_id": {"()": "backoffice.operations.request_ids.RequestIdFilter"},
-                "refusal": {"()": "backoffice.operations.logs.RefusalWithoutTraceback"}},
+                "refusal": {"()": "backoffice.operations.logs.RefusalWithoutTraceback"},
+                "bad_host": {"()": "backoffice.operations.logs.BadHostWithoutTraceback"}},
     "formatters": {
         "plain": {"()": "backoffice.operations.logs.UtcFormatter"},
         "json": {"()": "backoffice.operations.logs.JsonFormatter"},
@@ -342,6 +343,8 @@ LOGGING = {
     # A 403 is one line without a traceback (backoffice.operations.logs.RefusalWithoutTraceback).
     "loggers": {
         "django.request": {"filters": ["refusal"]},
+        # A foreign Host header: one line naming it, no traceback (BadHostWithoutTraceback).
+        "django.security.DisallowedHost": {"filters": ["bad_host"]},
         # runserver's request lines: the same format and zone as every other line.
         "django.server": {"handlers": ["console"], "propagate": False},
     },
