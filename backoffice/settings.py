@@ -71,6 +71,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "backoffice.security.sessions.SessionLifetimeMiddleware",
+    "backoffice.security.sessions.PrivateAnswersMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "backoffice.security.otp.SecondFactorMiddleware",
     "backoffice.security.audit.AuditContextMiddleware",
@@ -141,6 +143,9 @@ AUTH_PASSWORD_VALIDATORS = [
 SESSION_IDLE_S = env.int("SESSION_IDLE_S", 8 * 3600, minimum=60)
 SESSION_COOKIE_AGE = SESSION_IDLE_S
 SESSION_SAVE_EVERY_REQUEST = True
+# ...and whatever the activity, a session ends this long after its sign-in
+# (backoffice/security/sessions.py), so that a stolen cookie in use does not live for ever.
+SESSION_MAX_S = env.int("SESSION_MAX_S", 7 * 24 * 3600, minimum=60)
 SESSION_COOKIE_HTTPONLY = True
 
 # Headers of every answer (SecurityMiddleware, XFrameOptionsMiddleware, django-csp).

@@ -11,8 +11,10 @@ from prometheus_client import CONTENT_TYPE_LATEST
 
 from backoffice.operations import metrics
 from backoffice.operations.readiness import run_checks
+from backoffice.security.sessions import same_for_everyone
 
 
+@same_for_everyone
 @login_not_required
 @require_GET
 def health(request: HttpRequest) -> JsonResponse:
@@ -21,6 +23,7 @@ def health(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"ok": True})
 
 
+@same_for_everyone
 @login_not_required
 @require_GET
 def ready(request: HttpRequest) -> JsonResponse:
@@ -54,6 +57,7 @@ def holds_metrics_token(request: HttpRequest) -> bool:
                                                                token.encode())
 
 
+@same_for_everyone
 @login_not_required
 @require_GET
 def metrics_view(request: HttpRequest) -> HttpResponse:
