@@ -223,7 +223,8 @@ class FolderForm(forms.Form):
         data = self.cleaned_data
         if "parent" in data and data.get("name"):
             try:
-                data["path"] = paths.join(data["parent"], data["name"].strip())
+                data["path"] = paths.join(data["parent"], data["name"].strip(),
+                                          field="folder_name")
             except rules.RuleViolation as violation:
                 self.add_error("name", [problem_text(p) for p in violation.problems])
         return data

@@ -87,6 +87,8 @@ def gmkerl_text(problem: rules.Problem, type_value: str | None = None) -> str:
 def problem_text(problem: rules.Problem) -> str:
     """Translated sentence for a metadata, secret, TTL or path problem of `storage.rules`."""
     field = problem.field
+    if problem.code == "invisible_char":
+        return _invisible_text(problem)
     if field.startswith(rules.GMKERL_PREFIX):
         return gmkerl_text(problem)
     if field == "path":
@@ -116,6 +118,19 @@ def problem_text(problem: rules.Problem) -> str:
             "either end (URL-encode other text first)."
         ) % {"name": name}
     return problem.message
+
+
+def _invisible_text(problem: rules.Problem) -> str:
+    texts: Mapping[str, Promise] = {
+        "folder_name": _("The folder name must not contain control or text-direction characters "
+                         "(%(chars)s): they make a name show differently from what it is."),
+        "file_name": _("The file name must not contain control or text-direction characters "
+                       "(%(chars)s): they make a name show differently from what it is."),
+    }
+    text = texts.get(problem.field, _(
+        "A name must not contain control or text-direction characters (%(chars)s): they make "
+        "a name show differently from what it is."))
+    return str(text) % {"chars": problem.detail}
 
 
 def _path_text(problem: rules.Problem) -> str:
