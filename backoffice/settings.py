@@ -26,6 +26,8 @@ VAR_DIR = Path(env.str("VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = env.bool("DEBUG", default=False)
+# The production profile: behind a TLS proxy (its settings are at the end of this file).
+HTTPS = env.bool("HTTPS", default=False)
 SECRET_KEY = env.str("SECRET_KEY")
 if not SECRET_KEY:
     if not DEBUG:
@@ -152,15 +154,17 @@ SESSION_COOKIE_HTTPONLY = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-# Scripts only from our own static files: no inline script and no inline event handler
-# anywhere. Images may come from the provider's edge (storage previews, processed images),
-# whose address the settings only know at run time, hence any http(s) origin for images.
-# Styles keep 'unsafe-inline' because Django's admin widgets write style attributes.
+# Scripts and styles only from our own static files: no inline script, event handler, style
+# attribute or <style> block anywhere (scripts change styles through the DOM's style
+# properties, which the policy allows; DRF's browsable API templates are overridden under
+# templates/rest_framework/). Images may come from the provider's edge (storage previews,
+# processed images), whose address the settings only know at run time, hence any http(s)
+# origin for images.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
-        "style-src": ["'self'", "'unsafe-inline'"],
+        "style-src": ["'self'"],
         "img-src": ["'self'", "data:", "blob:", "http:", "https:"],
         "media-src": ["'self'", "blob:", "http:", "https:"],
         "connect-src": ["'self'"],
@@ -240,6 +244,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON only: DRF's browsable API (HTML pages of every endpoint, with forms) is a
+    # developer's tool, on only with DEBUG outside the production profile (HTTPS).
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG and not HTTPS else []),
+    ],
 }
 # Merchant API tokens (topup/services/apitokens.py): default and longest lifetime, and the
 # requests each token may make per minute (429 with Retry-After beyond).
@@ -381,8 +391,8 @@ for _network in TOPUP_CALLBACK_ALLOWED_IPS:
             f"TOPUP_CALLBACK_ALLOWED_IPS: {_network!r} is not an IP address or network"
         ) from None
 
-# Production profile: HTTPS=true behind a TLS-terminating proxy that sets X-Forwarded-Proto.
-HTTPS = env.bool("HTTPS", default=False)
+# Production profile (HTTPS=true, read at the top) behind a TLS-terminating proxy that sets
+# X-Forwarded-Proto.
 if HTTPS:
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = True
