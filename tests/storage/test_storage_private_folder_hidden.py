@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 pytestmark = pytest.mark.django_db
 
@@ -115,3 +116,24 @@ def test_every_browser_use_case_refuses_the_private_folder(kept_file, sandbox_st
     services.sync_tree("/")
     assert not StoredFile.objects.filter(path__startswith="/backoffice-private").exists()
     assert sandbox_storage.head(kept_file).size == 12
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_drops_mirror_rows_of_the_private_folder(settings):
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    settings.FILE_STORAGE_FOLDER = "/backoffice-private"
+    before = [("storage", "0004_usagesnapshot")]
+    after = [("storage", "0005_forget_kept_files_in_mirror")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    StoredFile = executor.loader.project_state(before).apps.get_model("storage", "StoredFile")
+    for path in ("/backoffice-private", KEPT, "/backoffice-privateer/a.txt", "/public/a.txt"):
+        StoredFile.objects.create(path=path, kind="file", last_seen=timezone.now())
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    assert sorted(StoredFile.objects.values_list("path", flat=True)) == [
+        "/backoffice-privateer/a.txt", "/public/a.txt"]
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
