@@ -145,6 +145,13 @@ def _path_text(problem: rules.Problem) -> str:
     return str(text) if text is not None else problem.message
 
 
+def private_text(path: str) -> str:
+    """Why a path in the kept files' folder is refused on every staff page."""
+    return gettext(
+        "%(path)s holds the back-office's own kept files: they are not shown or changed here."
+    ) % {"path": path}
+
+
 def violation_text(violation: rules.RuleViolation) -> str:
     return " ".join(problem_text(problem) for problem in violation.problems)
 

@@ -267,7 +267,7 @@ def import_sms_through_one_node_and_send_through_the_other(cluster: Cluster, pro
     from sms import rules
     from sms import services as sms
     from sms.models import Campaign
-    from storage.services import storage_client
+    from storage.services.connection import kept_files_client
     from tests.sms.conftest import DRAFTS, provider_report, review
 
     template = review(provider, sms.create_template(rules.TemplateDraft(**DRAFTS["order"])))
@@ -281,8 +281,9 @@ def import_sms_through_one_node_and_send_through_the_other(cluster: Cluster, pro
     upload_host = node(imported)
     campaign = Campaign.objects.get()
     assert campaign.state == "draft" and campaign.source_file.name
-    # Kept in the bucket's private folder, not on the receiving host's disk.
-    assert storage_client().exists(f"/backoffice-private/{campaign.source_file.name}")
+    # Kept in the bucket's private folder, not on the receiving host's disk; the browser's
+    # client does not reach that folder, the kept files' does.
+    assert kept_files_client().exists(f"/backoffice-private/{campaign.source_file.name}")
     other = "b" if upload_host == "a" else "a"
     # Only the other host's worker runs; nginx alternates, so after a request answered by the
     # uploading node the confirmation goes to the other one.
