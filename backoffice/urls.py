@@ -17,8 +17,8 @@ urlpatterns = [
     path("accounts/login/code/", account_views.login_code, name="login_code"),
     path("accounts/profile/", account_views.profile, name="two_factor"),
     # Django keeps this session signed in and ends the others (their session hash no longer
-    # matches the new password).
-    path("accounts/password/", auth_views.PasswordChangeView.as_view(),
+    # matches the new password); a wrong old password counts toward the login throttle.
+    path("accounts/password/", account_views.PasswordChangeView.as_view(),
          name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(),
          name="password_change_done"),

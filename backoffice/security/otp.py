@@ -15,7 +15,6 @@ from collections.abc import Callable
 
 import segno
 from axes.handlers.proxy import AxesProxyHandler
-from axes.utils import reset as reset_failures
 from django.conf import settings
 from django.contrib.auth import logout
 from django.contrib.auth.signals import user_login_failed
@@ -31,6 +30,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from backoffice.annotations import StaffUser
 from backoffice.models import AuditOutcome
 from backoffice.security.audit import record
+from backoffice.security.throttle import forget_failures
 
 RECOVERY_CODES = 10
 
@@ -113,7 +113,7 @@ def verify_code(request: HttpRequest, code: str) -> str:
                 break
     if matched is not None:
         otp_login(request, matched)
-        reset_failures(username=user.get_username())
+        forget_failures(request, user.get_username())
         kind = "recovery code" if isinstance(matched, StaticDevice) else "authenticator"
         record("auth", "login.second_factor", target=user, summary=kind)
         return "ok"
@@ -128,9 +128,10 @@ def verify_code(request: HttpRequest, code: str) -> str:
 def reset_after_full_sign_in(sender: object, request: HttpRequest, user: StaffUser,
                              **kwargs: object) -> None:
     """user_logged_in: a password sign-in is complete for someone without a second factor,
-    so their earlier failures no longer count (for the enrolled, `verify_code` resets)."""
+    so their earlier failures from this address no longer count (for the enrolled,
+    `verify_code` forgets them)."""
     if not is_enrolled(user):
-        reset_failures(username=user.get_username())
+        forget_failures(request, user.get_username())
 
 
 def forget_devices(user: StaffUser) -> None:

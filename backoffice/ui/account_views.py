@@ -3,15 +3,19 @@ second sign-in step that asks for a code."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordChangeForm
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from backoffice.annotations import StaffRequest
-from backoffice.security import otp
+from backoffice.security import otp, reauth
 from backoffice.security.redirects import safe_next
 from backoffice.security.throttle import lockout_response
 
@@ -66,3 +70,20 @@ def login_code(request: StaffRequest) -> HttpResponse:
                                  "or one of your recovery codes."))
     return render(request, "registration/login_code.html", {
         "form": form, "next": safe_next(request, "")}, status=400 if form.errors else 200)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's page, with each wrong old password counted by the login throttle (a stolen
+    session could otherwise guess the password there without limit)."""
+
+    def post(self, request: StaffRequest, *args: Any, **kwargs: Any) -> HttpResponse:  # type: ignore[override]
+        if not reauth.is_allowed(request, request.user):
+            return lockout_response(request, credentials=reauth.credentials_of(request.user))
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form: PasswordChangeForm) -> HttpResponse:
+        if form.has_error("old_password"):
+            user = form.user
+            if reauth.report_wrong_password(self.request, user) == "locked":
+                return lockout_response(self.request, credentials=reauth.credentials_of(user))
+        return super().form_invalid(form)
