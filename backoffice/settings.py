@@ -200,6 +200,11 @@ if REQUIRE_2FA and REQUIRE_2FA != ["all"]:
             f"REQUIRE_2FA: expected `all` or group names among {', '.join(_ROLE_NAMES)},"
             f" got {', '.join(repr(name) for name in _unknown)}")
 OTP_TOTP_ISSUER = "Merchant back-office"
+# Seeds are sealed and recovery codes hashed under keys derived from this (or from SECRET_KEY
+# when empty: then rotating SECRET_KEY makes every second factor unreadable; set this first).
+OTP_ENCRYPTION_KEY = env.str("OTP_ENCRYPTION_KEY", "")
+# The admin would draw the QR code from the (sealed) key column: it shows neither.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 AXES_SENSITIVE_PARAMETERS = ["password", "code"]
 
 LOGIN_URL = "login"
