@@ -7,6 +7,7 @@ from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from backoffice.catalogue import SERVICES
+from backoffice.otp_keys import open_seed
 
 
 class ProviderContact(models.Model):
@@ -133,7 +134,7 @@ class SchedulerLease(models.Model):
 
 
 class SealedTOTPDevice(TOTPDevice):  # type: ignore[misc]  # django-otp ships no types
-    """django-otp's TOTP device read through its sealed seed (`backoffice.security.otp_keys`):
+    """django-otp's TOTP device read through its sealed seed (`backoffice.otp_keys`):
     `key` holds the seed encrypted, never in hex. A proxy, so the rows stay django-otp's (its
     admin, `devices_for_user`, receivers on TOTPDevice); our own code verifies through it."""
 
@@ -142,8 +143,6 @@ class SealedTOTPDevice(TOTPDevice):  # type: ignore[misc]  # django-otp ships no
 
     @property
     def bin_key(self) -> bytes:
-        from backoffice.security.otp_keys import open_seed  # security builds on the models
-
         return open_seed(self.key)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db import migrations
 
-from backoffice.security.otp_keys import code_digest, is_sealed, open_seed, seal_seed
+from backoffice.otp_keys import code_digest, is_sealed, open_seed, seal_seed
 
 
 def seal_and_hash(apps: Any, schema_editor: Any) -> None:

@@ -37,9 +37,9 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from backoffice.annotations import StaffRequest, StaffUser
 from backoffice.models import AuditOutcome, SealedTOTPDevice
+from backoffice.otp_keys import seal_seed
 from backoffice.security import reauth, recovery
 from backoffice.security.audit import record
-from backoffice.security.otp_keys import seal_seed
 from backoffice.security.throttle import forget_failures
 
 SEED_BYTES = 20  # django-otp's default: 160 bits, as RFC 4226 recommends

@@ -8,7 +8,7 @@ from django_otp.plugins.otp_static.models import StaticDevice
 
 from backoffice.annotations import StaffUser
 from backoffice.models import RecoveryCode
-from backoffice.security.otp_keys import code_digest, new_recovery_code
+from backoffice.otp_keys import code_digest, new_recovery_code
 
 RECOVERY_CODES = 10
 

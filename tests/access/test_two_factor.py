@@ -12,8 +12,8 @@ from django_otp.oath import totp
 
 from backoffice.models import AuditEntry, RecoveryCode
 from backoffice.models import SealedTOTPDevice as TOTPDevice
+from backoffice.otp_keys import code_digest
 from backoffice.security import otp
-from backoffice.security.otp_keys import code_digest
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,8 @@ from django_otp.oath import totp
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from backoffice import otp_keys
 from backoffice.models import RecoveryCode, SealedTOTPDevice
-from backoffice.security import otp_keys
 
 pytestmark = pytest.mark.django_db
 
