@@ -175,16 +175,19 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# Login throttling (django-axes, backoffice/security/throttle.py): 5 failures per user name or 20
-# per address within 15 minutes lock that name or address for 15 minutes after the last
-# failure; an administrator unlocks by deleting the access attempts in the admin.
+# Login throttling (django-axes, backoffice/security/throttle.py): 5 failures for one user name
+# from one address lock that pair, 20 from one address lock the address, for 15 minutes after
+# the last failure; 50 failures for one user name within an hour (all addresses) hold the name
+# until the oldest is an hour old. An administrator unlocks by deleting the access attempts
+# (and, for the hourly limit, the name's access failures) in the admin.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_HANDLER = "backoffice.security.throttle.StaffLoginHandler"
-AXES_FAILURE_LIMIT = 5  # the user-name limit; the address limit is scaled onto it
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = 5  # the (name, address) limit; the other two are scaled onto it
+# The pair first, the address second: StaffLoginHandler.get_failures reads them in this order.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # the announced retry time holds
 # Not on the password alone: someone holding the password could otherwise guess codes
@@ -206,6 +209,11 @@ if REQUIRE_2FA and REQUIRE_2FA != ["all"]:
             f"REQUIRE_2FA: expected `all` or group names among {', '.join(_ROLE_NAMES)},"
             f" got {', '.join(repr(name) for name in _unknown)}")
 OTP_TOTP_ISSUER = "Merchant back-office"
+# Seeds are sealed and recovery codes hashed under keys derived from this (or from SECRET_KEY
+# when empty: then rotating SECRET_KEY makes every second factor unreadable; set this first).
+OTP_ENCRYPTION_KEY = env.str("OTP_ENCRYPTION_KEY", "")
+# The admin would draw the QR code from the (sealed) key column: it shows neither.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 AXES_SENSITIVE_PARAMETERS = ["password", "code"]
 
 LOGIN_URL = "login"
