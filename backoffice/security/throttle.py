@@ -57,15 +57,17 @@ def name_failures(username: str | None) -> QuerySet[AccessFailureLog]:
     return failures if username else failures.none()
 
 
-def address_of(request: HttpRequest) -> str:
-    """The client address as axes counts it."""
-    return str(getattr(request, "axes_ip_address", None) or get_client_ip_address(request))
+def address_of(request: HttpRequest) -> str | None:
+    """The client address as axes counts it; None when the request has none (a test client's
+    `force_login`, a request built by hand)."""
+    address = getattr(request, "axes_ip_address", None) or get_client_ip_address(request)
+    return str(address) if address else None
 
 
 def forget_failures(request: HttpRequest, username: str) -> None:
     """A full sign-in: this name's failures from this address no longer count. Only this
     address's: the owner signing in must not lift a lock an attacker earned elsewhere, nor
-    the name's hourly count."""
+    the name's hourly count. Axes stores a missing address as NULL."""
     AccessAttempt.objects.filter(username=username, ip_address=address_of(request)).delete()
 
 
