@@ -3,8 +3,11 @@ from typing import Any, NoReturn
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django_otp.plugins.otp_static.models import StaticDevice
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from backoffice.catalogue import SERVICES
+from backoffice.otp_keys import open_seed
 
 
 class ProviderContact(models.Model):
@@ -128,6 +131,38 @@ class SchedulerLease(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}: {self.holder or '-'}"
+
+
+class SealedTOTPDevice(TOTPDevice):  # type: ignore[misc]  # django-otp ships no types
+    """django-otp's TOTP device read through its sealed seed (`backoffice.otp_keys`):
+    `key` holds the seed encrypted, never in hex. A proxy, so the rows stay django-otp's (its
+    admin, `devices_for_user`, receivers on TOTPDevice); our own code verifies through it."""
+
+    class Meta:
+        proxy = True
+
+    @property
+    def bin_key(self) -> bytes:
+        return open_seed(self.key)
+
+
+class RecoveryCode(models.Model):
+    """One unused recovery code of a person's recovery-code device (django-otp's StaticDevice,
+    whose own tokens would be kept in clear), kept only as its HMAC digest: a code signs in
+    once, by deleting its row."""
+
+    device = models.ForeignKey(StaticDevice, on_delete=models.CASCADE,
+                               related_name="recovery_codes")
+    digest = models.CharField(max_length=64)
+
+    class Meta:
+        verbose_name = _("recovery code")
+        verbose_name_plural = _("recovery codes")
+        constraints = [models.UniqueConstraint(fields=["device", "digest"],
+                                               name="recovery_code_once_per_device")]
+
+    def __str__(self) -> str:
+        return f"recovery code {self.pk}"
 
 
 class AddressTally(models.Model):

@@ -26,6 +26,8 @@ VAR_DIR = Path(env.str("VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = env.bool("DEBUG", default=False)
+# The production profile: behind a TLS proxy (its settings are at the end of this file).
+HTTPS = env.bool("HTTPS", default=False)
 SECRET_KEY = env.str("SECRET_KEY")
 if not SECRET_KEY:
     if not DEBUG:
@@ -70,6 +72,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "backoffice.security.sessions.SessionLifetimeMiddleware",
+    "backoffice.security.sessions.PrivateAnswersMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "backoffice.security.otp.SecondFactorMiddleware",
     "backoffice.security.audit.AuditContextMiddleware",
@@ -140,21 +144,26 @@ AUTH_PASSWORD_VALIDATORS = [
 SESSION_IDLE_S = env.int("SESSION_IDLE_S", 8 * 3600, minimum=60)
 SESSION_COOKIE_AGE = SESSION_IDLE_S
 SESSION_SAVE_EVERY_REQUEST = True
+# ...and whatever the activity, a session ends this long after its sign-in
+# (backoffice/security/sessions.py), so that a stolen cookie in use does not live for ever.
+SESSION_MAX_S = env.int("SESSION_MAX_S", 7 * 24 * 3600, minimum=60)
 SESSION_COOKIE_HTTPONLY = True
 
 # Headers of every answer (SecurityMiddleware, XFrameOptionsMiddleware, django-csp).
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-# Scripts only from our own static files: no inline script and no inline event handler
-# anywhere. Images may come from the provider's edge (storage previews, processed images),
-# whose address the settings only know at run time, hence any http(s) origin for images.
-# Styles keep 'unsafe-inline' because Django's admin widgets write style attributes.
+# Scripts and styles only from our own static files: no inline script, event handler, style
+# attribute or <style> block anywhere (scripts change styles through the DOM's style
+# properties, which the policy allows; DRF's browsable API templates are overridden under
+# templates/rest_framework/). Images may come from the provider's edge (storage previews,
+# processed images), whose address the settings only know at run time, hence any http(s)
+# origin for images.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
-        "style-src": ["'self'", "'unsafe-inline'"],
+        "style-src": ["'self'"],
         "img-src": ["'self'", "data:", "blob:", "http:", "https:"],
         "media-src": ["'self'", "blob:", "http:", "https:"],
         "connect-src": ["'self'"],
@@ -165,16 +174,19 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# Login throttling (django-axes, backoffice/security/throttle.py): 5 failures per user name or 20
-# per address within 15 minutes lock that name or address for 15 minutes after the last
-# failure; an administrator unlocks by deleting the access attempts in the admin.
+# Login throttling (django-axes, backoffice/security/throttle.py): 5 failures for one user name
+# from one address lock that pair, 20 from one address lock the address, for 15 minutes after
+# the last failure; 50 failures for one user name within an hour (all addresses) hold the name
+# until the oldest is an hour old. An administrator unlocks by deleting the access attempts
+# (and, for the hourly limit, the name's access failures) in the admin.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_HANDLER = "backoffice.security.throttle.StaffLoginHandler"
-AXES_FAILURE_LIMIT = 5  # the user-name limit; the address limit is scaled onto it
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = 5  # the (name, address) limit; the other two are scaled onto it
+# The pair first, the address second: StaffLoginHandler.get_failures reads them in this order.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # the announced retry time holds
 # Not on the password alone: someone holding the password could otherwise guess codes
@@ -196,6 +208,11 @@ if REQUIRE_2FA and REQUIRE_2FA != ["all"]:
             f"REQUIRE_2FA: expected `all` or group names among {', '.join(_ROLE_NAMES)},"
             f" got {', '.join(repr(name) for name in _unknown)}")
 OTP_TOTP_ISSUER = "Merchant back-office"
+# Seeds are sealed and recovery codes hashed under keys derived from this (or from SECRET_KEY
+# when empty: then rotating SECRET_KEY makes every second factor unreadable; set this first).
+OTP_ENCRYPTION_KEY = env.str("OTP_ENCRYPTION_KEY", "")
+# The admin would draw the QR code from the (sealed) key column: it shows neither.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 AXES_SENSITIVE_PARAMETERS = ["password", "code"]
 
 LOGIN_URL = "login"
@@ -241,6 +258,12 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON only: DRF's browsable API (HTML pages of every endpoint, with forms) is a
+    # developer's tool, on only with DEBUG outside the production profile (HTTPS).
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG and not HTTPS else []),
+    ],
 }
 # Merchant API tokens (topup/services/apitokens.py): default and longest lifetime, and the
 # requests each token may make per minute (429 with Retry-After beyond).
@@ -340,7 +363,8 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"request_id": {"()": "backoffice.operations.request_ids.RequestIdFilter"},
-                "refusal": {"()": "backoffice.operations.logs.RefusalWithoutTraceback"}},
+                "refusal": {"()": "backoffice.operations.logs.RefusalWithoutTraceback"},
+                "bad_host": {"()": "backoffice.operations.logs.BadHostWithoutTraceback"}},
     "formatters": {
         "plain": {"()": "backoffice.operations.logs.UtcFormatter"},
         "json": {"()": "backoffice.operations.logs.JsonFormatter"},
@@ -351,6 +375,8 @@ LOGGING = {
     # A 403 is one line without a traceback (backoffice.operations.logs.RefusalWithoutTraceback).
     "loggers": {
         "django.request": {"filters": ["refusal"]},
+        # A foreign Host header: one line naming it, no traceback (BadHostWithoutTraceback).
+        "django.security.DisallowedHost": {"filters": ["bad_host"]},
         # runserver's request lines: the same format and zone as every other line.
         "django.server": {"handlers": ["console"], "propagate": False},
     },
@@ -382,8 +408,8 @@ for _network in TOPUP_CALLBACK_ALLOWED_IPS:
             f"TOPUP_CALLBACK_ALLOWED_IPS: {_network!r} is not an IP address or network"
         ) from None
 
-# Production profile: HTTPS=true behind a TLS-terminating proxy that sets X-Forwarded-Proto.
-HTTPS = env.bool("HTTPS", default=False)
+# Production profile (HTTPS=true, read at the top) behind a TLS-terminating proxy that sets
+# X-Forwarded-Proto.
 if HTTPS:
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = True

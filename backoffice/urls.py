@@ -5,7 +5,7 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog, set_language
 
 from backoffice.operations import probes
-from backoffice.ui import account_views, audit_views, dashboard
+from backoffice.ui import account_views, audit_views, dashboard, two_factor_views
 
 urlpatterns = [
     path("", dashboard.dashboard, name="dashboard"),
@@ -15,10 +15,14 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/login/code/", account_views.login_code, name="login_code"),
-    path("accounts/profile/", account_views.profile, name="two_factor"),
+    path("accounts/profile/", two_factor_views.profile, name="two_factor"),
+    path("accounts/profile/recovery-codes/", two_factor_views.new_recovery_codes,
+         name="new_recovery_codes"),
+    path("accounts/profile/new-phone/", two_factor_views.new_phone, name="new_phone"),
+    path("accounts/profile/turn-off/", two_factor_views.turn_off, name="two_factor_off"),
     # Django keeps this session signed in and ends the others (their session hash no longer
-    # matches the new password).
-    path("accounts/password/", auth_views.PasswordChangeView.as_view(),
+    # matches the new password); a wrong old password counts toward the login throttle.
+    path("accounts/password/", account_views.PasswordChangeView.as_view(),
          name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(),
          name="password_change_done"),

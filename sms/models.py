@@ -186,6 +186,9 @@ class Campaign(models.Model):
     source = models.CharField(_("source"), max_length=10, choices=CampaignSource.choices)
     source_name = models.CharField(_("file name"), max_length=255, blank=True)
     source_file = models.FileField(_("uploaded file"), upload_to="sms/imports/", blank=True)
+    # False: kept before kept files were private (a guessable name, no content secret), until
+    # `secure_kept_files` has copied it to the private form (docs/access.md, "Private files").
+    file_is_private = models.BooleanField(_("file kept privately"), default=True, editable=False)
     encoding = models.CharField(_("file encoding"), max_length=20, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -552,6 +555,7 @@ class SuppressionImport(models.Model):
 
     source_name = models.CharField(_("file name"), max_length=255)
     source_file = models.FileField(_("uploaded file"), upload_to="sms/suppression/")
+    file_is_private = models.BooleanField(_("file kept privately"), default=True, editable=False)
     encoding = models.CharField(_("file encoding"), max_length=20)
     reason = models.CharField(_("reason"), max_length=20, choices=SuppressionReason.choices)
     note = models.CharField(_("note"), max_length=200, blank=True)

@@ -60,3 +60,9 @@ def resume_stalled_campaigns() -> int:
 def discard_stale_drafts() -> int:
     """Beat job: drop drafts of the send page and the command line nobody confirmed."""
     return services.discard_stale_drafts()
+
+
+@shared_task(acks_late=True)
+def secure_kept_files() -> int:
+    """Beat job: copy files kept before kept files were private to the private form."""
+    return services.secure_kept_files()

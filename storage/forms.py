@@ -13,8 +13,8 @@ from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from storage import paths, rules
-from storage.services import UploadOptions
-from storage.texts import gmkerl_text, problem_text
+from storage.services import UploadOptions, is_private
+from storage.texts import gmkerl_text, private_text, problem_text
 
 TEXT = {"autocomplete": "off", "spellcheck": "false"}
 
@@ -36,9 +36,12 @@ def _choices(values: tuple[str, ...], blank: str | Promise) -> list[tuple[str, s
 
 def _folder_path(value: str) -> str:
     try:
-        return paths.canonical(value.strip() or paths.ROOT)
+        folder = paths.canonical(value.strip() or paths.ROOT)
     except rules.RuleViolation as violation:
         raise forms.ValidationError([problem_text(p) for p in violation.problems]) from None
+    if is_private(folder):
+        raise forms.ValidationError(private_text(folder))
+    return folder
 
 
 class UploadOptionsForm(forms.Form):
@@ -223,7 +226,8 @@ class FolderForm(forms.Form):
         data = self.cleaned_data
         if "parent" in data and data.get("name"):
             try:
-                data["path"] = paths.join(data["parent"], data["name"].strip())
+                data["path"] = paths.join(data["parent"], data["name"].strip(),
+                                          field="folder_name")
             except rules.RuleViolation as violation:
                 self.add_error("name", [problem_text(p) for p in violation.problems])
         return data

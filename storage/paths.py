@@ -22,8 +22,11 @@ def name_of(path: str) -> str:
     return path.rstrip("/").rsplit("/", 1)[-1]
 
 
-def join(folder: str, name: str) -> str:
-    """`folder` + `name` as a canonical path; a name must be one segment (no `/`)."""
+def join(folder: str, name: str, *, field: str = "name") -> str:
+    """`folder` + a new `name` as a canonical path; a name must be one segment (no `/`) and
+    hold no invisible character (`field` names it in the problem: `folder_name`,
+    `file_name`)."""
+    rules.require(rules.check_name(name, field))
     if "/" in name:
         raise rules.RuleViolation(
             [rules.Problem("path", "slash_in_name", f"name {name!r} must not contain '/'")]

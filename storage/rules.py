@@ -8,6 +8,7 @@ Each problem names the header or field it is about, so the message makes sense o
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
@@ -26,6 +27,7 @@ class Problem:
     field: str
     code: str
     message: str
+    detail: str = ""  # what a translated sentence needs beside the code (the characters found)
 
 
 class RuleViolation(ValueError):
@@ -246,6 +248,25 @@ def check_path(path: object, *, allow_root: bool = False) -> list[Problem]:
             Problem("path", "dot_segment", f"path {path!r} must not contain {shown} segments")
         )
     return problems
+
+
+# Control (Cc), format (Cf: the bidirectional overrides and isolates U+202A-202E and
+# U+2066-2069, the marks U+200E/F, zero-width characters) and line or paragraph separators
+# (Zl, Zp): none is visible as itself, so a name holding one shows as something it is not
+# (`名前\u202egnp.exe` shows as `名前exe.png`).
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def check_name(name: str, field: str = "name") -> list[Problem]:
+    """A new file or folder name: no invisible character. Only new names are checked (the
+    path rules above accept what is already stored, so that it stays reachable)."""
+    found = sorted({char for char in name if unicodedata.category(char) in INVISIBLE_CATEGORIES})
+    if not found:
+        return []
+    shown = ", ".join(f"U+{ord(char):04X}" for char in found)
+    return [Problem(field, "invisible_char",
+                    f"{field} {name!r} contains control or text-direction characters ({shown})",
+                    shown)]
 
 
 def normalise_path(path: str, *, allow_root: bool = False) -> str:

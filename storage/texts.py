@@ -87,6 +87,8 @@ def gmkerl_text(problem: rules.Problem, type_value: str | None = None) -> str:
 def problem_text(problem: rules.Problem) -> str:
     """Translated sentence for a metadata, secret, TTL or path problem of `storage.rules`."""
     field = problem.field
+    if problem.code == "invisible_char":
+        return _invisible_text(problem)
     if field.startswith(rules.GMKERL_PREFIX):
         return gmkerl_text(problem)
     if field == "path":
@@ -118,6 +120,19 @@ def problem_text(problem: rules.Problem) -> str:
     return problem.message
 
 
+def _invisible_text(problem: rules.Problem) -> str:
+    texts: Mapping[str, Promise] = {
+        "folder_name": _("The folder name must not contain control or text-direction characters "
+                         "(%(chars)s): they make a name show differently from what it is."),
+        "file_name": _("The file name must not contain control or text-direction characters "
+                       "(%(chars)s): they make a name show differently from what it is."),
+    }
+    text = texts.get(problem.field, _(
+        "A name must not contain control or text-direction characters (%(chars)s): they make "
+        "a name show differently from what it is."))
+    return str(text) % {"chars": problem.detail}
+
+
 def _path_text(problem: rules.Problem) -> str:
     texts: Mapping[str, Promise] = {
         "required": _("The path is empty: name a file or folder."),
@@ -128,6 +143,13 @@ def _path_text(problem: rules.Problem) -> str:
     }
     text = texts.get(problem.code)
     return str(text) if text is not None else problem.message
+
+
+def private_text(path: str) -> str:
+    """Why a path in the kept files' folder is refused on every staff page."""
+    return gettext(
+        "%(path)s holds the back-office's own kept files: they are not shown or changed here."
+    ) % {"path": path}
 
 
 def violation_text(violation: rules.RuleViolation) -> str:

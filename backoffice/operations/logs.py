@@ -58,3 +58,18 @@ class RefusalWithoutTraceback(logging.Filter):
             record.exc_info = None
             record.exc_text = None
         return True
+
+
+class BadHostWithoutTraceback(logging.Filter):
+    """Drops the traceback Django attaches to "Invalid HTTP_HOST header".
+
+    Any scanner on the internet sends a Host that is not ours; the answer is a 400 and the one
+    error line (the host given, the path, the request id) says all there is. A traceback per
+    scan filled the logs with Django's own stack. Set on the `django.security.DisallowedHost`
+    logger, where Django logs it.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.exc_info = None
+        record.exc_text = None
+        return True

@@ -10,9 +10,11 @@ from django.views.decorators.http import require_GET
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from backoffice.operations import metrics
+from backoffice.operations.public_answers import same_for_everyone
 from backoffice.operations.readiness import run_checks
 
 
+@same_for_everyone
 @login_not_required
 @require_GET
 def health(request: HttpRequest) -> JsonResponse:
@@ -21,32 +23,49 @@ def health(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"ok": True})
 
 
+@same_for_everyone
 @login_not_required
 @require_GET
 def ready(request: HttpRequest) -> JsonResponse:
-    """Readiness for load balancers and operators: 200 when every check holds, else 503 with
-    `failed` naming each check that did not."""
+    """Readiness for load balancers and operators: 200 when every check holds, else 503.
+
+    Anyone gets `{"ready": true|false}`: a load balancer needs no more. `failed` (each check
+    that did not hold) and `checks` (every check's detail) go only to a caller holding the
+    metrics token, as `/metrics` does: the details carry exception text, addresses and the
+    times of provider contact, which are for operators, not for whoever can reach the port.
+    """
     checks = run_checks()
     failed = [name for name, check in checks.items() if not check.ok]
+    status = 503 if failed else 200
+    if not holds_metrics_token(request):
+        return JsonResponse({"ready": not failed}, status=status)
     return JsonResponse(
         {"ready": not failed, "failed": failed,
          "checks": {name: check.as_json() for name, check in checks.items()}},
-        status=503 if failed else 200,
+        status=status,
     )
 
 
+def holds_metrics_token(request: HttpRequest) -> bool:
+    """`Authorization: Bearer <METRICS_TOKEN>`, compared in constant time; never true while no
+    token is configured."""
+    token = settings.METRICS_TOKEN
+    if not token:
+        return False
+    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(),
+                                                               token.encode())
+
+
+@same_for_everyone
 @login_not_required
 @require_GET
 def metrics_view(request: HttpRequest) -> HttpResponse:
     """Prometheus text behind `Authorization: Bearer <METRICS_TOKEN>`; 404 when no token is
     configured (the endpoint does not exist), 401 without the right token."""
-    token = settings.METRICS_TOKEN
-    if not token:
+    if not settings.METRICS_TOKEN:
         raise Http404("metrics are off: METRICS_TOKEN is not set")
-    given = request.headers.get("Authorization", "")
-    scheme, _, value = given.partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode(),
-                                                             token.encode()):
+    if not holds_metrics_token(request):
         answer = HttpResponse(gettext("A bearer token is required."), status=401,
                               content_type="text/plain; charset=utf-8")
         answer["WWW-Authenticate"] = 'Bearer realm="metrics"'

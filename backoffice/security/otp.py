@@ -5,17 +5,23 @@ enrolment) page until the session is verified.
 Every way in (the staff login, the admin's, the API's session login) first signs in with the
 password through Django as before; `SecondFactorMiddleware` then holds the session at the
 second step. Wrong codes are reported as failed logins, so django-axes counts them toward the
-lockout like wrong passwords.
+lockout like wrong passwords. Enrolling, moving to a new phone, a new set of recovery codes and
+turning it off ask for the password again (`backoffice.security.reauth`). Seeds are kept
+sealed and recovery codes hashed (`otp_keys`, `recovery`).
 """
 
 from __future__ import annotations
 
 import base64
+import math
+import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
 
 import segno
 from axes.handlers.proxy import AxesProxyHandler
-from axes.utils import reset as reset_failures
 from django.conf import settings
 from django.contrib.auth import logout
 from django.contrib.auth.signals import user_login_failed
@@ -23,16 +29,36 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils import timezone
 from django_otp import devices_for_user
 from django_otp import login as otp_login
-from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
+from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from backoffice.annotations import StaffUser
-from backoffice.models import AuditOutcome
+from backoffice.annotations import StaffRequest, StaffUser
+from backoffice.models import AuditOutcome, SealedTOTPDevice
+from backoffice.otp_keys import seal_seed
+from backoffice.security import reauth, recovery
 from backoffice.security.audit import record
+from backoffice.security.throttle import forget_failures
 
-RECOVERY_CODES = 10
+SEED_BYTES = 20  # django-otp's default: 160 bits, as RFC 4226 recommends
+
+
+class SecondFactorRefused(Exception):
+    """A second-factor change or code that was not accepted; `reason` says why."""
+
+    def __init__(self, reason: Literal["password", "code", "wait", "locked", "required"],
+                 wait_seconds: int = 0) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.wait_seconds = wait_seconds
+
+
+@dataclass(frozen=True)
+class CodeCheck:
+    outcome: Literal["ok", "wrong", "wait", "locked"]
+    wait_seconds: int = 0
 
 
 def is_enrolled(user: StaffUser) -> bool:
@@ -46,91 +72,151 @@ def is_enrolled(user: StaffUser) -> bool:
     return bool(authenticators.union(recovery_codes, all=True)[:1])
 
 
-def must_enrol(user: StaffUser) -> bool:
-    """REQUIRE_2FA names the person's group (or is `all`) and they have no device yet."""
+def is_required(user: StaffUser) -> bool:
+    """REQUIRE_2FA names the person's group (or is `all`)."""
     required = settings.REQUIRE_2FA
-    if not required or is_enrolled(user):
+    if not required:
         return False
     return "all" in required or user.groups.filter(name__in=required).exists()
 
 
-def pending_device(user: StaffUser) -> TOTPDevice:
-    """The unconfirmed TOTP device being enrolled (the same secret until confirmed)."""
-    device = TOTPDevice.objects.filter(user=user, confirmed=False).first()
-    return device or TOTPDevice.objects.create(user=user, name="authenticator",
-                                               confirmed=False)
+def must_enrol(user: StaffUser) -> bool:
+    """REQUIRE_2FA names the person's group (or is `all`) and they have no device yet."""
+    return bool(settings.REQUIRE_2FA) and not is_enrolled(user) and is_required(user)
 
 
-def secret_of(device: TOTPDevice) -> str:
+def pending_device(user: StaffUser) -> SealedTOTPDevice:
+    """The unconfirmed TOTP device being enrolled (the same secret until confirmed), with its
+    seed sealed from the start."""
+    device: SealedTOTPDevice | None = SealedTOTPDevice.objects.filter(
+        user=user, confirmed=False).first()
+    if device is None:
+        created = TOTPDevice.objects.create(user=user, name="authenticator", confirmed=False,
+                                            key=seal_seed(secrets.token_bytes(SEED_BYTES)))
+        device = SealedTOTPDevice.objects.get(pk=created.pk)
+    return device
+
+
+def secret_of(device: SealedTOTPDevice) -> str:
     """The secret as authenticator apps take it typed in: base32, in groups of four."""
     text = base64.b32encode(device.bin_key).decode().rstrip("=")
     return " ".join(text[i:i + 4] for i in range(0, len(text), 4))
 
 
-def qr_svg(device: TOTPDevice) -> str:
+def qr_svg(device: SealedTOTPDevice) -> str:
     """The otpauth:// address as an inline SVG drawn here (no image service, no network)."""
     return segno.make(device.config_url, error="m").svg_inline(scale=4, dark="#111",
                                                                light="#fff")
 
 
-def confirm_enrolment(request: HttpRequest, device: TOTPDevice, code: str) -> list[str] | None:
-    """Confirms the device with a first code: returns the ten recovery codes (to show once),
-    or None when the code is wrong. The session counts as verified afterwards."""
+def _wait_seconds(device: SealedTOTPDevice) -> int:
+    """How long django-otp's own throttle of this device still refuses codes (0: it does not)."""
+    allowed, details = device.verify_is_allowed()
+    until: datetime | None = (details or {}).get("locked_until")
+    if allowed or until is None:
+        return 0
+    return max(1, math.ceil((until - timezone.now()).total_seconds()))
+
+
+def _password_again(request: HttpRequest, user: StaffUser, password: str) -> None:
+    outcome = reauth.check_password_again(request, user, password)
+    if outcome != "ok":
+        raise SecondFactorRefused("locked" if outcome == "locked" else "password")
+
+
+def confirm_device(request: StaffRequest, device: SealedTOTPDevice, code: str,
+                   password: str) -> list[str] | None:
+    """Confirms a new authenticator with the password and a first code from it. The person's
+    other authenticators go (moving to a new phone), and the session counts as verified.
+
+    Returns the recovery codes to show once when this is a first enrolment, or None when the
+    person keeps their codes; raises SecondFactorRefused otherwise."""
+    user = request.user
+    _password_again(request, user, password)
+    wait = _wait_seconds(device)
+    if wait:
+        raise SecondFactorRefused("wait", wait)
     if not device.verify_token(code.replace(" ", "")):
-        record("auth", "2fa.enrol", target=request.user, outcome=AuditOutcome.FAILED,
+        record("auth", "2fa.enrol", target=user, outcome=AuditOutcome.FAILED,
                summary="wrong confirmation code")
-        return None
+        raise SecondFactorRefused("code")
+    first = not is_enrolled(user)
     with transaction.atomic():
-        device.confirmed = True
-        device.save(update_fields=["confirmed"])
-        TOTPDevice.objects.filter(user=request.user, confirmed=False).delete()
-        StaticDevice.objects.filter(user=request.user).delete()
-        recovery = StaticDevice.objects.create(user=request.user, name="recovery codes")
-        codes = [StaticToken.random_token() for _ in range(RECOVERY_CODES)]
-        recovery.token_set.bulk_create([StaticToken(device=recovery, token=c) for c in codes])
-    otp_login(request, device)
-    record("auth", "2fa.enrol", target=request.user, summary="authenticator and recovery codes")
+        # Written through django-otp's own model (not the proxy), so that its receivers see it.
+        confirmed = TOTPDevice.objects.get(pk=device.pk)
+        confirmed.confirmed = True
+        confirmed.save(update_fields=["confirmed"])
+        for old in TOTPDevice.objects.filter(user=user).exclude(pk=device.pk):
+            old.delete()
+        codes = recovery.issue_codes(user) if first else None
+    otp_login(request, confirmed)
+    if first:
+        record("auth", "2fa.enrol", target=user, summary="authenticator and recovery codes")
     return codes
 
 
-def verify_code(request: HttpRequest, code: str) -> str:
-    """Checks a sign-in code (authenticator or recovery code): 'ok', 'wrong' or 'locked'.
+def new_recovery_codes(request: StaffRequest, password: str) -> list[str]:
+    """A new set of recovery codes (the earlier ones stop working), after the password."""
+    _password_again(request, request.user, password)
+    return recovery.issue_codes(request.user)
 
-    A wrong code is a failed login for django-axes; at the limit the session is ended."""
+
+def turn_off(request: StaffRequest, password: str) -> None:
+    """Removes the person's second factor, after the password; refused when their role
+    requires one."""
+    user = request.user
+    if is_required(user):
+        raise SecondFactorRefused("required")
+    _password_again(request, user, password)
+    forget_devices(user)
+
+
+def verify_code(request: StaffRequest, code: str) -> CodeCheck:
+    """Checks a sign-in code (authenticator or recovery code).
+
+    A wrong code is a failed login for django-axes; at the limit the session is ended. While
+    django-otp's own throttle holds the authenticator, the answer says how long to wait; the
+    attempt still counts for django-axes (hammering during the wait locks like guessing)."""
     user = request.user
     credentials = {"username": user.get_username()}
     if not AxesProxyHandler.is_allowed(request, credentials):
         logout(request)
-        return "locked"
+        return CodeCheck("locked")
     token = code.replace(" ", "").strip()
-    matched = None
-    # The devices are locked while verifying (for_verify), so that one code cannot be used
-    # twice by two requests at once.
+    matched: TOTPDevice | StaticDevice | None = None
+    wait = 0
+    # The devices are locked while verifying, so that one code cannot be used twice by two
+    # requests at once; a recovery code is spent by deleting its row.
     with transaction.atomic():
-        for device in devices_for_user(user, confirmed=True, for_verify=True):
-            if token and device.verify_token(token):
+        matched = recovery.use_code(user, token)
+        authenticators = SealedTOTPDevice.objects.select_for_update().filter(
+            user=user, confirmed=True)
+        for device in authenticators if matched is None and token else ():
+            wait = _wait_seconds(device)
+            if not wait and device.verify_token(token):
                 matched = device
                 break
     if matched is not None:
         otp_login(request, matched)
-        reset_failures(username=user.get_username())
+        forget_failures(request, user.get_username())
         kind = "recovery code" if isinstance(matched, StaticDevice) else "authenticator"
         record("auth", "login.second_factor", target=user, summary=kind)
-        return "ok"
+        return CodeCheck("ok")
     user_login_failed.send(sender=__name__, credentials={**credentials, "otp": True},
                            request=request)
     if getattr(request, "axes_locked_out", False):
         logout(request)
-        return "locked"
-    return "wrong"
+        return CodeCheck("locked")
+    return CodeCheck("wait", wait) if wait else CodeCheck("wrong")
 
 
 def reset_after_full_sign_in(sender: object, request: HttpRequest, user: StaffUser,
                              **kwargs: object) -> None:
     """user_logged_in: a password sign-in is complete for someone without a second factor,
-    so their earlier failures no longer count (for the enrolled, `verify_code` resets)."""
+    so their earlier failures from this address no longer count (for the enrolled,
+    `verify_code` forgets them)."""
     if not is_enrolled(user):
-        reset_failures(username=user.get_username())
+        forget_failures(request, user.get_username())
 
 
 def forget_devices(user: StaffUser) -> None:

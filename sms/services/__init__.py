@@ -21,6 +21,7 @@ from sms.services.campaigns import RunOutcome, run_campaign
 from sms.services.connection import latest_quota, sms_client
 from sms.services.counts import messages_by_status, sent_per_day
 from sms.services.importing import BadLine, ImportFileError
+from sms.services.kept_files import secure_kept_files
 from sms.services.lifecycle import (
     MAX_FORM_RECIPIENTS,
     CampaignStateError,
@@ -143,6 +144,7 @@ __all__ = [
     "discard_campaign",
     "discard_import",
     "discard_stale_drafts",
+    "secure_kept_files",
     "draft_of",
     "drop_draft",
     "edit_template",

@@ -74,6 +74,7 @@ from storage.services.files import (
     usage_per_day,
 )
 from storage.services.mirror import DETAILS_PER_RUN, refresh_mirror, sync_tree
+from storage.services.private import PrivatePath, is_private, refuse_private
 from storage.services.upload_housekeeping import recover_stalled_uploads, remove_orphan_copies
 from storage.services.uploads import (
     MAX_UPLOAD_BYTES,
@@ -114,6 +115,7 @@ __all__ = [
     "ListItem",
     "NotFound",
     "PartRefused",
+    "PrivatePath",
     "RetryPolicy",
     "StorageClient",
     "StorageError",
@@ -140,6 +142,7 @@ __all__ = [
     "file_uploaded",
     "goes_resumable",
     "is_file",
+    "is_private",
     "is_previewable",
     "local_file_upload",
     "open_download",
@@ -149,6 +152,7 @@ __all__ = [
     "receive_part",
     "recover_stalled_uploads",
     "refresh_mirror",
+    "refuse_private",
     "register_file_action",
     "registered_file_actions",
     "remove_folder",

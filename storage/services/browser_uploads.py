@@ -49,6 +49,7 @@ from storage.resumable import (
 from storage.services import extensions, mirror
 from storage.services.connection import storage_client
 from storage.services.details import FileDetails, fetch_details
+from storage.services.private import refuse_private
 from storage.services.uploads import UploadOptions, goes_resumable, guess_content_type
 from storage.texts import error_text
 
@@ -100,6 +101,7 @@ def start_browser_upload(
     """The task the browser sends parts to; an unfinished one for the same file, target and
     options is taken up again (a reloaded page, another tab), at the provider's next part."""
     target = paths.canonical(target_path, allow_root=False)
+    refuse_private(target)  # before the intent is saved: nothing of it is ever sent
     with transaction.atomic():
         unfinished = (
             UploadTask.objects.select_for_update()

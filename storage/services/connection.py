@@ -8,6 +8,7 @@ from django.conf import settings
 
 from backoffice.operations.provider import provider_observers, provider_settings
 from storage.client import RetryPolicy, Scheme, StorageClient
+from storage.services.private import BrowsingClient
 
 
 def storage_client(
@@ -17,10 +18,21 @@ def storage_client(
 
     Its observers record every call for the metrics and the dashboard's "provider answered
     at ...". The timeout bounds each socket wait, not a whole transfer, so large files are not
-    cut short.
+    cut short. The kept files' folder is out of its reach (`storage.services.private`).
     """
+    return _build(BrowsingClient, timeout, retry)
+
+
+def kept_files_client() -> StorageClient:
+    """The one client that reaches the kept files' folder: `BucketStorage`'s."""
+    return _build(StorageClient, None, None)
+
+
+def _build(
+    kind: type[StorageClient], timeout: float | None, retry: RetryPolicy | None
+) -> StorageClient:
     values = provider_settings("storage")
-    return StorageClient(
+    return kind(
         values["url"],
         values["bucket"],
         values["operator"],

@@ -45,6 +45,7 @@ from storage.resumable import MAX_LENGTH, ResumableState, resumable_upload
 from storage.services import extensions, mirror
 from storage.services.connection import storage_client
 from storage.services.details import FileDetails, fetch_details
+from storage.services.private import refuse_private
 from storage.texts import error_text
 
 if TYPE_CHECKING:
@@ -148,6 +149,7 @@ def create_upload(
 ) -> UploadTask:
     """Save the intent to upload `source` to `target_path`; the task is queued after commit."""
     target = paths.canonical(target_path, allow_root=False)
+    refuse_private(target)  # before the intent is saved: nothing of it is ever sent
     options = options or UploadOptions()
     task = UploadTask.objects.create(
         source=str(source),
@@ -178,6 +180,7 @@ def local_file_upload(
     source = source.resolve()
     size = source.stat().st_size
     target = paths.canonical(target_path, allow_root=False)
+    refuse_private(target)  # before the intent is saved: nothing of it is ever sent
     options = options or UploadOptions()
     unfinished = (
         UploadTask.objects.filter(

@@ -26,7 +26,7 @@ from storage.services import (
 )
 from storage.texts import error_text, problem_text
 from storage.views.access import MANAGE, abilities, needs
-from storage.views.navigation import browse_url, path_url
+from storage.views.navigation import browse_url, not_private, path_url
 
 PROVIDER_ERRORS = (StorageError, ProviderNotConfigured, rules.RuleViolation)
 
@@ -34,9 +34,10 @@ PROVIDER_ERRORS = (StorageError, ProviderNotConfigured, rules.RuleViolation)
 def _path_or_404(request: StaffRequest) -> str:
     raw = request.GET.get("path") or request.POST.get("path") or ""
     try:
-        return paths.canonical(raw, allow_root=False)
+        path = paths.canonical(raw, allow_root=False)
     except rules.RuleViolation as violation:
         raise NotFoundForStaff(" ".join(problem_text(p) for p in violation.problems)) from None
+    return not_private(path)
 
 
 def _render_file(

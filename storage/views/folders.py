@@ -42,6 +42,7 @@ from storage.views.navigation import (
     browse_url,
     folder_param,
     listing_of,
+    not_private,
     path_url,
 )
 from storage.views.uploads import script_texts, status_json
@@ -109,6 +110,7 @@ def _read(folder: str, listing: Listing) -> FolderPage:
 @require_GET
 def browser(request: StaffRequest) -> HttpResponse:
     folder, problems = folder_param(request.GET.get("path"))
+    not_private(folder)
     for problem in problems:
         messages.error(request, problem_text(problem))
     listing = listing_of(request)
@@ -209,7 +211,7 @@ def delete(request: StaffRequest) -> HttpResponse:
     if not form.is_valid():
         _form_errors(request, form)
         return redirect(reverse("storage:index"))
-    path = form.cleaned_data["path"]
+    path = not_private(form.cleaned_data["path"])
     kind = form.cleaned_data["kind"]
     asynchronous = form.cleaned_data["asynchronous"]
     back = browse_url(paths.parent_of(path))
@@ -255,6 +257,7 @@ def _delete_question(path: str, kind: str, asynchronous: bool,
 @require_POST
 def delete_selected(request: StaffRequest) -> HttpResponse:
     """Delete the entries ticked on a folder page, after one confirmation naming them all."""
+    not_private(folder_param(request.POST.get("folder"))[0])
     form = DeleteSelectionForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -298,7 +301,7 @@ def delete_selected(request: StaffRequest) -> HttpResponse:
 @require_POST
 def mirror_now(request: StaffRequest) -> HttpResponse:
     """Queue a walk of the current folder tree into the mirror."""
-    folder, _problems = folder_param(request.POST.get("path"))
+    folder = not_private(folder_param(request.POST.get("path"))[0])
     services.refresh_mirror(folder)
     messages.info(request, gettext("The mirror of %(path)s is being refreshed.") % {"path": folder})
     return redirect(browse_url(folder))

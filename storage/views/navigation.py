@@ -9,8 +9,10 @@ from urllib.parse import urlencode
 from django.urls import reverse
 
 from backoffice.annotations import StaffRequest
+from backoffice.ui.errors import NotFoundForStaff
 from storage import paths, rules
-from storage.services import DEFAULT_PAGE_SIZE, PAGE_SIZES
+from storage.services import DEFAULT_PAGE_SIZE, PAGE_SIZES, is_private
+from storage.texts import private_text
 
 # The listing cursors of the pages before the current one travel in the address (the
 # provider's cursors only go forward); they are Base64, which has no comma.
@@ -50,6 +52,14 @@ def browse_url(
 
 def path_url(url_name: str, path: str) -> str:
     return f"{reverse(url_name)}?{urlencode({'path': path})}"
+
+
+def not_private(path: str) -> str:
+    """`path`, unless it is in the kept files' folder: then the staff 404 page, for every
+    group (the services refuse it too; this gives the page its reason)."""
+    if is_private(path):
+        raise NotFoundForStaff(private_text(path))
+    return path
 
 
 def folder_param(value: str | None) -> tuple[str, list[rules.Problem]]:

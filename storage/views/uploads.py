@@ -159,7 +159,7 @@ def _judge_name(
         entry["error"] = _too_large_text(name)
         return entry
     try:
-        entry["path"] = paths.join(folder, name)
+        entry["path"] = paths.join(folder, name, field="file_name")
     except rules.RuleViolation as violation:
         entry["error"] = " ".join(problem_text(p) for p in violation.problems)
     return entry
@@ -198,7 +198,7 @@ def upload_create(request: StaffRequest) -> JsonResponse:
     if problem:
         return _bad_request({"size": [problem]})
     try:
-        target = paths.join(form.cleaned_data["folder"], name)
+        target = paths.join(form.cleaned_data["folder"], name, field="file_name")
     except rules.RuleViolation as violation:
         return _bad_request({"name": [problem_text(p) for p in violation.problems]})
     task = services.start_browser_upload(

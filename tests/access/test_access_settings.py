@@ -8,6 +8,8 @@ from tests.foundation.test_environment_settings import start_with
 @pytest.mark.parametrize(("variable", "value"), [
     ("SESSION_IDLE_S", "eight hours"),
     ("SESSION_IDLE_S", "10"),
+    ("SESSION_MAX_S", "a week"),
+    ("SESSION_MAX_S", "59"),
     ("API_TOKEN_DAYS", "ninety"),
     ("API_TOKEN_DAYS", "0"),
     ("API_TOKEN_RATE_PER_MINUTE", "60/min"),

@@ -267,7 +267,7 @@ def import_sms_through_one_node_and_send_through_the_other(cluster: Cluster, pro
     from sms import rules
     from sms import services as sms
     from sms.models import Campaign
-    from storage.services import storage_client
+    from storage.services.connection import kept_files_client
     from tests.sms.conftest import DRAFTS, provider_report, review
 
     template = review(provider, sms.create_template(rules.TemplateDraft(**DRAFTS["order"])))
@@ -281,8 +281,9 @@ def import_sms_through_one_node_and_send_through_the_other(cluster: Cluster, pro
     upload_host = node(imported)
     campaign = Campaign.objects.get()
     assert campaign.state == "draft" and campaign.source_file.name
-    # Kept in the bucket's private folder, not on the receiving host's disk.
-    assert storage_client().exists(f"/backoffice-private/{campaign.source_file.name}")
+    # Kept in the bucket's private folder, not on the receiving host's disk; the browser's
+    # client does not reach that folder, the kept files' does.
+    assert kept_files_client().exists(f"/backoffice-private/{campaign.source_file.name}")
     other = "b" if upload_host == "a" else "a"
     # Only the other host's worker runs; nginx alternates, so after a request answered by the
     # uploading node the confirmation goes to the other one.
@@ -334,7 +335,9 @@ def settle_a_topup_order_through_the_other_node(cluster: Cluster, provider) -> N
 
 
 def ready(cluster: Cluster) -> requests.Response:
-    return requests.get(cluster.url("/ready"), timeout=10)
+    """`/ready` as an operator asks it: with the metrics token, which brings its details."""
+    return requests.get(cluster.url("/ready"), headers={"Authorization": "Bearer scrape"},
+                        timeout=10)
 
 
 def test_two_hosts_behind_nginx(cluster: Cluster, provider) -> None:
@@ -383,6 +386,8 @@ def test_two_hosts_behind_nginx(cluster: Cluster, provider) -> None:
     wait_until(lambda: ready(cluster).status_code == 503, 90, "/ready 503")
     answer = ready(cluster)
     assert answer.status_code == 503 and answer.json()["failed"] == ["worker"], answer.text
+    anonymous = requests.get(cluster.url("/ready"), timeout=10)
+    assert anonymous.status_code == 503 and anonymous.json() == {"ready": False}
     cluster.worker("b")
     wait_until(lambda: ready(cluster).status_code == 200, 90, "/ready 200 again")
 

@@ -1,5 +1,6 @@
 """Readiness (`/ready`) and the one-active-beat lease: `/health` needs nothing; `/ready` names
-every check that fails (503) and answers 200 once a worker and the beat are alive; the lease
+every check that fails (503) and answers 200 once a worker and the beat are alive, its details
+only to a caller holding the metrics token; the lease
 goes to one beat at a time and passes on when its holder stops renewing; two real beat
 processes: one schedules, the other stands by and takes over when the first is killed."""
 
@@ -21,6 +22,16 @@ from backoffice.models import ProcessHeartbeat, SchedulerLease
 from backoffice.operations import beat, heartbeats
 from tests.sandbox_process import ROOT
 
+METRICS_TOKEN = "scrape-token"
+
+
+@pytest.fixture
+def operator(client: Client, settings) -> Client:
+    """A caller holding the metrics token: `/ready` shows it every check with its detail."""
+    settings.METRICS_TOKEN = METRICS_TOKEN
+    client.defaults["HTTP_AUTHORIZATION"] = f"Bearer {METRICS_TOKEN}"
+    return client
+
 
 @pytest.mark.django_db
 def test_health_answers_without_touching_the_database(client: Client, django_assert_num_queries):
@@ -29,7 +40,9 @@ def test_health_answers_without_touching_the_database(client: Client, django_ass
 
 
 @pytest.mark.django_db
-def test_ready_is_503_naming_the_missing_worker_and_beat_then_200_once_they_beat(client: Client):
+def test_ready_is_503_naming_the_missing_worker_and_beat_then_200_once_they_beat(
+        operator: Client):
+    client = operator
     answer = client.get("/ready")
     assert answer.status_code == 503
     body = answer.json()
@@ -45,7 +58,8 @@ def test_ready_is_503_naming_the_missing_worker_and_beat_then_200_once_they_beat
 
 
 @pytest.mark.django_db
-def test_a_heartbeat_older_than_a_minute_makes_ready_fail(client: Client):
+def test_a_heartbeat_older_than_a_minute_makes_ready_fail(operator: Client):
+    client = operator
     heartbeats.beat("worker", "host-a:1")
     heartbeats.beat("beat", "host-b:2")
     ProcessHeartbeat.objects.filter(kind="worker").update(
@@ -55,7 +69,8 @@ def test_a_heartbeat_older_than_a_minute_makes_ready_fail(client: Client):
 
 
 @pytest.mark.django_db
-def test_a_provider_whose_last_contact_failed_is_named(client: Client, settings):
+def test_a_provider_whose_last_contact_failed_is_named(operator: Client, settings):
+    client = operator
     from backoffice.operations.provider import record_contact
 
     settings.PROVIDER = {**settings.PROVIDER, "sms": {"api_url": "http://127.0.0.1:9",
@@ -66,6 +81,27 @@ def test_a_provider_whose_last_contact_failed_is_named(client: Client, settings)
     body = client.get("/ready").json()
     assert body["failed"] == ["provider.sms"]
     assert "connection refused" in body["checks"]["provider.sms"]["detail"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("token_set", ["", METRICS_TOKEN])
+@pytest.mark.parametrize("authorization", [None, "Bearer wrong", "Token scrape-token"])
+def test_without_the_metrics_token_ready_says_only_pass_or_fail(
+        client: Client, settings, token_set, authorization):
+    from backoffice.operations.provider import record_contact
+
+    settings.METRICS_TOKEN = token_set
+    settings.PROVIDER = {**settings.PROVIDER, "sms": {"api_url": "http://127.0.0.1:9",
+                                                      "token": "t"}}
+    record_contact("sms", False, "ConnectionError: 10.0.0.7:443 refused")
+    headers = {"HTTP_AUTHORIZATION": authorization} if authorization else {}
+    answer = client.get("/ready", **headers)
+    assert answer.status_code == 503 and answer.json() == {"ready": False}
+    heartbeats.beat("worker")
+    heartbeats.beat("beat")
+    record_contact("sms", True)
+    answer = client.get("/ready", **headers)
+    assert answer.status_code == 200 and answer.json() == {"ready": True}
 
 
 @pytest.mark.django_db

@@ -63,3 +63,15 @@ def test_a_failure_keeps_its_traceback():
     failure.status_code = 500
     assert RefusalWithoutTraceback().filter(failure)
     assert failure.exc_info is not None
+
+
+def test_a_bad_host_header_is_logged_once_without_traceback(client, caplog):
+    """Scanners send any Host: each one is a line saying which host, not a stack."""
+    with caplog.at_level(logging.INFO):
+        response = client.get("/accounts/login/", HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    records = refusal_records(caplog)
+    assert len(records) == 1, [(r.name, r.getMessage()) for r in records]
+    assert records[0].name == "django.security.DisallowedHost"
+    assert records[0].exc_info is None and records[0].exc_text is None
+    assert "evil.example" in records[0].getMessage()

@@ -120,4 +120,5 @@ def test_the_beat_schedule_holds_the_sms_jobs():
         "sms.tasks.resume_stalled_campaigns",
         "sms.tasks.start_due_campaigns",
         "sms.tasks.discard_stale_drafts",
+        "sms.tasks.secure_kept_files",
     }

@@ -210,3 +210,31 @@ def test_printable_ascii_values_are_sent_unchanged_except_the_percent_sign():
 @pytest.mark.parametrize("stored", ["100%", "%FF%FE", "%E5%BC"])
 def test_a_stored_value_that_does_not_decode_is_shown_as_stored(stored):
     assert rules.decode_meta_value(stored) == stored
+
+
+# A new name that shows differently from what it is: `名前\u202egnp.exe` shows as `名前exe.png`.
+@pytest.mark.parametrize("char", [
+    "\u202e", "\u202a", "\u2066", "\u2067", "\u2068", "\u2069", "\u200e", "\u200f", "\u200b",
+    "\ufeff", "\x07", "\x1b", "\x85", "\u2028",
+])
+def test_a_new_name_with_a_control_or_text_direction_character_is_refused(char):
+    from storage import paths
+
+    with pytest.raises(rules.RuleViolation) as refused:
+        paths.join("/photos", f"名前{char}gnp.exe", field="folder_name")
+    [problem] = refused.value.problems
+    assert (problem.field, problem.code) == ("folder_name", "invisible_char")
+    assert f"U+{ord(char):04X}" in problem.message
+
+
+@pytest.mark.parametrize("name", ["名前.png", "Ünïcode name (1).txt", "עברית.txt", "a b-c_d"])
+def test_a_new_name_of_ordinary_letters_in_any_script_is_accepted(name):
+    from storage import paths
+
+    assert paths.join("/photos", name) == f"/photos/{name}"
+
+
+def test_a_stored_path_with_such_a_character_can_still_be_named():
+    """Objects made before the rule (or by another client) stay reachable, to be renamed
+    or deleted: the rule is on new names, not on paths."""
+    assert rules.check_path("/名前\u202egnp.exe") == []

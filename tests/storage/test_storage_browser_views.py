@@ -146,6 +146,17 @@ def test_an_existing_folder_and_a_bad_name_are_refused_clearly(manager_client, b
         bucket.head("/photos/a")
 
 
+def test_a_folder_name_with_a_text_direction_character_is_refused_naming_the_field(
+        manager_client, provider):
+    response = manager_client.post(reverse("storage:create_folder"),
+                                   {"parent": "/photos", "name": "名前\u202egnp.exe"})
+    assert response.status_code == 302
+    assert messages_of(response) == [
+        "The folder name must not contain control or text-direction characters (U+202E): "
+        "they make a name show differently from what it is."]
+    assert not StoredFile.objects.exists()
+
+
 @pytest.mark.parametrize("asynchronous", [False, True], ids=["now", "background"])
 def test_a_file_is_deleted(manager_client, bucket, asynchronous):
     # The listing's buttons send one "<kind>:<path>" target.

@@ -24,8 +24,8 @@ def test_a_kept_file_is_written_read_and_deleted_in_the_buckets_private_folder(
     bucket_default, sandbox_storage
 ):
     name = bucket_default.save("sms/imports/numbers.csv", ContentFile(b"13800138000\n"))
-    assert name == "sms/imports/numbers.csv"
-    assert sandbox_storage.head("/private-kept/sms/imports/numbers.csv").size == 12
+    assert name.startswith("sms/imports/") and name.endswith(".csv")  # a random name
+    assert sandbox_storage.head(f"/private-kept/{name}").size == 12
     assert bucket_default.exists(name) and bucket_default.size(name) == 12
     with bucket_default.open(name) as kept:
         assert kept.read() == b"13800138000\n"
@@ -37,7 +37,7 @@ def test_a_kept_file_is_written_read_and_deleted_in_the_buckets_private_folder(
 def test_a_second_file_of_the_same_name_gets_a_new_name(bucket_default):
     first = bucket_default.save("a.csv", ContentFile(b"1"))
     second = bucket_default.save("a.csv", ContentFile(b"2"))
-    assert first == "a.csv" and second != first and second.endswith(".csv")
+    assert second != first and second.endswith(".csv")
 
 
 @pytest.mark.parametrize("name", ["../escape.csv", ""])

@@ -160,6 +160,21 @@ def test_the_check_names_existing_files_and_the_way_each_file_goes(manager_clien
     assert response.json()["ok"] is False
 
 
+def test_a_file_name_with_a_text_direction_character_is_refused_naming_the_field(
+        manager_client, provider):
+    refusal = ("The file name must not contain control or text-direction characters (U+202E): "
+               "they make a name show differently from what it is.")
+    bidi = "名前\u202egnp.exe"
+    opened = manager_client.post(CREATE, {"folder": "/in", "name": bidi, "size": "3"})
+    assert opened.status_code == 400 and opened.json()["errors"]["name"] == [refusal]
+    assert not UploadTask.objects.exists()
+    checked = manager_client.post(CHECK, {"folder": "/in", "name": [bidi, "ok.txt"],
+                                          "size": ["3", "3"]})
+    files = {entry["name"]: entry for entry in checked.json()["files"]}
+    assert files[bidi]["error"] == refusal and files[bidi]["path"] is None
+    assert files["ok.txt"]["error"] == "" and checked.json()["ok"] is False
+
+
 def test_the_check_refuses_bad_options_before_any_file_is_sent(manager_client, provider):
     response = manager_client.post(CHECK, {"folder": "/in", "name": "a.png", "size": "5",
                                            "quality": "0"})

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('backoffice', '0003_heartbeats_and_scheduler_lease'),
+        ('backoffice', '0005_seal_existing_seeds_and_hash_existing_codes'),
     ]
 
     operations = [
