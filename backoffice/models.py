@@ -2,6 +2,7 @@ from typing import Any, NoReturn
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from backoffice.catalogue import SERVICES
@@ -54,10 +55,13 @@ class AuditEntry(models.Model):
     """One sensitive action: who, when, from where, on what, and how it ended.
 
     Append-only: written by `backoffice.security.audit` only, never changed or deleted through the
-    application (no change or delete permission exists, and the model refuses both).
+    application (no change or delete permission exists, and the model refuses both), nor by
+    SQL (the database's triggers refuse UPDATE, DELETE and TRUNCATE; see
+    `backoffice.security.audit_chain`); each entry's hash chains it to the one before.
     """
 
-    at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+    # Set by `record` before the hash is computed (the hash covers it), not at save time.
+    at = models.DateTimeField(_("when"), default=timezone.now, editable=False, db_index=True)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("person"),
                               null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="+")
@@ -71,6 +75,10 @@ class AuditEntry(models.Model):
     object_id = models.CharField(_("object"), max_length=200, blank=True)
     summary = models.CharField(_("summary"), max_length=500, blank=True)
     outcome = models.CharField(_("outcome"), max_length=10, choices=AuditOutcome.choices)
+    # The hash chain (backoffice.security.audit_chain): the previous entry's hash, and this
+    # entry's, which covers that one and this entry's content.
+    prev_hash = models.CharField(_("previous hash"), max_length=64, blank=True, editable=False)
+    hash = models.CharField(_("hash"), max_length=64, blank=True, editable=False)
 
     objects = AuditQuerySet.as_manager()
 
