@@ -181,3 +181,16 @@ def test_an_unlock_by_command_is_recorded():
     call_command("axes_reset_username", "ann")
     assert summaries("login_failures.clear") == [
         "5 failed sign-in(s) of ann from 10.6.6.6 cleared, which lifts its lockout"]
+
+
+def test_the_audit_page_names_the_new_actions_in_the_readers_language(make_user):
+    auditor = make_user("audrey", "Auditors")
+    Group.objects.create(name="Helpers").permissions.add(
+        Permission.objects.get(codename="override_quiet_hours"))
+    client = Client()
+    client.force_login(auditor)
+    page = client.get("/audit/", {"action": "group.permissions"}, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert "用户组的权限已更改" in page.content.decode()
+    csv = b"".join(client.get("/audit/export.csv",
+                              {"action": "group.permissions"}).streaming_content)
+    assert b"group.permissions" in csv
