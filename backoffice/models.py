@@ -44,6 +44,10 @@ class AuditQuerySet(models.QuerySet["AuditEntry"]):
     def delete(self) -> NoReturn:
         raise AuditAppendOnly("audit entries cannot be deleted")
 
+    @property
+    def action_label(self) -> str:
+        return str(AUDIT_ACTION_LABELS.get(self.action, self.action))
+
 
 class AuditOutcome(models.TextChoices):
     OK = "ok", _("succeeded")
@@ -109,10 +113,6 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor_name or '-'} {self.app}.{self.action}"
-
-    @property
-    def action_label(self) -> str:
-        return str(AUDIT_ACTION_LABELS.get(self.action, self.action))
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None:
