@@ -44,10 +44,6 @@ class AuditQuerySet(models.QuerySet["AuditEntry"]):
     def delete(self) -> NoReturn:
         raise AuditAppendOnly("audit entries cannot be deleted")
 
-    @property
-    def action_label(self) -> str:
-        return str(AUDIT_ACTION_LABELS.get(self.action, self.action))
-
 
 class AuditOutcome(models.TextChoices):
     OK = "ok", _("succeeded")
@@ -121,6 +117,10 @@ class AuditEntry(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise AuditAppendOnly("audit entries cannot be deleted")
+
+    @property
+    def action_label(self) -> str:
+        return str(AUDIT_ACTION_LABELS.get(self.action, self.action))
 
 
 class ProcessHeartbeat(models.Model):
