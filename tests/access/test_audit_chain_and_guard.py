@@ -119,3 +119,28 @@ def test_concurrent_appends_still_form_one_chain(postgres):
         thread.join()
     assert AuditEntry.objects.filter(summary__startswith="thread").count() == 40
     call_command("verify_audit_chain")
+
+
+def archive_statements(last_archived_pk: int) -> list[str]:
+    """The archive procedure of docs/access.md, between BEGIN and COMMIT, as written there."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "access.md").read_text()
+    block = text[text.index("BEGIN;\n") + len("BEGIN;\n"):text.index("COMMIT;")]
+    statements = [line.rstrip(";") for line in block.splitlines() if line.strip()]
+    return [s.replace("at < '2025-01-01'", f"id <= {last_archived_pk}") for s in statements]
+
+
+@pytest.mark.services
+def test_the_documented_archive_procedure_leaves_a_chain_that_verifies(postgres):
+    archived = entries(2)
+    kept = entries(2)
+    with transaction.atomic(), connection.cursor() as cursor:
+        for statement in archive_statements(archived[-1].pk):
+            cursor.execute(statement)
+    assert list(AuditEntry.objects.filter(pk__lte=archived[-1].pk)) == []
+    assert AuditEntry.objects.filter(pk__in=[e.pk for e in kept]).count() == 2
+    call_command("verify_audit_chain")
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), \
+            connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {TABLE}")
