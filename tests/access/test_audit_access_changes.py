@@ -5,6 +5,8 @@ and recovery codes; and unlocks."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth.models import Group, Permission
@@ -191,6 +193,6 @@ def test_the_audit_page_names_the_new_actions_in_the_readers_language(make_user)
     client.force_login(auditor)
     page = client.get("/audit/", {"action": "group.permissions"}, HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert "用户组的权限已更改" in page.content.decode()
-    csv = b"".join(client.get("/audit/export.csv",
-                              {"action": "group.permissions"}).streaming_content)
+    export: Any = client.get("/audit/export.csv", {"action": "group.permissions"})
+    csv = b"".join(export.streaming_content)  # a streamed answer
     assert b"group.permissions" in csv
