@@ -14,10 +14,11 @@ class BackofficeConfig(AppConfig):
         # its heartbeat and task metrics. Connected here, not in backoffice.celery, because
         # these modules queue through that app; a worker sets Django up before its first task.
         from backoffice.operations import request_ids, worker_signals  # noqa: F401
-        from backoffice.security import audit_receivers, otp, sessions
+        from backoffice.security import audit_access_receivers, audit_receivers, otp, sessions
         from backoffice.security.roles import sync_roles_after_migrate
 
         audit_receivers.connect()
+        audit_access_receivers.connect()
         user_logged_in.connect(otp.reset_after_full_sign_in, dispatch_uid="otp.reset_failures")
         user_logged_in.connect(sessions.stamp_sign_in, dispatch_uid="sessions.stamp_sign_in")
 

@@ -2,6 +2,7 @@ from typing import Any, NoReturn
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -53,14 +54,36 @@ class AuditOutcome(models.TextChoices):
     REFUSED = "refused", _("refused")
 
 
+# What the audit log pages show for an action (the action's code stays in the CSV and the
+# filter); an action without a label is shown by its code.
+AUDIT_ACTION_LABELS = {
+    "user.superuser": _("Superuser status changed"),
+    "user.staff": _("Staff status changed"),
+    "user.active": _("Account activated or deactivated"),
+    "user.permissions": _("A user's permissions changed"),
+    "group.permissions": _("A group's permissions changed"),
+    "2fa.device_add": _("Authenticator added"),
+    "2fa.device_remove": _("Second factor removed"),
+    "2fa.recovery_codes": _("Recovery codes made"),
+    "2fa.recovery_code_used": _("Recovery code used or removed"),
+    "login_failures.clear": _("Failed sign-ins cleared (unlock)"),
+    "product.create": _("Product added"),
+    "product.price": _("Product price changed"),
+    "product.change": _("Product changed"),
+}
+
+
 class AuditEntry(models.Model):
     """One sensitive action: who, when, from where, on what, and how it ended.
 
     Append-only: written by `backoffice.security.audit` only, never changed or deleted through the
-    application (no change or delete permission exists, and the model refuses both).
+    application (no change or delete permission exists, and the model refuses both), nor by
+    SQL (the database's triggers refuse UPDATE, DELETE and TRUNCATE; see
+    `backoffice.security.audit_chain`); each entry's hash chains it to the one before.
     """
 
-    at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+    # Set by `record` before the hash is computed (the hash covers it), not at save time.
+    at = models.DateTimeField(_("when"), default=timezone.now, editable=False, db_index=True)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("person"),
                               null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="+")
@@ -74,6 +97,10 @@ class AuditEntry(models.Model):
     object_id = models.CharField(_("object"), max_length=200, blank=True)
     summary = models.CharField(_("summary"), max_length=500, blank=True)
     outcome = models.CharField(_("outcome"), max_length=10, choices=AuditOutcome.choices)
+    # The hash chain (backoffice.security.audit_chain): the previous entry's hash, and this
+    # entry's, which covers that one and this entry's content.
+    prev_hash = models.CharField(_("previous hash"), max_length=64, blank=True, editable=False)
+    hash = models.CharField(_("hash"), max_length=64, blank=True, editable=False)
 
     objects = AuditQuerySet.as_manager()
 
@@ -93,6 +120,10 @@ class AuditEntry(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise AuditAppendOnly("audit entries cannot be deleted")
+
+    @property
+    def action_label(self) -> str:
+        return str(AUDIT_ACTION_LABELS.get(self.action, self.action))
 
 
 class ProcessHeartbeat(models.Model):

@@ -113,3 +113,25 @@ def provider(sandbox: SandboxProcess, settings) -> SandboxProcess:
         "sandbox_control_url": info["control_url"],
     }
     return sandbox
+
+
+@pytest.fixture(scope="session", autouse=True)
+def audit_guard_lifted_for_database_resets() -> Iterator[None]:
+    """The database refuses to delete audit entries (triggers, `backoffice 0006`); a
+    transactional test's reset (Django's flush) lifts that guard for the reset alone, in the
+    reset's transaction, as an operator archiving old entries would."""
+    from django.db.backends.base.operations import BaseDatabaseOperations
+
+    from backoffice.security.audit_chain import TABLE, guard_lifted
+
+    original = BaseDatabaseOperations.execute_sql_flush
+
+    def execute_sql_flush(self: BaseDatabaseOperations, sql_list: list[str]) -> None:
+        if not any(TABLE in statement for statement in sql_list):
+            return original(self, sql_list)
+        with guard_lifted(self.connection):
+            return original(self, sql_list)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(BaseDatabaseOperations, "execute_sql_flush", execute_sql_flush)
+        yield

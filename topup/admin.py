@@ -3,6 +3,8 @@ only (they are evidence), and callbacks can be replayed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -28,6 +30,9 @@ class ProductAdmin(admin.ModelAdmin[Product]):
     list_display = ["code", "carrier", "size_mb", "price", "active", "updated_at"]
     list_filter = ["carrier", "active"]
     search_fields = ["code"]
+
+    def save_model(self, request: HttpRequest, obj: Product, form: Any, change: bool) -> None:
+        services.save_product(obj)  # audited there, as from the product page
 
 
 class OrderEventInline(admin.TabularInline[OrderEvent, Order]):

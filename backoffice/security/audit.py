@@ -15,11 +15,13 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from django.db import models
+from django.db import models, transaction
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 
 from backoffice.annotations import RequestUser, StaffUser
 from backoffice.models import AuditEntry, AuditOutcome
+from backoffice.security.audit_chain import entry_hash, lock_chain
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -76,11 +78,25 @@ def record(app: str, action: str, *, target: object = None, summary: str = "",
         object_type, object_id = target._meta.model_name or "", str(target.pk)
     else:
         object_type, object_id = "", "" if target is None else str(target)
-    return AuditEntry.objects.create(
+    entry = AuditEntry(
         actor=actor, actor_name=(username if username is not None else name)[:150],
         address=address or (who.address if who else None), app=app, action=action,
-        object_type=object_type, object_id=object_id[:200], summary=summary[:500],
+        object_type=object_type[:60], object_id=object_id[:200], summary=summary[:500],
         outcome=outcome)
+    return _append(entry)
+
+
+def _append(entry: AuditEntry) -> AuditEntry:
+    """Chains the entry to the last one and inserts it, under the chain's lock (held until the
+    surrounding transaction commits, so the next append reads this entry's hash)."""
+    with transaction.atomic():
+        lock_chain()
+        entry.prev_hash = (AuditEntry.objects.order_by("-pk")
+                           .values_list("hash", flat=True).first()) or ""
+        entry.at = timezone.now()
+        entry.hash = entry_hash(entry)
+        entry.save(force_insert=True)
+    return entry
 
 
 # (target, summary) or (target, summary, user) when the person acting is an argument rather

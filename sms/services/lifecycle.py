@@ -164,7 +164,7 @@ def send_draft(
         confirm_campaign(campaign, user, start_at=start_at, override_window=override_window)
         campaign.refresh_from_db()
         return campaign
-    _confirm_draft(campaign, user, override_window=override_window)
+    _confirm_to_send_now(campaign, user, override_window=override_window)
     try:
         client = sms_client()
     except ProviderNotConfigured:
@@ -249,6 +249,16 @@ def _confirm_summary(
     return campaign, summary
 
 
+@audited("sms", "campaign.confirm", lambda campaign, user=None, override_window=False: (
+    campaign, f"campaign {campaign.pk}, {campaign.total_numbers} numbers, sent now"))
+def _confirm_to_send_now(
+    campaign: Campaign, user: StaffUser | None = None, override_window: bool = False
+) -> None:
+    """"Send now" (the send page, `sms_send`): confirmed here, sent by the caller at once; audited
+    as `confirm_campaign` is, the lifted window included (`_confirm_draft` records it)."""
+    _confirm_draft(campaign, user, override_window=override_window)
+
+
 @audited("sms", "campaign.confirm", _confirm_summary)
 def confirm_campaign(
     campaign: Campaign,
@@ -296,7 +306,13 @@ def start_due_campaigns(now: datetime | None = None) -> list[int]:
         ),
     )
     # resume_at is kept on the way back to queued: the stalled sweep reads it.
-    started += _queue_each(Q(state=CampaignState.WAITING, resume_at__lte=now))
+    started += _queue_each(
+        Q(state=CampaignState.WAITING, resume_at__lte=now),
+        lambda campaign_id: record(
+            "sms", "campaign.start", target=campaign_id,
+            summary=f"waiting campaign {campaign_id} goes on: the sending window opened",
+        ),
+    )
     return started
 
 
