@@ -6,11 +6,8 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
 
-    # After topup 0008, which writes audit entries (one per converted key) through the
-    # historical model, which knows nothing of the chain: 0008 below then chains them too.
     dependencies = [
         ('backoffice', '0006_address_tally'),
-        ('topup', '0008_convert_drf_keys'),
     ]
 
     operations = [
