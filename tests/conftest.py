@@ -31,6 +31,29 @@ def sandbox(sandbox_process: SandboxProcess) -> SandboxProcess:
     return sandbox_process
 
 
+def window_open_now() -> str:
+    """An SMS marketing window open from an hour ago to twelve hours ahead, Shanghai time."""
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    now = datetime.now(ZoneInfo("Asia/Shanghai"))
+    return f"{now - timedelta(hours=1):%H:%M}-{now + timedelta(hours=12):%H:%M}"
+
+
+@pytest.fixture(autouse=True)
+def marketing_window(request: pytest.FixtureRequest, settings: Any,
+                     monkeypatch: pytest.MonkeyPatch) -> str:
+    """Marketing campaigns send whatever the hour the suite runs at: outside 08:00-21:00
+    Shanghai time a test's campaign would otherwise wait for the morning. Tests that move the
+    clock name the window they assume with `@pytest.mark.marketing_window("08:00-21:00")`. Set
+    in the environment too, for the workers and servers a test starts."""
+    marker = request.node.get_closest_marker("marketing_window")
+    window: str = marker.args[0] if marker else window_open_now()
+    settings.SMS_MARKETING_WINDOW = window
+    monkeypatch.setenv("SMS_MARKETING_WINDOW", window)
+    return window
+
+
 @pytest.fixture(autouse=True)
 def english() -> Iterator[None]:
     """Every test starts in English: a request in another language leaves that language

@@ -19,7 +19,8 @@ from sms.models import Campaign, CampaignState, Chunk, ChunkState, Message, Mess
 from tests.sms.conftest import provider_report, sandbox_settings
 from tests.sms.test_sms_campaign_resume import assert_each_number_sent_once, numbers
 
-pytestmark = pytest.mark.django_db
+# The clock is moved: these tests assume the default window, 08:00-21:00 Shanghai time.
+pytestmark = [pytest.mark.django_db, pytest.mark.marketing_window("08:00-21:00")]
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 

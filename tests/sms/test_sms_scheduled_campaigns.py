@@ -21,7 +21,8 @@ from sms import dashboard, services
 from sms.models import Campaign, CampaignSource, CampaignState, MessageStatus, Template
 from tests.sms.conftest import local_template
 
-pytestmark = pytest.mark.django_db
+# The clock is moved: these tests assume the default window, 08:00-21:00 Shanghai time.
+pytestmark = [pytest.mark.django_db, pytest.mark.marketing_window("08:00-21:00")]
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 # A fixed "now" of the test clock: 2026-11-25 10:00 in Shanghai.
