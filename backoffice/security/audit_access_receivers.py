@@ -1,6 +1,7 @@
 """Audit records of every change to who may do what, whatever the path (the admin, a page,
 a command, the shell): a user's superuser, staff and active flags, a user's and a group's
-permissions, second-factor devices and recovery codes, and the clearing of failed sign-ins
+permissions, second-factor devices (a new set of recovery codes and a used code are recorded by
+`backoffice.security.recovery`, which writes them in bulk), and the clearing of failed sign-ins
 that lifts a lockout. From Django's model signals (connected by BackofficeConfig.ready).
 
 A bulk `QuerySet.update` or `bulk_create` sends no signal, so the code that changes these
@@ -9,7 +10,6 @@ records that way writes its own entry.
 
 from __future__ import annotations
 
-from contextvars import ContextVar
 from datetime import timedelta
 from typing import Any
 
@@ -18,9 +18,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.db.models import Model, QuerySet
-from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete, pre_save
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_save
 from django.utils import timezone
-from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
+from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from backoffice.security.audit import record
@@ -114,11 +114,6 @@ def permissions_changed(sender: type[Model], instance: Any, action: str, reverse
 
 # --- second factors --------------------------------------------------------------------------
 
-# Devices being deleted: their recovery codes go with them, which is no use of a code.
-_devices_going: ContextVar[frozenset[int]] = ContextVar("audit_devices_going",
-                                                        default=frozenset())
-
-
 def _device_owner(device: Any) -> tuple[Any, str]:
     owner = get_user_model()._default_manager.filter(pk=device.user_id).first()
     return (owner if owner is not None else device.user_id,
@@ -152,38 +147,12 @@ def authenticator_saved(sender: type[Model], instance: Any, created: bool,
                summary=f"authenticator {instance.name!r} of {name} added")
 
 
-def recovery_codes_made(sender: type[Model], instance: Any, created: bool,
-                        **kwargs: object) -> None:
-    if created:
-        owner, name = _device_owner(instance)
-        record(APP, "2fa.recovery_codes", target=owner,
-               summary=f"a new set of recovery codes for {name}")
-
-
-def device_going(sender: type[Model], instance: Any, **kwargs: object) -> None:
-    _devices_going.set(_devices_going.get() | {instance.pk})
-
-
 def device_deleted(sender: type[Model], instance: Any, **kwargs: object) -> None:
-    _devices_going.set(_devices_going.get() - {instance.pk})
     if not instance.confirmed:
         return  # an enrolment never finished: no second factor is lost
     owner, name = _device_owner(instance)
     record(APP, "2fa.device_remove", target=owner,
            summary=f"{_kind(instance)} {instance.name!r} of {name} removed")
-
-
-def recovery_code_gone(sender: type[Model], instance: Any, **kwargs: object) -> None:
-    """A recovery code is deleted when used (django-otp), or by hand in the admin."""
-    if instance.device_id in _devices_going.get():
-        return
-    device = StaticDevice.objects.filter(pk=instance.device_id).first()
-    if device is None:
-        return
-    owner, name = _device_owner(device)
-    left = device.token_set.count()
-    record(APP, "2fa.recovery_code_used", target=owner,
-           summary=f"a recovery code of {name} used or removed; {left} left")
 
 
 # --- unlocks ---------------------------------------------------------------------------------
@@ -213,14 +182,8 @@ def connect() -> None:
                             dispatch_uid=f"audit.permissions.{through._meta.label}")
     pre_save.connect(_confirmed_before, sender=TOTPDevice, dispatch_uid="audit.totp_before")
     post_save.connect(authenticator_saved, sender=TOTPDevice, dispatch_uid="audit.totp_saved")
-    post_save.connect(recovery_codes_made, sender=StaticDevice,
-                      dispatch_uid="audit.recovery_codes")
     for device in (TOTPDevice, StaticDevice):
-        pre_delete.connect(device_going, sender=device,
-                           dispatch_uid=f"audit.device_going.{device._meta.label}")
         post_delete.connect(device_deleted, sender=device,
                             dispatch_uid=f"audit.device_deleted.{device._meta.label}")
-    post_delete.connect(recovery_code_gone, sender=StaticToken,
-                        dispatch_uid="audit.recovery_code")
     post_delete.connect(failures_cleared, sender=AccessAttempt,
                         dispatch_uid="audit.login_failures_cleared")

@@ -9,8 +9,10 @@ from django_otp.plugins.otp_static.models import StaticDevice
 from backoffice.annotations import StaffUser
 from backoffice.models import RecoveryCode
 from backoffice.otp_keys import code_digest, new_recovery_code
+from backoffice.security.audit import record
 
 RECOVERY_CODES = 10
+AUDIT_APP = "auth"  # as the other second-factor entries (audit_access_receivers)
 
 
 def issue_codes(user: StaffUser) -> list[str]:
@@ -24,6 +26,9 @@ def issue_codes(user: StaffUser) -> list[str]:
         RecoveryCode.objects.filter(device__user=user).delete()
         RecoveryCode.objects.bulk_create(
             [RecoveryCode(device=device, digest=code_digest(code)) for code in codes])
+        # Recorded here: bulk_create and the replaced set's delete send no signal worth one.
+        record(AUDIT_APP, "2fa.recovery_codes", target=user,
+               summary=f"a new set of recovery codes for {user.get_username()}")
     return codes
 
 
@@ -40,7 +45,11 @@ def use_code(user: StaffUser, code: str) -> StaticDevice | None:
     if device is None:
         return None
     spent, _ = RecoveryCode.objects.filter(device=device, digest=code_digest(code)).delete()
-    return device if spent else None
+    if not spent:
+        return None
+    record(AUDIT_APP, "2fa.recovery_code_used", target=user,
+           summary=f"a recovery code of {user.get_username()} used; {codes_left(user)} left")
+    return device
 
 
 def codes_left(user: StaffUser) -> int:

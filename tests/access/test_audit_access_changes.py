@@ -16,6 +16,7 @@ from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from backoffice.models import AuditEntry
+from backoffice.security import recovery
 
 pytestmark = pytest.mark.django_db
 
@@ -141,15 +142,14 @@ def test_an_authenticator_counts_once_confirmed_and_recovery_codes_when_made(dja
     assert summaries("2fa.device_add") == []
     pending.confirmed = True
     pending.save()
-    codes = StaticDevice.objects.create(user=ann, name="recovery codes")
-    codes.token_set.create(token="abcd1234")
-    codes.token_set.create(token="efgh5678")
+    codes = recovery.issue_codes(ann)
     assert summaries("2fa.device_add") == ["authenticator 'phone' of ann added"]
     assert summaries("2fa.recovery_codes") == ["a new set of recovery codes for ann"]
 
-    assert codes.verify_token("abcd1234")
+    assert recovery.use_code(ann, codes[0]) is not None
+    assert recovery.use_code(ann, codes[0]) is None  # spent: no second entry
     assert summaries("2fa.recovery_code_used") == [
-        "a recovery code of ann used or removed; 1 left"]
+        f"a recovery code of ann used; {recovery.RECOVERY_CODES - 1} left"]
 
     StaticDevice.objects.filter(user=ann).delete()  # its last code goes with it, unused
     assert len(summaries("2fa.recovery_code_used")) == 1
