@@ -28,7 +28,7 @@ PROBLEMS: Mapping[str, Promise] = {
     "path_query": _("%(field)s: must not contain “?” or “#”; give the file's path only."),
     "path_control": _("%(field)s: must not contain line breaks or tabs."),
     "path_dots": _("%(field)s: must not contain “.” or “..” segments."),
-    "url_shape": _("%(field)s: must be http(s)://host/path or /path."),
+    "url_shape": _("%(field)s: must be http://host/path, https://host/path or /path."),
     "upp_range": _("%(field)s: the directory level must be a whole number from 0 to 20."),
     "upp_depth": _("%(field)s: level %(value)s is deeper than the path, which has "
                    "%(depth)s directory levels."),
@@ -75,7 +75,7 @@ INPUT_PROBLEMS: Mapping[str, Promise] = {
     "header_line": _("Headers, line %(line)s: write Name: value."),
     "cookie_pair": _("Cookies, line %(line)s: write name=value."),
     "method": _("Method: choose one of the listed methods."),
-    "url": _("URL: write http(s)://host/path?query or /path?query."),
+    "url": _("URL: write http://host/path?query, https://host/path?query or /path?query."),
     "url_space": _("URL: must not contain spaces."),
 }
 

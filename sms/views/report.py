@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from backoffice.annotations import StaffRequest
@@ -89,19 +89,28 @@ def report_sync(request: StaffRequest) -> HttpResponse:
         if result.busy:
             messages.info(
                 request,
-                _(
+                ngettext(
                     "The delivery report is being read already (the scheduled sync); "
-                    "%(left)s message(s) still wait for a final status."
+                    "%(left)s message still waits for a final status.",
+                    "The delivery report is being read already (the scheduled sync); "
+                    "%(left)s messages still wait for a final status.",
+                    result.open_left,
                 )
                 % {"left": result.open_left},
             )
             return redirect("sms:report")
         messages.success(
             request,
-            _(
-                "Delivery report read: %(pages)s page(s), %(moved)s message(s) updated, %(left)s "
-                "still waiting for a final status."
-            )
-            % {"pages": result.pages, "moved": result.moved_total, "left": result.open_left},
+            # Three counts, each with its own plural: one ngettext a count.
+            " ".join((
+                ngettext("Delivery report read: %(pages)s page.",
+                         "Delivery report read: %(pages)s pages.", result.pages)
+                % {"pages": result.pages},
+                ngettext("%(moved)s message updated.", "%(moved)s messages updated.",
+                         result.moved_total) % {"moved": result.moved_total},
+                ngettext("%(left)s still waits for a final status.",
+                         "%(left)s still wait for a final status.", result.open_left)
+                % {"left": result.open_left},
+            )),
         )
     return redirect("sms:report")
