@@ -104,3 +104,42 @@ class StrictEnv:
             return config
         except Exception as error:  # django-environ raises several types on a bad URL
             raise ImproperlyConfigured(f"{name}: cannot parse {value!r}: {error}") from None
+
+    def mapping(
+        self, name: builtins.str, keys: Iterable[builtins.str]
+    ) -> dict[builtins.str, builtins.str]:
+        """`key=http(s)://...` pairs, comma-separated; every key one of `keys`, at most once."""
+        value = self.raw(name)
+        allowed = tuple(keys)
+        found: dict[builtins.str, builtins.str] = {}
+        for item in (value or "").split(","):
+            if not item.strip():
+                continue
+            key, sep, url = (part.strip() for part in item.partition("="))
+            if not sep or key not in allowed or key in found:
+                raise ImproperlyConfigured(
+                    f"{name}: expected key=URL pairs with keys among {', '.join(allowed)}, "
+                    f"each once, got {item.strip()!r}")
+            scheme, colon_slashes, rest = url.partition("://")
+            if not colon_slashes or scheme not in ("http", "https") or not rest:
+                raise ImproperlyConfigured(f"{name}: {key}: expected an http(s) URL, got {url!r}")
+            found[key] = url
+        return found
+
+    def fernet_keys(self, name: builtins.str) -> builtins.list[builtins.str]:
+        """Comma-separated Fernet keys (32 url-safe base64 bytes each), newest first."""
+        import base64
+        import binascii
+
+        keys = self.list(name, [])
+        for position, key in enumerate(keys, start=1):
+            try:
+                valid = len(base64.urlsafe_b64decode(key.encode())) == 32
+            except (binascii.Error, ValueError):
+                valid = False
+            if not valid:
+                raise ImproperlyConfigured(
+                    f"{name}: key {position} is not a Fernet key (make one with "
+                    "`python -c 'from cryptography.fernet import Fernet; "
+                    "print(Fernet.generate_key().decode())'`)")
+        return keys

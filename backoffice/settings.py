@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "django_otp.plugins.otp_totp",
     "django_otp.plugins.otp_static",
     "backoffice",
+    "console",
     "sms",
     "topup",
     "storage",
@@ -211,6 +212,8 @@ OTP_TOTP_ISSUER = "Merchant back-office"
 # Seeds are sealed and recovery codes hashed under keys derived from this (or from SECRET_KEY
 # when empty: then rotating SECRET_KEY makes every second factor unreadable; set this first).
 OTP_ENCRYPTION_KEY = env.str("OTP_ENCRYPTION_KEY", "")
+# Fernet keys sealing the services' credentials, newest first (console.sealed).
+CREDENTIALS_KEYS = env.fernet_keys("CREDENTIALS_KEYS")
 # The admin would draw the QR code from the (sealed) key column: it shows neither.
 OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 AXES_SENSITIVE_PARAMETERS = ["password", "code"]
@@ -324,6 +327,8 @@ PROVIDER: dict[str, Any] = {  # each service's settings, and the sandbox's contr
         "operator": env.str("STORAGE_OPERATOR"),
         "password": env.str("STORAGE_PASSWORD"),
         "signature": env.choice("STORAGE_SIGNATURE", ("current", "legacy"), "current"),
+        # The four entry addresses (console.services.access has the provider's own).
+        "lines": env.mapping("STORAGE_LINE_URLS", ("auto", "telecom", "unicom", "cmcc")),
     },
     "media": {"process_url": env.url("PROCESS_URL", ("http", "https"))},
     "delivery": {

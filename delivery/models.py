@@ -50,6 +50,9 @@ class DeliverySettings(models.Model):
 
     SINGLETON_PK = 1
 
+    domain = models.OneToOneField(
+        "console.Domain", verbose_name=_("domain"), null=True, on_delete=models.PROTECT,
+        related_name="delivery_settings")
     token_protection = models.BooleanField(
         _("token protection"), default=False,
         help_text=_("Refuse requests without a valid _upt token."))
@@ -108,6 +111,9 @@ class ImageVersion(models.Model):
     """A custom image version: `<file URL><separator><name>` serves the file processed by
     `params` (a URL-parameter string such as `/fw/300/format/webp`)."""
 
+    domain = models.ForeignKey(
+        "console.Domain", verbose_name=_("domain"), null=True, on_delete=models.PROTECT,
+        related_name="+")
     name = models.CharField(_("name"), max_length=32, unique=True)
     params = models.CharField(_("processing"), max_length=400)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
@@ -124,6 +130,9 @@ class ImageVersion(models.Model):
 class RuleSet(models.Model):
     """An ordered list of rewrite rules; one of them is published to the edge at a time."""
 
+    domain = models.ForeignKey(
+        "console.Domain", verbose_name=_("domain"), null=True, on_delete=models.PROTECT,
+        related_name="+")
     name = models.CharField(_("name"), max_length=100, unique=True)
     description = models.TextField(_("description"), blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
@@ -192,6 +201,9 @@ class PurgeRequest(models.Model):
     that the beat job sends later; `attempted_at` is what the 600-URLs-a-minute window counts.
     """
 
+    domain = models.ForeignKey(
+        "console.Domain", verbose_name=_("domain"), null=True, on_delete=models.PROTECT,
+        related_name="+")
     created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("requested by"), null=True, blank=True,
@@ -236,6 +248,9 @@ class PublishedConfig(models.Model):
     the database. `secret_fingerprint` tells whether the environment's secret has changed since.
     """
 
+    domain = models.ForeignKey(
+        "console.Domain", verbose_name=_("domain"), null=True, on_delete=models.PROTECT,
+        related_name="+")
     published_at = models.DateTimeField(_("published at"), auto_now_add=True, db_index=True)
     published_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("published by"), null=True, blank=True,

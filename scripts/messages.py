@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("sms", "topup", "storage", "media", "delivery")
+APPS = ("console", "sms", "topup", "storage", "media", "delivery")
 NOT_PROJECT = (*APPS, "sandbox", "edgerules", "providerkit", "tests", "bench", ".venv", "var",
                "scripts", "docs")
 LANGUAGE = "zh_Hans"

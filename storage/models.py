@@ -49,6 +49,9 @@ class StoredFile(models.Model):
         FILE = "file", _("file")
         FOLDER = "folder", _("folder")
 
+    service = models.ForeignKey(
+        "console.Service", verbose_name=_("service"), null=True, on_delete=models.PROTECT,
+        related_name="+")
     path = models.CharField(_("path"), max_length=PATH_LENGTH, unique=True)
     parent = models.CharField(_("folder"), max_length=PATH_LENGTH, db_index=True)
     name = models.CharField(_("name"), max_length=PATH_LENGTH)
@@ -94,6 +97,9 @@ class UploadTask(models.Model):
         FAILED = "failed", _("failed")
         CANCELLED = "cancelled", _("cancelled")
 
+    service = models.ForeignKey(
+        "console.Service", verbose_name=_("service"), null=True, on_delete=models.PROTECT,
+        related_name="+")
     source = models.CharField(_("local file"), max_length=PATH_LENGTH)
     remove_source = models.BooleanField(_("remove the local file when done"), default=True)
     original_name = models.CharField(_("original name"), max_length=PATH_LENGTH)
@@ -168,6 +174,9 @@ class SyncRun(models.Model):
         COMPLETED = "completed", _("completed")
         FAILED = "failed", _("failed")
 
+    service = models.ForeignKey(
+        "console.Service", verbose_name=_("service"), null=True, on_delete=models.PROTECT,
+        related_name="+")
     root = models.CharField(_("folder"), max_length=PATH_LENGTH)
     state = models.CharField(
         _("state"), max_length=10, choices=State.choices, default=State.RUNNING
@@ -198,6 +207,9 @@ class UsageSnapshot(models.Model):
     every five minutes, and the hourly job's), so a day keeps its latest figure.
     """
 
+    service = models.ForeignKey(
+        "console.Service", verbose_name=_("service"), null=True, on_delete=models.PROTECT,
+        related_name="+")
     day = models.DateField(_("day"), unique=True)
     used_bytes = models.BigIntegerField(_("bytes used"))
     taken_at = models.DateTimeField(_("read at"))

@@ -1,0 +1,17 @@
+"""Records made before services existed belong to the environment's service (console.attaching)."""
+
+from typing import Any
+
+from django.db import migrations
+
+from console.attaching import attach_all
+
+
+def attach(apps: Any, schema_editor: Any) -> None:
+    attach_all(apps, "storage", ["StoredFile", "UploadTask", "SyncRun", "UsageSnapshot"], "service")
+
+
+class Migration(migrations.Migration):
+    dependencies = [("storage", "0006_service_added"), ("console", "0001_services_and_domains")]
+
+    operations = [migrations.RunPython(attach, migrations.RunPython.noop)]
