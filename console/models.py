@@ -87,6 +87,11 @@ class Service(models.Model):
         validators=[MinValueValidator(MIRROR_MIN_CACHE_SECONDS + 1)])
     provider_seen_at = models.DateTimeField(_("last listed by the provider"), null=True,
                                             blank=True)
+    # Per-service permissions: a content manager of the videos bucket only, say. Empty: every
+    # group whose permissions open the app's pages may work on this service.
+    groups = models.ManyToManyField(
+        "auth.Group", verbose_name=_("limited to groups"), blank=True, related_name="+",
+        help_text=_("Leave empty to let every group with access work on this service."))
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     updated_by = models.ForeignKey(

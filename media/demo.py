@@ -17,6 +17,8 @@ from typing import TextIO
 from django.contrib.auth import get_user_model
 
 from backoffice.operations.provider import ProviderNotConfigured
+from console.models import Service
+from console.services import default_service
 from media import demo_media, services
 from media.models import ProcessingJob
 from storage import services as storage
@@ -29,56 +31,60 @@ CONTENT_TYPES = {".mp4": "video/mp4", ".ts": "video/mp2t",
                  ".m3u8": "application/vnd.apple.mpegurl"}
 
 
-def _exists(path: str) -> bool:
+def _exists(service: Service, path: str) -> bool:
     try:
-        storage.file_details(path)
+        storage.file_details(service, path)
     except storage.NotFound:  # not there yet; any other failure is the caller's to report
         return False
     return True
 
 
-def _upload(local: Path, target: str) -> None:
+def _upload(service: Service, local: Path, target: str) -> None:
     """One file to the bucket, synchronously, through the storage app's upload task."""
     task = storage.create_upload(
-        source=local, target_path=target, original_name=local.name, size=local.stat().st_size,
+        service, source=local, target_path=target, original_name=local.name,
+        size=local.stat().st_size,
         content_type=CONTENT_TYPES.get(local.suffix, ""), remove_source=False, enqueue=False)
     done = storage.run_upload(task.pk)
     if done is None or done.state != "done":
         raise RuntimeError(f"upload of {target} failed: {getattr(done, 'error', 'not run')}")
 
 
-def _upload_playlist(made: demo_media.Playlist, target: str) -> None:
+def _upload_playlist(service: Service, made: demo_media.Playlist, target: str) -> None:
     """Segments first, then the playlist, so the playlist never points at missing files."""
     folder = target.rsplit("/", 1)[0]
     for segment in made.segments:
-        _upload(segment, f"{folder}/{segment.name}")
-    _upload(made.playlist, target)
+        _upload(service, segment, f"{folder}/{segment.name}")
+    _upload(service, made.playlist, target)
 
 
-def upload_demo_files(stdout: TextIO) -> None:
-    missing = [path for path in (VIDEO, PLAYLIST_A, PLAYLIST_B) if not _exists(path)]
+def upload_demo_files(service: Service, stdout: TextIO) -> None:
+    missing = [path for path in (VIDEO, PLAYLIST_A, PLAYLIST_B) if not _exists(service, path)]
     if not missing:
         stdout.write(f"  media: demo files already in {FOLDER}\n")
         return
     with tempfile.TemporaryDirectory(prefix="media-demo-") as scratch:
         work = Path(scratch)
         if VIDEO in missing:
-            _upload(demo_media.make_video(work / "colours.mp4", 3, "demo"), VIDEO)
+            _upload(service, demo_media.make_video(work / "colours.mp4", 3, "demo"), VIDEO)
         if PLAYLIST_A in missing:
-            _upload_playlist(demo_media.make_playlist(work / "a", 3, label="A"), PLAYLIST_A)
+            _upload_playlist(service, demo_media.make_playlist(work / "a", 3, label="A"),
+                             PLAYLIST_A)
         if PLAYLIST_B in missing:
-            _upload_playlist(demo_media.make_playlist(work / "b", 2, offset=3, label="B"),
+            _upload_playlist(service,
+                             demo_media.make_playlist(work / "b", 2, offset=3, label="B"),
                              PLAYLIST_B)
     stdout.write(f"  media: uploaded {', '.join(missing)}\n")
 
 
-def run_demo_jobs(stdout: TextIO) -> None:
+def run_demo_jobs(service: Service, stdout: TextIO) -> None:
     if ProcessingJob.objects.exists():
         return
     user = get_user_model().objects.filter(username="demo").first()
     jobs = [
-        services.read_info(VIDEO, user=user),
-        services.take_snapshot(VIDEO, f"{FOLDER}/colours_00-00-01.jpg", "00:00:01", user=user),
+        services.read_info(service, VIDEO, user=user),
+        services.take_snapshot(service, VIDEO, f"{FOLDER}/colours_00-00-01.jpg", "00:00:01",
+                               user=user),
     ]
     for job in jobs:
         stdout.write(f"  media: demo job #{job.pk} ({job.kind}) {job.state}\n")
@@ -86,8 +92,9 @@ def run_demo_jobs(stdout: TextIO) -> None:
 
 def load(stdout: TextIO) -> None:
     try:
-        upload_demo_files(stdout)
-        run_demo_jobs(stdout)
+        service = default_service()
+        upload_demo_files(service, stdout)
+        run_demo_jobs(service, stdout)
     except ProviderNotConfigured as error:
         stdout.write(f"  media: demo data not loaded: {error}\n")
     except Exception as error:

@@ -92,8 +92,7 @@ class ProcessingJob(models.Model):
     """
 
     service = models.ForeignKey(
-        "console.Service", verbose_name=_("service"), null=True, on_delete=models.PROTECT,
-        related_name="+")
+        "console.Service", verbose_name=_("service"), on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(_("kind"), max_length=16, choices=JobKind.choices, db_index=True)
     sources = models.JSONField(
         _("sources"), default=list, encoder=ReadableJSONEncoder,

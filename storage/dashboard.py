@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import formats, timezone
@@ -13,6 +16,8 @@ from backoffice.annotations import RequestUser
 from backoffice.operations import soft_cache
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.ui.tiles import DailyChart, Figure, chart_days, per_day
+from console.models import Service
+from console.services import chosen_service
 from storage import rules, services
 from storage.models import StoredFile, SyncRun, UploadTask
 from storage.services import RetryPolicy, StorageError
@@ -20,43 +25,52 @@ from storage.services import RetryPolicy, StorageError
 # A dashboard must answer fast even when the provider does not: one short try, and a failure
 # is remembered for a minute instead of being retried on every visit.
 USAGE_TIMEOUT_S = 3.0
-FAILURE_KEY = "storage:usage-failed"
+FAILURE_KEY = "storage:usage-failed:{}"
 FAILURE_MEMORY_S = 60
-FILES_KEY = "storage:mirrored-files"
+FILES_KEY = "storage:mirrored-files:{}"
 FILES_TTL_S = 60
 
 
-def bucket_usage_text() -> str:
-    if cache.get(FAILURE_KEY):
+def bucket_usage_text(service: Service) -> str:
+    if cache.get(FAILURE_KEY.format(service.pk)):
         return _("unavailable")
     try:
-        client = services.storage_client(timeout=USAGE_TIMEOUT_S, retry=RetryPolicy(attempts=1))
-        used = services.bucket_usage(client=client)
+        client = services.storage_client(
+            service, timeout=USAGE_TIMEOUT_S, retry=RetryPolicy(attempts=1))
+        used = services.bucket_usage(service, client=client)
     except ProviderNotConfigured:
         return _("not configured")
     except (StorageError, rules.RuleViolation):
-        cache.set(FAILURE_KEY, True, FAILURE_MEMORY_S)
+        cache.set(FAILURE_KEY.format(service.pk), True, FAILURE_MEMORY_S)
         return _("unavailable")
     return services.size_text(used)
 
 
-def mirrored_files() -> int:
+def mirrored_files(service: Service) -> int:
     """Files in the mirror, counted at most once a minute.
 
     Counting reads every row of the mirror (200,000 files in bench/report_scale.py), which
     would cost more than the rest of the dashboard; a figure a minute old is good enough.
     """
-    files = soft_cache.read(FILES_KEY)
+    files = soft_cache.read(FILES_KEY.format(service.pk))
     if files is None:
         files = StoredFile.objects.filter(
-            kind=StoredFile.Kind.FILE, deleted_at__isnull=True
+            service=service, kind=StoredFile.Kind.FILE, deleted_at__isnull=True
         ).count()
-        soft_cache.write(FILES_KEY, files, FILES_TTL_S)
+        soft_cache.write(FILES_KEY.format(service.pk), files, FILES_TTL_S)
     return int(files)
 
 
-def uploads(state: str) -> str:
-    return f"{reverse('storage:uploads')}?state={state}"
+def uploads(service: Service, state: str) -> str:
+    return f"{reverse('storage:uploads')}?{urlencode({'service': service.name, 'state': state})}"
+
+
+def _service(user: RequestUser) -> Service | None:
+    """The service the person last chose in the storage pages (the tile shows that one)."""
+    try:
+        return chosen_service(user)
+    except (ProviderNotConfigured, PermissionDenied):
+        return None
 
 
 def figures(user: RequestUser) -> list[Figure]:
@@ -68,9 +82,12 @@ def figures(user: RequestUser) -> list[Figure]:
     """
     if not user.has_perm("storage.access_storage"):
         return []
-    files = mirrored_files()
+    service = _service(user)
+    if service is None:
+        return [Figure(_("Bucket usage"), _("not configured"), reverse("storage:index"))]
+    files = mirrored_files(service)
     # One query for both counts (the dashboard keeps to bench/report_scale.py's budget).
-    counts = UploadTask.objects.filter(state__in=(
+    counts = UploadTask.objects.filter(service=service, state__in=(
         UploadTask.State.QUEUED, UploadTask.State.UPLOADING, UploadTask.State.FAILED,
     )).aggregate(
         running=Count("id", filter=Q(state__in=(UploadTask.State.QUEUED,
@@ -78,19 +95,21 @@ def figures(user: RequestUser) -> list[Figure]:
         failed=Count("id", filter=Q(state=UploadTask.State.FAILED)),
     )
     running, failed = counts["running"], counts["failed"]
-    last = SyncRun.objects.filter(state=SyncRun.State.COMPLETED).first()
+    last = SyncRun.objects.filter(service=service, state=SyncRun.State.COMPLETED).first()
     mirrored = (
         formats.date_format(timezone.localtime(last.finished_at), "Y-m-d H:i")
         if last and last.finished_at
         else _("never")
     )
-    browser = reverse("storage:index")
+    browser = f"{reverse('storage:index')}?{urlencode({'service': service.name})}"
     return [
-        Figure(_("Bucket usage"), bucket_usage_text(), browser),
+        Figure(_("Storage service"), service.name, browser),
+        Figure(_("Bucket usage"), bucket_usage_text(service), browser),
         Figure(_("Files (mirror)"), formats.number_format(files, force_grouping=True), browser),
         Figure(_("Mirror refreshed"), mirrored, browser),
-        Figure(_("Uploads in progress"), str(running), uploads(UploadTask.State.UPLOADING)),
-        Figure(_("Uploads failed"), str(failed), uploads(UploadTask.State.FAILED)),
+        Figure(_("Uploads in progress"), str(running),
+               uploads(service, UploadTask.State.UPLOADING)),
+        Figure(_("Uploads failed"), str(failed), uploads(service, UploadTask.State.FAILED)),
     ]
 
 
@@ -98,10 +117,13 @@ def chart(user: RequestUser) -> DailyChart | None:
     """Bucket usage at the last reading of each of the last 14 days."""
     if not user.has_perm("storage.access_storage"):
         return None
+    service = _service(user)
+    if service is None:
+        return None
     days = chart_days()
-    used = services.usage_per_day(days[0])
+    used = services.usage_per_day(service, days[0])
     return DailyChart(
-        title=_("Bucket usage"),
+        title=_("Usage of %(bucket)s") % {"bucket": service.name},
         days=days,
         values=per_day(days, {day: float(size) for day, size in used.items()}, None),
         format_value=lambda value: services.size_text(int(value)),

@@ -14,6 +14,8 @@ from typing import TextIO
 from PIL import Image, ImageDraw
 
 from backoffice.operations.provider import ProviderNotConfigured
+from console.models import Service
+from console.services import default_service
 from storage import services
 from storage.models import UploadTask
 from storage.services import FolderExists, StorageError
@@ -61,11 +63,12 @@ def image_bytes(
     return buffer.getvalue()
 
 
-def _upload(path: str, data: bytes, stdout: TextIO) -> None:
+def _upload(service: Service, path: str, data: bytes, stdout: TextIO) -> None:
     copy = services.upload_dir() / f"{uuid.uuid4().hex}.upload"
     copy.write_bytes(data)
     task = services.create_upload(
-        source=copy, target_path=path, original_name=path.rsplit("/", 1)[-1], size=len(data),
+        service, source=copy, target_path=path, original_name=path.rsplit("/", 1)[-1],
+        size=len(data),
         enqueue=False,
     )
     done = services.run_upload(task.pk)
@@ -88,20 +91,21 @@ def _files() -> list[tuple[str, bytes]]:
 def load(stdout: TextIO) -> None:
     """Create the demo folders and files that are missing, then mirror /demo."""
     try:
-        client = services.storage_client()
+        service = default_service()
+        client = services.storage_client(service)
         for folder in FOLDERS:
             try:
-                services.create_folder(folder.rsplit("/", 1)[0] or "/",
+                services.create_folder(service, folder.rsplit("/", 1)[0] or "/",
                                        folder.rsplit("/", 1)[1], client=client)
             except FolderExists:
                 pass
         for path, data in _files():
             if not client.exists(path):
-                _upload(path, data, stdout)
+                _upload(service, path, data, stdout)
         if not client.exists(LARGE):
             # Generated, not random each time, so the demo is the same on every machine.
-            _upload(LARGE, random.Random(LARGE_SIZE).randbytes(LARGE_SIZE), stdout)
-        run = services.sync_tree(ROOT)
+            _upload(service, LARGE, random.Random(LARGE_SIZE).randbytes(LARGE_SIZE), stdout)
+        run = services.sync_tree(service, ROOT)
         stdout.write(f"  mirrored {run.seen} entries under {ROOT}\n")
     except ProviderNotConfigured as missing:
         stdout.write(f"  object storage skipped: {missing}\n")

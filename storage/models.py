@@ -50,10 +50,9 @@ class StoredFile(models.Model):
         FOLDER = "folder", _("folder")
 
     service = models.ForeignKey(
-        "console.Service", verbose_name=_("service"), null=True, on_delete=models.PROTECT,
-        related_name="+")
-    path = models.CharField(_("path"), max_length=PATH_LENGTH, unique=True)
-    parent = models.CharField(_("folder"), max_length=PATH_LENGTH, db_index=True)
+        "console.Service", verbose_name=_("service"), on_delete=models.PROTECT, related_name="+")
+    path = models.CharField(_("path"), max_length=PATH_LENGTH)
+    parent = models.CharField(_("folder"), max_length=PATH_LENGTH)
     name = models.CharField(_("name"), max_length=PATH_LENGTH)
     kind = models.CharField(_("type"), max_length=6, choices=Kind.choices, default=Kind.FILE)
     size = models.BigIntegerField(_("size"), default=0)
@@ -70,7 +69,10 @@ class StoredFile(models.Model):
         verbose_name = _("stored file")
         verbose_name_plural = _("stored files")
         ordering = ["path"]
-        indexes = [models.Index(fields=["last_seen"])]
+        indexes = [models.Index(fields=["last_seen"]),
+                   models.Index(fields=["service", "parent"], name="stored_file_folder")]
+        constraints = [models.UniqueConstraint(fields=["service", "path"],
+                                               name="stored_file_once_a_service")]
 
     def __str__(self) -> str:
         return self.path
@@ -98,8 +100,7 @@ class UploadTask(models.Model):
         CANCELLED = "cancelled", _("cancelled")
 
     service = models.ForeignKey(
-        "console.Service", verbose_name=_("service"), null=True, on_delete=models.PROTECT,
-        related_name="+")
+        "console.Service", verbose_name=_("service"), on_delete=models.PROTECT, related_name="+")
     source = models.CharField(_("local file"), max_length=PATH_LENGTH)
     remove_source = models.BooleanField(_("remove the local file when done"), default=True)
     original_name = models.CharField(_("original name"), max_length=PATH_LENGTH)
@@ -175,8 +176,7 @@ class SyncRun(models.Model):
         FAILED = "failed", _("failed")
 
     service = models.ForeignKey(
-        "console.Service", verbose_name=_("service"), null=True, on_delete=models.PROTECT,
-        related_name="+")
+        "console.Service", verbose_name=_("service"), on_delete=models.PROTECT, related_name="+")
     root = models.CharField(_("folder"), max_length=PATH_LENGTH)
     state = models.CharField(
         _("state"), max_length=10, choices=State.choices, default=State.RUNNING
@@ -208,9 +208,8 @@ class UsageSnapshot(models.Model):
     """
 
     service = models.ForeignKey(
-        "console.Service", verbose_name=_("service"), null=True, on_delete=models.PROTECT,
-        related_name="+")
-    day = models.DateField(_("day"), unique=True)
+        "console.Service", verbose_name=_("service"), on_delete=models.PROTECT, related_name="+")
+    day = models.DateField(_("day"))
     used_bytes = models.BigIntegerField(_("bytes used"))
     taken_at = models.DateTimeField(_("read at"))
 
@@ -218,6 +217,8 @@ class UsageSnapshot(models.Model):
         verbose_name = _("bucket usage of a day")
         verbose_name_plural = _("bucket usage by day")
         ordering = ["-day"]
+        constraints = [models.UniqueConstraint(fields=["service", "day"],
+                                               name="usage_once_a_day_a_service")]
 
     def __str__(self) -> str:
         return f"{self.day}: {self.used_bytes} bytes"

@@ -22,13 +22,16 @@ def recover_uploads() -> int:
 
 
 @shared_task(acks_late=True)
-def mirror_bucket(root: str = "/") -> str:
-    """Mirror the folder tree under `root` into StoredFile."""
-    return services.sync_tree(root).state
+def mirror_bucket(root: str = "/", service_id: int | None = None) -> list[str]:
+    """Mirror the folder tree under `root` of one service (`service_id`), or of every storage
+    service that can be reached (the beat job), into StoredFile; the runs' states."""
+    return [services.sync_tree(service, root).state
+            for service in services.mirrored_services(service_id)]
 
 
 @shared_task(acks_late=True)
 def record_usage() -> int:
-    """Read the bucket's usage, which keeps it as the day's figure, even on days nobody opens
-    the dashboard; returns the bytes used."""
-    return services.bucket_usage(refresh=True)
+    """Read every reachable bucket's usage, which keeps it as the day's figure, even on days
+    nobody opens the dashboard; returns the bytes used by them all."""
+    return sum(services.bucket_usage(service, refresh=True)
+               for service in services.mirrored_services(None))

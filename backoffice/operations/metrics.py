@@ -33,6 +33,10 @@ TASKS = Counter(
 TASK_SECONDS = Histogram(
     "backoffice_celery_task_seconds", "Duration of Celery tasks, seconds", ["task"],
     buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600))
+ENTRY_FALLBACKS = Counter(
+    "backoffice_storage_entry_fallbacks_total",
+    "Storage calls moved to smart routing because the chosen line could not be reached, by "
+    "service", ["service"])
 REFUSED_REQUESTS = Counter(
     "backoffice_refused_requests_total",
     "Requests refused before any work (callbacks from addresses not allowed or too large, "

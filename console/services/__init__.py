@@ -15,13 +15,17 @@ from console.services.access import (
     storage_access,
 )
 from console.services.choice import (
+    UnknownService,
     choose,
     chosen_domain,
     chosen_service,
     default_domain,
     default_service,
     domain_of,
+    may_use,
+    service_for,
     storage_services,
+    visible_services,
 )
 from console.services.environment import environment_service
 
@@ -38,5 +42,9 @@ __all__ = [
     "environment_service",
     "line_url",
     "storage_access",
+    "UnknownService",
+    "may_use",
+    "service_for",
     "storage_services",
+    "visible_services",
 ]

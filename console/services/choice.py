@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 
-from backoffice.annotations import StaffUser
+from backoffice.annotations import RequestUser, StaffUser
 from backoffice.operations.provider import ProviderNotConfigured
 from console.models import Choice, Domain, Service, ServiceKind
 from console.services.environment import environment_service
@@ -42,19 +43,30 @@ def default_domain() -> Domain:
     return domain
 
 
-def chosen_service(user: StaffUser | None, *, kind: str = ServiceKind.STORAGE) -> Service:
-    """The service of `kind` the person last chose, else the default one (for storage) or the
-    first of that kind. ProviderNotConfigured when the account has none."""
+def chosen_service(user: RequestUser | None, *, kind: str = ServiceKind.STORAGE) -> Service:
+    """The service of `kind` the person last chose, else the default one (for storage), else
+    the first of that kind they may use. ProviderNotConfigured when the account has none;
+    PermissionDenied when there are some but the person may use none of them."""
     if user is not None and user.is_authenticated:
         choice = Choice.objects.filter(user=user).select_related("service").first()
-        if choice is not None and choice.service is not None and choice.service.kind == kind:
+        if (choice is not None and choice.service is not None and choice.service.kind == kind
+                and may_use(user, choice.service)):
             return choice.service
     if kind == ServiceKind.STORAGE:
-        return default_service()
-    service = Service.objects.filter(kind=kind).order_by("created_at", "pk").first()
-    if service is None:
-        raise ProviderNotConfigured("delivery: the account has no CDN service")
-    return service
+        service = default_service()
+        if user is None or may_use(user, service):
+            return service
+    if user is None:
+        found = Service.objects.filter(kind=kind).order_by("created_at", "pk").first()
+        if found is None:
+            raise ProviderNotConfigured(f"the account has no service of kind {kind}")
+        return found
+    allowed = visible_services(user, kind=kind)
+    if allowed:
+        return allowed[0]
+    if Service.objects.filter(kind=kind).exists():
+        raise PermissionDenied("no service of this kind is open to you")
+    raise ProviderNotConfigured(f"the account has no service of kind {kind}")
 
 
 def chosen_domain(user: StaffUser | None) -> Domain:
@@ -78,3 +90,47 @@ def choose(user: StaffUser, *, service: Service | None = None,
         if choice.domain is not None and choice.domain.service_id != service.pk:
             choice.domain = domain_of(service)
     choice.save()
+
+
+def may_use(user: RequestUser, service: Service) -> bool:
+    """Whether the person may work on the service: superusers always; others when the service
+    is limited to no group, or to one of theirs."""
+    if user.is_superuser:
+        return True
+    limited_to = {group.pk for group in service.groups.all()}
+    return not limited_to or bool(
+        limited_to & set(user.groups.values_list("pk", flat=True)))
+
+
+def visible_services(user: RequestUser, *, kind: str | None = None) -> list[Service]:
+    """The services the person may work on, by name (of `kind` when given)."""
+    services = Service.objects.prefetch_related("groups", "domains").order_by("name")
+    if kind is not None:
+        services = services.filter(kind=kind)
+    return [service for service in services if may_use(user, service)]
+
+
+class UnknownService(LookupError):
+    """No service of that name and kind."""
+
+
+def service_for(user: RequestUser | None, name: str | None, *,
+                kind: str = ServiceKind.STORAGE, remember: bool = False) -> Service:
+    """The service a request names (`name`), checked against the person's rights, and
+    remembered as their choice when `remember`; without a name, their chosen service.
+
+    `user` None is a command or a job, acting for the operator: no group limit applies.
+    UnknownService for a name the account does not have; PermissionDenied for a service the
+    person may not use."""
+    if not name:
+        return chosen_service(user, kind=kind)
+    service = Service.objects.filter(name=name, kind=kind).first()
+    if service is None:
+        raise UnknownService(name)
+    if user is None:
+        return service
+    if not may_use(user, service):
+        raise PermissionDenied(f"service {name} is not open to you")
+    if remember and user.is_authenticated:
+        choose(user, service=service)
+    return service

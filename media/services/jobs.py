@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from backoffice.annotations import StaffUser
+from console.models import Service
 from media import paths
 from media.client import (
     InvalidMediaRequest,
@@ -51,6 +52,7 @@ Call = Callable[[MediaClient], Any]
 
 
 def take_snapshot(
+    service: Service,
     source: str,
     save_as: str,
     point: str,
@@ -66,13 +68,14 @@ def take_snapshot(
     if image_format:
         parameters["format"] = image_format
     return _run(
-        JobKind.SNAPSHOT, [source], save_as, parameters, user,
+        service, JobKind.SNAPSHOT, [source], save_as, parameters, user,
         lambda client: client.snapshot(source, save_as, point, size=size or None,
                                        format=image_format or None),
     )
 
 
 def clip_playlist(
+    service: Service,
     m3u8: str,
     save_as: str,
     *,
@@ -92,22 +95,22 @@ def clip_playlist(
     field = "include" if keep else "exclude"
     parameters: JSONObject = {field: [start, end], "index": by_segment}
     return _run(
-        JobKind.CLIP, [m3u8], save_as, parameters, user,
+        service, JobKind.CLIP, [m3u8], save_as, parameters, user,
         lambda client: client.clip(m3u8, save_as, index=by_segment, **{field: span}),
     )
 
 
-def concatenate(m3u8s: Sequence[str], save_as: str, *,
+def concatenate(service: Service, m3u8s: Sequence[str], save_as: str, *,
                 user: StaffUser | None = None) -> ProcessingJob:
     """Join playlists, in the given order, into `save_as`."""
     sources = list(m3u8s)
     return _run(
-        JobKind.CONCAT, sources, save_as, {}, user,
+        service, JobKind.CONCAT, sources, save_as, {}, user,
         lambda client: client.concat(sources, save_as),
     )
 
 
-def read_info(path: str, *, as_playlist: bool | None = None,
+def read_info(service: Service, path: str, *, as_playlist: bool | None = None,
               user: StaffUser | None = None) -> ProcessingJob:
     """Duration and segment points of a playlist, or format and streams of a media file.
 
@@ -116,15 +119,17 @@ def read_info(path: str, *, as_playlist: bool | None = None,
     if as_playlist is None:
         as_playlist = paths.is_playlist(path)
     if as_playlist:
-        return _run(JobKind.PLAYLIST_INFO, [path], "", {}, user,
+        return _run(service, JobKind.PLAYLIST_INFO, [path], "", {}, user,
                     lambda client: client.m3u8_meta(path))
-    return _run(JobKind.MEDIA_INFO, [path], "", {}, user, lambda client: client.av_meta(path))
+    return _run(service, JobKind.MEDIA_INFO, [path], "", {}, user,
+                lambda client: client.av_meta(path))
 
 
 # --- recording -------------------------------------------------------------------------------
 
 
 def _run(
+    service: Service,
     kind: JobKind,
     sources: list[str],
     save_as: str,
@@ -137,11 +142,12 @@ def _run(
     Never raises for the provider's or the request's faults: they are the job's outcome.
     ProviderNotConfigured is raised before anything is recorded (nothing was attempted).
     """
-    client = media_client()
+    client = media_client(service)
     # durable: the intent must be committed, not merely written inside a caller's transaction
     # that could roll back after the provider has already written the output.
     with transaction.atomic(durable=True):
         job = ProcessingJob.objects.create(
+            service=service,
             kind=kind,
             sources=sources,
             save_as=save_as,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from backoffice.annotations import StaffRequest
+from console.models import Service
 from media import paths
 from media.forms import MAX_PLAYLISTS
 from media.models import JobKind, ProcessingJob
@@ -79,11 +80,13 @@ def display_rows(current: list[str]) -> list[Row]:
     ]
 
 
-def known_playlists() -> list[str]:
-    """Playlists seen in recent jobs, offered as suggestions while typing."""
+def known_playlists(service: Service | None) -> list[str]:
+    """Playlists of the service seen in recent jobs, offered as suggestions while typing."""
     seen: list[str] = []
+    if service is None:
+        return seen
     jobs = ProcessingJob.objects.filter(
-        kind__in=(JobKind.CONCAT, JobKind.CLIP, JobKind.PLAYLIST_INFO)
+        service=service, kind__in=(JobKind.CONCAT, JobKind.CLIP, JobKind.PLAYLIST_INFO)
     ).only("sources", "save_as")[:200]
     for job in jobs:
         for path in [*job.sources, job.save_as]:

@@ -7,7 +7,7 @@ import logging
 
 from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
-from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -15,6 +15,8 @@ from django.views.decorators.http import require_GET
 from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.ui.errors import NotFoundForStaff
+from console.models import ServiceKind
+from console.services import may_use, visible_services
 from media.forms import JobFilterForm
 from media.models import ErrorKind, JobKind, JobState, ProcessingJob
 from media.views import presenting
@@ -49,7 +51,11 @@ def filtered_jobs(form: JobFilterForm) -> QuerySet[ProcessingJob]:
 @needs(VIEW_PROCESSING_JOB)
 def job_list(request: StaffRequest) -> HttpResponse:
     form = JobFilterForm(request.GET or None)
-    page = Paginator(filtered_jobs(form), PAGE_SIZE).get_page(request.GET.get("page"))
+    # Jobs of the services the person may use (a service limited to other groups is not
+    # theirs to see).
+    allowed = visible_services(request.user, kind=ServiceKind.STORAGE)
+    jobs = filtered_jobs(form).filter(service__in=allowed)
+    page = Paginator(jobs, PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "media/job_list.html", {
@@ -60,7 +66,8 @@ def job_list(request: StaffRequest) -> HttpResponse:
 @require_GET
 @needs(VIEW_PROCESSING_JOB)
 def job_detail(request: StaffRequest, pk: int) -> HttpResponse:
-    job = get_object_or_404(ProcessingJob.objects.select_related("requested_by"), pk=pk)
+    job = _job_or_404(request, ProcessingJob.objects.select_related("requested_by", "service"),
+                      pk=pk)
     context: dict[str, object] = {
         "job": job, "nav": "jobs", **abilities(request.user),
         "answer_json": json.dumps(job.answer, indent=2, ensure_ascii=False, sort_keys=True),
@@ -73,13 +80,22 @@ def job_detail(request: StaffRequest, pk: int) -> HttpResponse:
             context["duration_text"] = presenting.seconds_text(job.answer.get("duration"))
             context["segments"] = presenting.segments(job.answer)
     context["parameter_rows"] = presenting.parameter_rows(job.parameters)
-    context["source_links"] = [storage_links(path) for path in job.sources]
+    context["source_links"] = [storage_links(job.service, path) for path in job.sources]
     if job.save_as:
         context["output_links"] = output_links(
-            job.save_as, written=job.state == JobState.SUCCEEDED,
+            job.service, job.save_as, written=job.state == JobState.SUCCEEDED,
             maybe_written=job.state in (JobState.RUNNING, JobState.NO_ANSWER)
             or job.error_kind == ErrorKind.INTERRUPTED)
     return render(request, "media/job_detail.html", context)
+
+
+def _job_or_404(request: StaffRequest, jobs: QuerySet[ProcessingJob],
+                **lookup: object) -> ProcessingJob:
+    """The job, if the person may use its service; 404 otherwise, as if it were absent."""
+    job = get_object_or_404(jobs, **lookup)
+    if not may_use(request.user, job.service):
+        raise Http404("no such job")
+    return job
 
 
 def _snapshot_type(job: ProcessingJob, given: str | None) -> str | None:
@@ -102,10 +118,10 @@ def job_image(request: StaffRequest, pk: int) -> HttpResponseBase:
     into the bucket. The file may have been replaced since (same `save_as`): it shows what
     storage holds now.
     """
-    job = get_object_or_404(ProcessingJob, pk=pk, kind=JobKind.SNAPSHOT,
-                            state=JobState.SUCCEEDED)
+    job = _job_or_404(request, ProcessingJob.objects.select_related("service"), pk=pk,
+                      kind=JobKind.SNAPSHOT, state=JobState.SUCCEEDED)
     try:
-        download = storage.open_download(job.save_as)
+        download = storage.open_download(job.service, job.save_as)
     except ProviderNotConfigured as error:
         return HttpResponse(str(error), status=503, content_type="text/plain; charset=utf-8")
     except storage.NotFound:

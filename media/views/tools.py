@@ -21,13 +21,21 @@ from django.views.decorators.http import require_http_methods
 
 from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
+from console.models import Service
 from media import paths, services
 from media.forms import ClipForm, ConcatForm, InfoForm, SnapshotForm
 from media.models import ErrorKind, JobKind, JobState, ProcessingJob
 from media.texts import NOT_MEDIA_ADVICE
 from media.timecode import BadTimePoint, normalise_point
 from media.views import basket
-from media.views.access import RUN, abilities, needs
+from media.views.access import (
+    RUN,
+    abilities,
+    needs,
+    page_service,
+    required,
+    service_context,
+)
 from media.views.links import storage_links
 
 # The client and the provider name fields as the API does; the forms' names differ in places.
@@ -44,11 +52,12 @@ def _path_param(request: StaffRequest) -> str:
         return ""
 
 
-def _earlier_job(request: StaffRequest, kind: tuple[str, ...]) -> ProcessingJob | None:
+def _earlier_job(request: StaffRequest, service: Service | None,
+                 kind: tuple[str, ...]) -> ProcessingJob | None:
     raw = request.GET.get("job", "")
-    if not raw.isdigit():
+    if service is None or not raw.isdigit():
         return None
-    return ProcessingJob.objects.filter(pk=int(raw), kind__in=kind).first()
+    return ProcessingJob.objects.filter(pk=int(raw), service=service, kind__in=kind).first()
 
 
 def attach_job_errors(form: forms.Form, job: ProcessingJob) -> None:
@@ -77,7 +86,7 @@ def attach_job_errors(form: forms.Form, job: ProcessingJob) -> None:
 _F = TypeVar("_F", bound=forms.Form)
 
 
-def _run_or_show(request: StaffRequest, form: _F, template: str,
+def _run_or_show(request: StaffRequest, service: Service | None, form: _F, template: str,
                  run: Callable[[_F], ProcessingJob],
                  context: dict[str, Any] | None = None) -> HttpResponse:
     """Run a valid form's job; on success go to the job, otherwise show the form again."""
@@ -102,6 +111,8 @@ def _run_or_show(request: StaffRequest, form: _F, template: str,
         status = 400
     return render(request, template, {
         "form": form, "failed_job": failed_job, **(context or {}),
+        **service_context(request, service, request.resolver_match.view_name
+                          if request.resolver_match else "media:index"),
         **abilities(request.user)}, status=status)
 
 
@@ -111,10 +122,11 @@ def _run_or_show(request: StaffRequest, form: _F, template: str,
 @require_http_methods(["GET", "POST"])
 @needs(RUN)
 def info(request: StaffRequest) -> HttpResponse:
+    service = page_service(request)
     if request.method == "POST":
         form = InfoForm(request.POST)
     else:
-        earlier = _earlier_job(request, (JobKind.MEDIA_INFO, JobKind.PLAYLIST_INFO))
+        earlier = _earlier_job(request, service, (JobKind.MEDIA_INFO, JobKind.PLAYLIST_INFO))
         path = earlier.source if earlier else _path_param(request)
         read_as = "auto"
         if earlier:
@@ -122,10 +134,10 @@ def info(request: StaffRequest) -> HttpResponse:
         form = InfoForm(initial={"path": path, "read_as": read_as})
 
     def run(valid: InfoForm) -> ProcessingJob:
-        return services.read_info(valid.cleaned_data["path"], as_playlist=valid.as_playlist(),
-                                  user=request.user)
+        return services.read_info(required(service), valid.cleaned_data["path"],
+                                  as_playlist=valid.as_playlist(), user=request.user)
 
-    return _run_or_show(request, form, "media/info.html", run, {"nav": "info"})
+    return _run_or_show(request, service, form, "media/info.html", run, {"nav": "info"})
 
 
 # --- Snapshot --------------------------------------------------------------------------------
@@ -134,32 +146,36 @@ def info(request: StaffRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @needs(RUN)
 def snapshot(request: StaffRequest) -> HttpResponse:
+    service = page_service(request)
     if request.method == "POST":
         form = SnapshotForm(request.POST)
     else:
-        form = SnapshotForm(initial=_snapshot_initial(request))
+        form = SnapshotForm(initial=_snapshot_initial(request, service))
 
     def run(valid: SnapshotForm) -> ProcessingJob:
         data = valid.cleaned_data
-        return services.take_snapshot(data["source"], data["save_as"], data["point"],
+        return services.take_snapshot(required(service), data["source"], data["save_as"],
+                                      data["point"],
                                       size=data["size"] or None,
                                       image_format=data["image_format"] or None,
                                       user=request.user)
 
     source = form.data.get("source") if form.is_bound else form.initial.get("source")
-    return _run_or_show(request, form, "media/snapshot.html", run, {
-        "nav": "snapshot", "source_links": _links_if_path(source)})
+    return _run_or_show(request, service, form, "media/snapshot.html", run, {
+        "nav": "snapshot", "source_links": _links_if_path(service, source)})
 
 
-def _links_if_path(value: object) -> object:
+def _links_if_path(service: Service | None, value: object) -> object:
+    if service is None:
+        return None
     try:
-        return storage_links(paths.check_path(str(value or "")))
+        return storage_links(service, paths.check_path(str(value or "")))
     except paths.PathProblem:
         return None
 
 
-def _snapshot_initial(request: StaffRequest) -> dict[str, Any]:
-    earlier = _earlier_job(request, (JobKind.SNAPSHOT,))
+def _snapshot_initial(request: StaffRequest, service: Service | None) -> dict[str, Any]:
+    earlier = _earlier_job(request, service, (JobKind.SNAPSHOT,))
     if earlier:
         return {"source": earlier.source, "save_as": earlier.save_as,
                 "point": earlier.parameters.get("point", "00:00:00"),
@@ -182,23 +198,24 @@ def _snapshot_initial(request: StaffRequest) -> dict[str, Any]:
 @require_http_methods(["GET", "POST"])
 @needs(RUN)
 def clip(request: StaffRequest) -> HttpResponse:
+    service = page_service(request)
     if request.method == "POST":
         form = ClipForm(request.POST)
     else:
-        form = ClipForm(initial=_clip_initial(request))
+        form = ClipForm(initial=_clip_initial(request, service))
 
     def run(valid: ClipForm) -> ProcessingJob:
         data = valid.cleaned_data
         start, end = valid.span()
-        return services.clip_playlist(data["m3u8"], data["save_as"], keep=data["mode"] == "keep",
-                                      start=start, end=end,
+        return services.clip_playlist(required(service), data["m3u8"], data["save_as"],
+                                      keep=data["mode"] == "keep", start=start, end=end,
                                       by_segment=data["unit"] == "segments", user=request.user)
 
-    return _run_or_show(request, form, "media/clip.html", run, {"nav": "clip"})
+    return _run_or_show(request, service, form, "media/clip.html", run, {"nav": "clip"})
 
 
-def _clip_initial(request: StaffRequest) -> dict[str, Any]:
-    earlier = _earlier_job(request, (JobKind.CLIP,))
+def _clip_initial(request: StaffRequest, service: Service | None) -> dict[str, Any]:
+    earlier = _earlier_job(request, service, (JobKind.CLIP,))
     if earlier:
         keep = "include" in earlier.parameters
         span = earlier.parameters.get("include" if keep else "exclude") or [None, None]
@@ -221,8 +238,9 @@ def _clip_initial(request: StaffRequest) -> dict[str, Any]:
 def concat(request: StaffRequest) -> HttpResponse:
     """Playlists are gathered in a list kept in the session (the file browser's "Concatenate"
     adds one each time), put in order here, then joined."""
+    service = page_service(request)
     if request.method != "POST":
-        earlier = _earlier_job(request, (JobKind.CONCAT,))
+        earlier = _earlier_job(request, service, (JobKind.CONCAT,))
         if earlier:
             basket.replace(request, earlier.sources)
         else:
@@ -237,7 +255,7 @@ def concat(request: StaffRequest) -> HttpResponse:
         if not save_as and rows:
             save_as = paths.suggested_playlist_path(rows[0], "joined")
         form = ConcatForm(initial={"m3u8s": rows, "save_as": save_as})
-        return _render_concat(request, form, rows)
+        return _render_concat(request, service, form, rows)
 
     rows = request.POST.getlist("m3u8s")
     action = request.POST.get("action", "run")
@@ -245,25 +263,27 @@ def concat(request: StaffRequest) -> HttpResponse:
         rows = basket.apply(action, rows)
         basket.replace(request, rows)
         form = ConcatForm(initial={"m3u8s": rows, "save_as": request.POST.get("save_as", "")})
-        return _render_concat(request, form, rows)
+        return _render_concat(request, service, form, rows)
 
     basket.replace(request, rows)
     form = ConcatForm(request.POST)
 
     def run(valid: ConcatForm) -> ProcessingJob:
-        job = services.concatenate(valid.cleaned_data["m3u8s"], valid.cleaned_data["save_as"],
-                                   user=request.user)
+        job = services.concatenate(required(service), valid.cleaned_data["m3u8s"],
+                                   valid.cleaned_data["save_as"], user=request.user)
         if job.state == JobState.SUCCEEDED:
             basket.replace(request, [])
         return job
 
-    return _run_or_show(request, form, "media/concat.html", run, {
+    return _run_or_show(request, service, form, "media/concat.html", run, {
         "nav": "concat", "rows": basket.display_rows(basket.rows(request)),
-        "known_playlists": basket.known_playlists()})
+        "known_playlists": basket.known_playlists(service)})
 
 
-def _render_concat(request: StaffRequest, form: ConcatForm, rows: list[str]) -> HttpResponse:
+def _render_concat(request: StaffRequest, service: Service | None, form: ConcatForm,
+                   rows: list[str]) -> HttpResponse:
     return render(request, "media/concat.html", {
         "form": form, "rows": basket.display_rows(rows),
-        "known_playlists": basket.known_playlists(), "failed_job": None, "nav": "concat",
+        "known_playlists": basket.known_playlists(service), "failed_job": None,
+        "nav": "concat", **service_context(request, service, "media:concat"),
         **abilities(request.user)})

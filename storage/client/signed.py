@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 import requests
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
+from urllib3.exceptions import NewConnectionError
 
 from providerkit.failures import NoAnswer
 from providerkit.observing import CallObserver
@@ -91,8 +92,16 @@ class SignedClient:
         clock: Callable[[], float] = time.time,
         date_header: DateHeader = "Date",
         observers: Sequence[CallObserver] = (),
+        fallback_url: str = "",
+        on_fallback: Callable[[str, str], None] | None = None,
     ) -> None:
         self.base_url = _check_base_url(base_url)
+        # The smart-routing entry address, tried once when a carrier's line cannot be reached
+        # (storage-and-media.md's entry addresses); `on_fallback(line URL, fallback URL)` lets
+        # the back-office log and count it.
+        self.fallback_url = _check_base_url(fallback_url) if fallback_url else ""
+        self._on_fallback = on_fallback
+        self._observers = tuple(observers)
         if not bucket or "/" in bucket:
             raise ValueError(f"bucket must be a non-empty name without '/', got {bucket!r}")
         if not operator or ":" in operator:
@@ -195,10 +204,21 @@ class SignedClient:
             content_md5=request.content_md5,
         )
         try:
-            response = self._transport.request(
-                request.method, request.uri, headers=headers, data=body,
-                stream=request.stream, allow_redirects=False,
-            )
+            try:
+                response = self._transport.request(
+                    request.method, request.uri, headers=headers, data=body,
+                    stream=request.stream, allow_redirects=False,
+                )
+            except NoAnswer as failure:
+                if not (self.fallback_url and _could_not_connect(failure)):
+                    raise
+                self._fall_back()
+                if isinstance(body, FileBody):
+                    body.rewind()
+                response = self._transport.request(
+                    request.method, request.uri, headers=headers, data=body,
+                    stream=request.stream, allow_redirects=False,
+                )
         except NoAnswer as failure:
             # Any `requests` failure here means no usable answer: retried when idempotent.
             cause = failure.__cause__
@@ -211,6 +231,18 @@ class SignedClient:
             response.close()
             raise error
         return response
+
+    def _fall_back(self) -> None:
+        """Send this request and every later one of this client to smart routing: the line
+        refused a connection, so nothing of the request reached the provider."""
+        line, self.base_url = self.base_url, self.fallback_url
+        self.fallback_url = ""
+        self._transport = Transport("storage", self.base_url, session=self.session,
+                                    timeout=self.timeout, observers=self._observers)
+        logger.warning("storage: %s cannot be reached; trying smart routing %s",
+                       line, self.base_url)
+        if self._on_fallback is not None:
+            self._on_fallback(line, self.base_url)
 
     def _clock_is_off(self, error: StorageError) -> bool:
         """True when the answer's Date is further from our corrected clock than the provider
@@ -268,6 +300,18 @@ class _Request:
     content_md5: str | None
     idempotent: bool
     stream: bool
+
+
+def _could_not_connect(failure: NoAnswer) -> bool:
+    """True when the connection itself failed (refused, unreachable, connect timeout): the
+    request was never sent, so repeating it elsewhere cannot do anything twice."""
+    cause = failure.__cause__
+    if isinstance(cause, requests.ConnectTimeout):
+        return True
+    if not isinstance(cause, requests.ConnectionError):
+        return False
+    reason = getattr(cause.args[0], "reason", None) if cause.args else None
+    return isinstance(reason, NewConnectionError)
 
 
 def _check_base_url(base_url: str) -> str:

@@ -43,7 +43,7 @@ from storage.services.browsing import (
     read_page,
     search_page,
 )
-from storage.services.connection import bucket_name, storage_client
+from storage.services.connection import mirrored_services, storage_client
 from storage.services.counts import uploads_by_state
 from storage.services.details import FileDetails
 from storage.services.extensions import (
@@ -123,7 +123,7 @@ __all__ = [
     "Target",
     "UploadOptions",
     "breadcrumbs",
-    "bucket_name",
+    "mirrored_services",
     "bucket_usage",
     "usage_per_day",
     "can_cancel",

@@ -27,6 +27,7 @@ from django.utils.translation import gettext
 
 from backoffice.annotations import StaffUser
 from backoffice.operations.provider import ProviderNotConfigured
+from console.models import Service
 from storage import paths, rules
 from storage.client import (
     RETRYABLE_ERRORS,
@@ -90,6 +91,7 @@ def part_length(task: UploadTask, part_id: int) -> int:
 
 
 def start_browser_upload(
+    service: Service,
     *,
     target_path: str,
     original_name: str,
@@ -105,8 +107,8 @@ def start_browser_upload(
     with transaction.atomic():
         unfinished = (
             UploadTask.objects.select_for_update()
-            .filter(direct=True, target_path=target, size=size, original_name=original_name,
-                    state__in=OPEN)
+            .filter(service=service, direct=True, target_path=target, size=size,
+                    original_name=original_name, state__in=OPEN)
             .order_by("-created_at")
             .first()
         )
@@ -117,6 +119,7 @@ def start_browser_upload(
             unfinished.refresh_from_db()
             return unfinished
         return UploadTask.objects.create(
+            service=service,
             source="",
             remove_source=False,
             direct=True,
@@ -137,7 +140,8 @@ def receive_part(
     """Forward part `part_id` of browser upload `pk` to the provider; returns the task with
     its new next part (-1 and state `done` after the last). Raises PartRefused."""
     with transaction.atomic():
-        task = UploadTask.objects.select_for_update().get(pk=pk, direct=True)
+        task = UploadTask.objects.select_for_update().select_related("service").get(
+            pk=pk, direct=True)
         _check_part(task, part_id, data)
         outcome = _forward(task, part_id, data, client)
         values = {**outcome.values, "updated_at": timezone.now()}
@@ -185,7 +189,7 @@ def _forward(
     """Call the provider for this part and say what to record; never raises for the
     provider's answers."""
     try:
-        storage = client or storage_client()
+        storage = client or storage_client(task.service)
         if task.resumable:
             return _forward_part(storage, task, part_id, data)
         return _put_whole(storage, task, data)
@@ -286,12 +290,12 @@ def _finish(
 
 def _announce(task: UploadTask, details: FileDetails, replaced: bool) -> None:
     """The same records and signals as a worker's upload, once the row says `done`."""
-    mirror.record_folder(paths.parent_of(task.target_path))
-    mirror.record_details(details)
-    extensions.send(extensions.file_uploaded, task.target_path, size=task.size,
+    mirror.record_folder(task.service, paths.parent_of(task.target_path))
+    mirror.record_details(task.service, details)
+    extensions.send(extensions.file_uploaded, task.service, task.target_path, size=task.size,
                     content_type=details.content_type, replaced=replaced)
     if replaced:
-        extensions.send(extensions.file_replaced, task.target_path)
+        extensions.send(extensions.file_replaced, task.service, task.target_path)
 
 
 def _expects_text(sent: int, expected: int) -> str:

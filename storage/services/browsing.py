@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from backoffice.operations.provider import ProviderNotConfigured
+from console.models import Service
 from storage import paths
 from storage.client import LIST_END, NotFound, StorageClient, StorageError
 from storage.services.connection import storage_client
@@ -64,6 +65,7 @@ class FolderPage:
 
 
 def read_page(
+    service: Service,
     folder: str,
     *,
     cursor: str | None = None,
@@ -76,7 +78,7 @@ def read_page(
     Raises ProviderNotConfigured, or StorageError when the provider refuses or fails (a
     StorageProtocolError when `folder` is a file: listing a file answers its content).
     """
-    client = client or storage_client()
+    client = client or storage_client(service)
     page = client.list_page(folder, cursor=cursor or None, limit=limit, order=order)
     base = folder.rstrip("/")
     entries = [
@@ -119,6 +121,7 @@ class SearchPage(FolderPage):
 
 
 def search_page(
+    service: Service,
     folder: str,
     prefix: str,
     *,
@@ -135,12 +138,12 @@ def search_page(
     so a page of results holds up to 2 * limit - 1 entries and `next_cursor` is exactly where
     the next search page resumes. Raises as `read_page` does.
     """
-    client = client or storage_client()
+    client = client or storage_client(service)
     found: list[Entry] = []
     scanned = 0
     at = cursor
     for _request in range(SEARCH_REQUESTS_PER_PAGE):
-        page = read_page(folder, cursor=at, order="asc", limit=limit, client=client)
+        page = read_page(service, folder, cursor=at, order="asc", limit=limit, client=client)
         scanned += len(page.entries)
         found.extend(entry for entry in page.entries if entry.name.startswith(prefix))
         at = page.next_cursor
@@ -167,11 +170,11 @@ def breadcrumbs(folder: str) -> list[tuple[str, str]]:
     return paths.breadcrumbs(folder)
 
 
-def is_file(path: str) -> bool:
+def is_file(service: Service, path: str) -> bool:
     """Whether `path` is a file at the provider; False for a folder, for nothing there, and
     when the provider cannot be asked (the caller only uses it to pick a better page)."""
     try:
-        return storage_client().head(path).type == "file"
+        return storage_client(service).head(path).type == "file"
     except (StorageError, ProviderNotConfigured):
         return False
 
@@ -185,13 +188,13 @@ class Target:
     failure: Exception | None = None
 
 
-def probe_targets(target_paths: Sequence[str]) -> dict[str, Target]:
+def probe_targets(service: Service, target_paths: Sequence[str]) -> dict[str, Target]:
     """What is at each path now, asked with one HEAD per path on one client.
 
     Raises ProviderNotConfigured before any call. A refusal or failure for one path is kept in
     its Target, so that one bad path does not hide what is known of the others.
     """
-    client = storage_client()
+    client = storage_client(service)
     found: dict[str, Target] = {}
     for path in target_paths:
         try:

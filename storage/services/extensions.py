@@ -2,8 +2,9 @@
 
 Both hooks are re-exported by `storage.services`, the only module other apps may import.
 
-Signals (django.dispatch), all sent with `sender=StoredFile` and keyword `path` (the canonical
-bucket path, e.g. `/videos/a.mp4`), after the provider has confirmed the change. They are sent
+Signals (django.dispatch), all sent with `sender=StoredFile` and keywords `service` (the
+`console.models.Service` whose bucket changed) and `path` (the canonical bucket path, e.g.
+`/videos/a.mp4`), after the provider has confirmed the change. They are sent
 with `send_robust`: a failing receiver is logged and never undoes or fails the change itself,
 because the provider has already done it.
 
@@ -18,8 +19,9 @@ because the provider has already done it.
 
 File actions: `register_file_action(label, url_name, applies_to)` adds a link to every row of
 the file browser (and to the file page) whose file matches `applies_to(path, content_type)`.
-The link is `reverse(url_name)?path=<path>`: the target view reads the file's path from the
-`path` query parameter and does its own permission checks. Register from your AppConfig.ready().
+The link is `reverse(url_name)?service=<name>&path=<path>`: the target view reads the service
+and the file's path from the `service` and `path` query parameters and does its own permission
+checks. Register from your AppConfig.ready().
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.functional import Promise
 
 from backoffice.annotations import RequestUser
+from console.models import Service
 
 logger = logging.getLogger(__name__)
 
@@ -43,11 +46,13 @@ file_deleted = Signal()
 file_metadata_changed = Signal()
 
 
-def send(signal: Signal, path: str, **fields: object) -> None:
-    """Send `signal` for `path`, logging (never raising) a receiver's failure."""
+def send(signal: Signal, service: Service, path: str, **fields: object) -> None:
+    """Send `signal` for `path` of `service`, logging (never raising) a receiver's failure."""
     from storage.models import StoredFile
 
-    for receiver, outcome in signal.send_robust(sender=StoredFile, path=path, **fields):
+    for receiver, outcome in signal.send_robust(
+        sender=StoredFile, service=service, path=path, **fields
+    ):
         if isinstance(outcome, Exception):
             logger.error(
                 "storage signal receiver %r failed for %s",
@@ -70,8 +75,8 @@ class FileAction:
     applies_to: AppliesTo
     permission: str | None = None
 
-    def url_for(self, path: str) -> str:
-        return f"{reverse(self.url_name)}?{urlencode({'path': path})}"
+    def url_for(self, service: Service, path: str) -> str:
+        return f"{reverse(self.url_name)}?{urlencode({'service': service.name, 'path': path})}"
 
 
 _actions: list[FileAction] = []
@@ -104,7 +109,7 @@ def registered_file_actions() -> tuple[FileAction, ...]:
 
 
 def file_actions_for(
-    path: str, content_type: str | None, user: RequestUser
+    service: Service, path: str, content_type: str | None, user: RequestUser
 ) -> list[tuple[str, str]]:
     """(label, url) of every registered action that applies to the file and the user."""
     links: list[tuple[str, str]] = []
@@ -114,7 +119,7 @@ def file_actions_for(
         try:
             if not action.applies_to(path, content_type):
                 continue
-            links.append((str(action.label), action.url_for(path)))
+            links.append((str(action.label), action.url_for(service, path)))
         except NoReverseMatch:
             logger.error("file action %s names an unknown URL", action.url_name)
         except Exception:

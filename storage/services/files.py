@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from backoffice.security.audit import audited
+from console.models import Service
 from storage import paths, rules
 from storage.client import OpenDownload, StorageClient, StorageError
 from storage.models import UsageSnapshot
@@ -22,45 +23,55 @@ from storage.services.details import FileDetails, fetch_details
 
 MetadataOption = Literal["merge", "replace", "delete"]
 METADATA_OPTIONS: tuple[MetadataOption, ...] = ("merge", "replace", "delete")
-USAGE_CACHE_KEY = "storage:usage"
+USAGE_CACHE_KEY = "storage:usage:{}"
 USAGE_CACHE_S = 300
 
 
-def _client(client: StorageClient | None) -> StorageClient:
-    return client or storage_client()
+def _client(service: Service, client: StorageClient | None) -> StorageClient:
+    return client or storage_client(service)
+
+
+def target(service: Service, path: str) -> str:
+    """How the audit log names a file: `/<bucket><path>`, the provider's own notation."""
+    return f"/{service.name}{path}"
 
 
 # --- folders ---------------------------------------------------------------------------------
 
 
-def create_folder(parent: str, name: str, *, client: StorageClient | None = None) -> str:
+def create_folder(
+    service: Service, parent: str, name: str, *, client: StorageClient | None = None
+) -> str:
     """Create folder `name` in `parent`; returns its path. FolderExists if it is there."""
     path = paths.join(paths.canonical(parent), name.strip())
-    _client(client).create_folder(path)
-    mirror.record_folder(path)
+    _client(service, client).create_folder(path)
+    mirror.record_folder(service, path)
     return path
 
 
-@audited("storage", "folder.remove", lambda path, **_: (path, "folder removed"))
-def remove_folder(path: str, *, client: StorageClient | None = None) -> None:
+@audited("storage", "folder.remove", lambda service, path, **_: (
+    target(service, path), "folder removed"))
+def remove_folder(service: Service, path: str, *, client: StorageClient | None = None) -> None:
     """Remove an empty folder; DirectoryNotEmpty (with nothing changed) otherwise."""
     path = paths.canonical(path, allow_root=False)
-    _client(client).remove_folder(path)
-    mirror.record_gone(path)
+    _client(service, client).remove_folder(path)
+    mirror.record_gone(service, path)
 
 
 # --- files -----------------------------------------------------------------------------------
 
 
-@audited("storage", "file.delete", lambda path, **_: (path, "file deleted"))
+@audited("storage", "file.delete", lambda service, path, **_: (
+    target(service, path), "file deleted"))
 def delete_file(
-    path: str, *, asynchronous: bool = False, client: StorageClient | None = None
+    service: Service, path: str, *, asynchronous: bool = False,
+    client: StorageClient | None = None,
 ) -> None:
     """Delete a file, now or (asynchronous) shortly after the provider's answer."""
     path = paths.canonical(path, allow_root=False)
-    _client(client).delete(path, asynchronous=asynchronous)
-    mirror.record_gone(path)
-    extensions.send(extensions.file_deleted, path, asynchronous=asynchronous)
+    _client(service, client).delete(path, asynchronous=asynchronous)
+    mirror.record_gone(service, path)
+    extensions.send(extensions.file_deleted, service, path, asynchronous=asynchronous)
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,7 @@ class DeleteOutcome:
 
 
 def delete_entries(
+    service: Service,
     targets: Sequence[tuple[Literal["file", "folder"], str]],
     *,
     client: StorageClient | None = None,
@@ -81,15 +93,15 @@ def delete_entries(
     (a folder not empty, a file gone meanwhile) is kept with its path and the others go on;
     each delete is audited and signalled as a single delete is. ProviderNotConfigured is
     raised before any call."""
-    client = _client(client)
+    client = _client(service, client)
     deleted: list[str] = []
     failed: list[tuple[str, Exception]] = []
     for kind, path in targets:
         try:
             if kind == "folder":
-                remove_folder(path, client=client)
+                remove_folder(service, path, client=client)
             else:
-                delete_file(path, client=client)
+                delete_file(service, path, client=client)
         except (StorageError, rules.RuleViolation) as failure:
             failed.append((path, failure))
         else:
@@ -97,17 +109,20 @@ def delete_entries(
     return DeleteOutcome(deleted, failed)
 
 
-def file_details(path: str, *, client: StorageClient | None = None) -> FileDetails:
+def file_details(
+    service: Service, path: str, *, client: StorageClient | None = None
+) -> FileDetails:
     """Everything the provider says about `path`; the mirror is refreshed on the way."""
     path = paths.canonical(path, allow_root=False)
-    details = fetch_details(_client(client), path)
-    mirror.record_details(details)
+    details = fetch_details(_client(service, client), path)
+    mirror.record_details(service, details)
     return details
 
 
-@audited("storage", "file.metadata", lambda path, option, entries, **_: (
-    path, f"metadata {option}: {', '.join(sorted(entries))}"))
+@audited("storage", "file.metadata", lambda service, path, option, entries, **_: (
+    target(service, path), f"metadata {option}: {', '.join(sorted(entries))}"))
 def change_metadata(
+    service: Service,
     path: str,
     option: MetadataOption,
     entries: Mapping[str, str],
@@ -127,7 +142,7 @@ def change_metadata(
     path = paths.canonical(path, allow_root=False)
     if option not in METADATA_OPTIONS:
         raise ValueError(f"option must be one of {METADATA_OPTIONS}, got {option!r}")
-    storage = _client(client)
+    storage = _client(service, client)
     if option == "delete":
         names = list(entries)
         if remove_ttl:
@@ -144,29 +159,35 @@ def change_metadata(
         storage.patch_metadata(
             path, metadata, option=option, update_last_modified=update_last_modified
         )
-    extensions.send(extensions.file_metadata_changed, path, option=option)
-    return file_details(path, client=storage)
+    extensions.send(extensions.file_metadata_changed, service, path, option=option)
+    return file_details(service, path, client=storage)
 
 
 # The secret itself is never written to the log.
-@audited("storage", "file.secret", lambda path, secret, **_: (path, "secret set"))
-def set_secret(path: str, secret: str, *, client: StorageClient | None = None) -> FileDetails:
+@audited("storage", "file.secret", lambda service, path, secret, **_: (
+    target(service, path), "secret set"))
+def set_secret(
+    service: Service, path: str, secret: str, *, client: StorageClient | None = None
+) -> FileDetails:
     """Set or change the file secret (letters and digits, checked before anything is sent)."""
     path = paths.canonical(path, allow_root=False)
     rules.require(rules.check_secret(secret, "Content-Secret"))
-    storage = _client(client)
+    storage = _client(service, client)
     storage.patch_metadata(path, {rules.SECRET_NAME: secret}, option="merge")
-    extensions.send(extensions.file_metadata_changed, path, option="merge")
-    return file_details(path, client=storage)
+    extensions.send(extensions.file_metadata_changed, service, path, option="merge")
+    return file_details(service, path, client=storage)
 
 
-@audited("storage", "file.secret", lambda path, **_: (path, "secret removed"))
-def remove_secret(path: str, *, client: StorageClient | None = None) -> FileDetails:
+@audited("storage", "file.secret", lambda service, path, **_: (
+    target(service, path), "secret removed"))
+def remove_secret(
+    service: Service, path: str, *, client: StorageClient | None = None
+) -> FileDetails:
     path = paths.canonical(path, allow_root=False)
-    storage = _client(client)
+    storage = _client(service, client)
     storage.delete_metadata(path, [rules.SECRET_NAME])
-    extensions.send(extensions.file_metadata_changed, path, option="delete")
-    return file_details(path, client=storage)
+    extensions.send(extensions.file_metadata_changed, service, path, option="delete")
+    return file_details(service, path, client=storage)
 
 
 # --- streaming a file out --------------------------------------------------------------------
@@ -199,35 +220,41 @@ class Download:
         self.body.close()
 
 
-def open_download(path: str, *, client: StorageClient | None = None) -> Download:
+def open_download(
+    service: Service, path: str, *, client: StorageClient | None = None
+) -> Download:
     """Start a streamed GET of a file; provider errors (NotFound...) are raised here, before
     anything is sent on to the browser."""
     path = paths.canonical(path, allow_root=False)
-    return Download(path=path, body=_client(client).open_download(path))
+    return Download(path=path, body=_client(service, client).open_download(path))
 
 
 # --- bucket ----------------------------------------------------------------------------------
 
 
-def bucket_usage(*, refresh: bool = False, client: StorageClient | None = None) -> int:
+def bucket_usage(
+    service: Service, *, refresh: bool = False, client: StorageClient | None = None
+) -> int:
     """Bytes used by the bucket, cached for five minutes (the dashboard asks on every visit).
 
     Every fresh reading is also kept as the day's usage (UsageSnapshot), for the dashboard's
     14-day chart.
     """
     if not refresh:
-        cached = cache.get(USAGE_CACHE_KEY)
+        cached = cache.get(USAGE_CACHE_KEY.format(service.pk))
         if cached is not None:
             return int(cached)
-    used = _client(client).usage()
-    cache.set(USAGE_CACHE_KEY, used, USAGE_CACHE_S)
+    used = _client(service, client).usage()
+    cache.set(USAGE_CACHE_KEY.format(service.pk), used, USAGE_CACHE_S)
     now = timezone.now()
     UsageSnapshot.objects.update_or_create(
-        day=timezone.localdate(now), defaults={"used_bytes": used, "taken_at": now})
+        service=service, day=timezone.localdate(now),
+        defaults={"used_bytes": used, "taken_at": now})
     return used
 
 
-def usage_per_day(first: date) -> dict[date, int]:
-    """Bytes used at the last reading of each day since `first` (a day without one is
-    absent)."""
-    return dict(UsageSnapshot.objects.filter(day__gte=first).values_list("day", "used_bytes"))
+def usage_per_day(service: Service, first: date) -> dict[date, int]:
+    """Bytes used by the service at the last reading of each day since `first` (a day
+    without one is absent)."""
+    return dict(UsageSnapshot.objects.filter(service=service, day__gte=first)
+                .values_list("day", "used_bytes"))

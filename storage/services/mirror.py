@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.operations.queue import enqueue
+from console.models import Service
 from storage import paths, rules
 from storage.client import ListItem, NotFound, StorageClient, StorageError
 from storage.models import StoredFile, SyncRun
@@ -37,9 +38,9 @@ LISTING_FIELDS = ("kind", "size", "modified_at", "content_type", "deleted_at", "
 DETAIL_FIELDS = ("md5", "details_at")
 
 
-def within(root: str) -> QuerySet[StoredFile]:
-    """Rows at or below `root` (every row for `/`)."""
-    rows = StoredFile.objects.all()
+def within(service: Service, root: str) -> QuerySet[StoredFile]:
+    """The service's rows at or below `root` (every row of the service for `/`)."""
+    rows = StoredFile.objects.filter(service=service)
     if root == paths.ROOT:
         return rows
     return rows.filter(Q(path=root) | Q(path__startswith=root.rstrip("/") + "/"))
@@ -52,7 +53,9 @@ def _timestamp(seconds: int | None) -> datetime | None:
 # --- single changes made through the back-office --------------------------------------------
 
 
-def record_details(details: FileDetails, *, seen_at: datetime | None = None) -> StoredFile:
+def record_details(
+    service: Service, details: FileDetails, *, seen_at: datetime | None = None
+) -> StoredFile:
     """Store everything the provider said about one file or folder."""
     now = seen_at or timezone.now()
     info = details.info
@@ -78,15 +81,17 @@ def record_details(details: FileDetails, *, seen_at: datetime | None = None) -> 
             has_secret=details.has_secret,
             details_at=now,
         )
-    row, _created = StoredFile.objects.update_or_create(path=details.path, defaults=values)
+    row, _created = StoredFile.objects.update_or_create(
+        service=service, path=details.path, defaults=values)
     return row
 
 
-def record_folder(path: str) -> None:
+def record_folder(service: Service, path: str) -> None:
     """A folder exists (created here, or implied by an upload into it), with its parents."""
     now = timezone.now()
     for _name, folder in paths.breadcrumbs(path)[1:]:
         StoredFile.objects.update_or_create(
+            service=service,
             path=folder,
             defaults={
                 "parent": paths.parent_of(folder),
@@ -98,15 +103,16 @@ def record_folder(path: str) -> None:
         )
 
 
-def record_gone(path: str) -> None:
+def record_gone(service: Service, path: str) -> None:
     """`path` (and, for a folder, everything below it) no longer exists."""
-    within(path).filter(deleted_at__isnull=True).update(deleted_at=timezone.now())
+    within(service, path).filter(deleted_at__isnull=True).update(deleted_at=timezone.now())
 
 
 # --- walking a tree --------------------------------------------------------------------------
 
 
 def sync_tree(
+    service: Service,
     root: str = paths.ROOT,
     *,
     details_limit: int = DETAILS_PER_RUN,
@@ -119,13 +125,13 @@ def sync_tree(
     """
     root = paths.canonical(root)
     started = timezone.now()
-    run = SyncRun.objects.create(root=root, started_at=started)
+    run = SyncRun.objects.create(service=service, root=root, started_at=started)
     try:
-        client = client or storage_client()
-        _walk(client, root, run, started)
-        run.gone = _mark_gone(root, started)
+        client = client or storage_client(service)
+        _walk(service, client, root, run, started)
+        run.gone = _mark_gone(service, root, started)
         run.state = SyncRun.State.COMPLETED
-        run.details_read = _refresh_details(client, root, details_limit, run)
+        run.details_read = _refresh_details(service, client, root, details_limit, run)
     except (StorageError, ProviderNotConfigured, rules.RuleViolation) as error:
         logger.warning("mirror of %s failed: %s", root, error)
         run.state = SyncRun.State.FAILED
@@ -135,24 +141,26 @@ def sync_tree(
     return run
 
 
-def _walk(client: StorageClient, root: str, run: SyncRun, started: datetime) -> None:
+def _walk(
+    service: Service, client: StorageClient, root: str, run: SyncRun, started: datetime
+) -> None:
     if root != paths.ROOT:
         try:
             info = client.head(root)
         except NotFound:
             return  # nothing there: everything below is gone (marked by the caller)
         if info.type != "folder":
-            record_details(fetch_details(client, root), seen_at=started)
+            record_details(service, fetch_details(client, root), seen_at=started)
             run.seen += 1
             return
-        _touch(root, started)
+        _touch(service, root, started)
     folders: deque[str] = deque([root])
     while folders:
         folder = folders.popleft()
         run.folders += 1
         try:
             for page_items in _pages(client, folder):
-                folders.extend(_apply_page(folder, page_items, started, run))
+                folders.extend(_apply_page(service, folder, page_items, started, run))
         except NotFound:
             # Removed while we walked: its rows stay unseen and are marked gone at the end.
             logger.info("folder %s vanished during the mirror walk", folder)
@@ -169,8 +177,9 @@ def _pages(client: StorageClient, folder: str) -> Iterable[list[ListItem]]:
         cursor = page.next_iter
 
 
-def _touch(path: str, seen_at: datetime) -> None:
+def _touch(service: Service, path: str, seen_at: datetime) -> None:
     StoredFile.objects.update_or_create(
+        service=service,
         path=path,
         defaults={
             "parent": paths.parent_of(path),
@@ -183,12 +192,14 @@ def _touch(path: str, seen_at: datetime) -> None:
 
 
 def _apply_page(
+    service: Service,
     folder: str, items: Sequence[ListItem], seen_at: datetime, run: SyncRun
 ) -> list[str]:
     """Upsert one listing page; returns the paths of the sub-folders it holds."""
     base = folder.rstrip("/")
     listed = {f"{base}/{item.name}": item for item in items}
-    existing = {row.path: row for row in StoredFile.objects.filter(path__in=list(listed))}
+    existing = {row.path: row for row in
+                StoredFile.objects.filter(service=service, path__in=list(listed))}
     new_rows: list[StoredFile] = []
     changed_rows: list[StoredFile] = []
     unchanged: list[int] = []
@@ -202,6 +213,7 @@ def _apply_page(
         if row is None:
             new_rows.append(
                 StoredFile(
+                    service=service,
                     path=path,
                     parent=folder,
                     name=item.name,
@@ -245,17 +257,19 @@ def _differs(row: StoredFile, kind: str, item: ListItem, modified: datetime | No
     )
 
 
-def _mark_gone(root: str, started: datetime) -> int:
-    unseen = within(root).filter(deleted_at__isnull=True, last_seen__lt=started)
+def _mark_gone(service: Service, root: str, started: datetime) -> int:
+    unseen = within(service, root).filter(deleted_at__isnull=True, last_seen__lt=started)
     return unseen.update(deleted_at=timezone.now())
 
 
-def _refresh_details(client: StorageClient, root: str, limit: int, run: SyncRun) -> int:
+def _refresh_details(
+    service: Service, client: StorageClient, root: str, limit: int, run: SyncRun
+) -> int:
     """Read MD5 and metadata of up to `limit` files whose details are missing or stale."""
     if limit <= 0:
         return 0
     stale = (
-        within(root)
+        within(service, root)
         .filter(kind=StoredFile.Kind.FILE, deleted_at__isnull=True, details_at__isnull=True)
         .order_by("-modified_at")
         .values_list("path", flat=True)[:limit]
@@ -263,9 +277,9 @@ def _refresh_details(client: StorageClient, root: str, limit: int, run: SyncRun)
     done = 0
     for path in list(stale):
         try:
-            record_details(fetch_details(client, path))
+            record_details(service, fetch_details(client, path))
         except NotFound:
-            record_gone(path)
+            record_gone(service, path)
         except StorageError as error:
             # The walk itself completed; missing details are read on the next run.
             run.error = error_text(error, path)
@@ -274,7 +288,7 @@ def _refresh_details(client: StorageClient, root: str, limit: int, run: SyncRun)
     return done
 
 
-def refresh_mirror(folder: str) -> None:
+def refresh_mirror(service: Service, folder: str) -> None:
     """Queue a walk of `folder`'s tree into the mirror, once the current transaction commits
     (the walk may take minutes: the worker does it)."""
-    enqueue("storage.tasks.mirror_bucket", folder)
+    enqueue("storage.tasks.mirror_bucket", folder, service.pk)

@@ -30,6 +30,7 @@ from django.utils.translation import gettext
 
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.operations.queue import enqueue
+from console.models import Service
 from storage import paths, rules
 from storage.client import (
     RETRYABLE_ERRORS,
@@ -135,6 +136,7 @@ def guess_content_type(name: str, given: str | None) -> str:
 
 
 def create_upload(
+    service: Service,
     *,
     source: Path,
     target_path: str,
@@ -152,6 +154,7 @@ def create_upload(
     refuse_private(target)  # before the intent is saved: nothing of it is ever sent
     options = options or UploadOptions()
     task = UploadTask.objects.create(
+        service=service,
         source=str(source),
         remove_source=remove_source,
         original_name=original_name,
@@ -169,7 +172,7 @@ def create_upload(
 
 
 def local_file_upload(
-    source: Path, target_path: str, options: UploadOptions | None = None
+    service: Service, source: Path, target_path: str, options: UploadOptions | None = None
 ) -> UploadTask:
     """The upload of a file on this machine (the upload command), not queued.
 
@@ -184,6 +187,7 @@ def local_file_upload(
     options = options or UploadOptions()
     unfinished = (
         UploadTask.objects.filter(
+            service=service,
             source=str(source),
             target_path=target,
             size=size,
@@ -206,6 +210,7 @@ def local_file_upload(
     with open(source, "rb") as file:
         md5 = file_md5(file)
     return create_upload(
+        service,
         source=source,
         target_path=target,
         original_name=source.name,
@@ -342,10 +347,10 @@ def run_upload(
     if token is None:
         _give_up_if_exhausted(pk)
         return None
-    task = UploadTask.objects.get(pk=pk)
+    task = UploadTask.objects.select_related("service").get(pk=pk)
     lease = _Lease(task, token, on_progress)
     try:
-        storage = client or storage_client()
+        storage = client or storage_client(task.service)
         if not Path(task.source).is_file():
             raise LocalSourceMissing(task.source)
         try:
@@ -463,17 +468,18 @@ def _succeed(
     if not finished:
         return
     _remove_local_copy(task)
-    mirror.record_folder(paths.parent_of(task.target_path))
-    mirror.record_details(details)
+    mirror.record_folder(task.service, paths.parent_of(task.target_path))
+    mirror.record_details(task.service, details)
     extensions.send(
         extensions.file_uploaded,
+        task.service,
         task.target_path,
         size=task.size,
         content_type=details.content_type,
         replaced=replaced,
     )
     if replaced:
-        extensions.send(extensions.file_replaced, task.target_path)
+        extensions.send(extensions.file_replaced, task.service, task.target_path)
 
 
 def _fail(lease: _Lease, message: str, **values: Any) -> None:

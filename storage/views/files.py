@@ -14,6 +14,7 @@ from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from backoffice.ui.errors import NotFoundForStaff
+from console.models import Service
 from storage import paths, rules, services
 from storage.forms import DeleteForm, MetadataForm, SecretForm
 from storage.models import StoredFile
@@ -26,7 +27,13 @@ from storage.services import (
 )
 from storage.texts import error_text, problem_text
 from storage.views.access import MANAGE, abilities, needs
-from storage.views.navigation import browse_url, not_private, path_url
+from storage.views.navigation import (
+    browse_url,
+    not_private,
+    page_service,
+    path_url,
+    service_context,
+)
 
 PROVIDER_ERRORS = (StorageError, ProviderNotConfigured, rules.RuleViolation)
 
@@ -42,6 +49,7 @@ def _path_or_404(request: StaffRequest) -> str:
 
 def _render_file(
     request: StaffRequest,
+    service: Service,
     path: str,
     *,
     metadata_form: MetadataForm | None = None,
@@ -51,28 +59,28 @@ def _render_file(
     details: FileDetails | None = None
     error = None
     try:
-        details = services.file_details(path)
+        details = services.file_details(service, path)
     except NotFound:
         raise NotFoundForStaff(error_text(NotFound("not found"), path)) from None
     except PROVIDER_ERRORS as failure:
         error = error_text(failure, path)
     if details is not None and details.is_folder:
-        return redirect(browse_url(path))
+        return redirect(browse_url(service, path))
     content_type = details.content_type if details else None
     context = {
         "path": path,
         "name": paths.name_of(path),
         "details": details,
         "error": error,
-        "mirror": StoredFile.objects.filter(path=path).first(),
+        "mirror": StoredFile.objects.filter(service=service, path=path).first(),
         "crumbs": services.breadcrumbs(paths.parent_of(path)),
-        "bucket": services.bucket_name(),
-        "folder_url": browse_url(paths.parent_of(path)),
-        "download_url": path_url("storage:download", path),
-        "preview_url": path_url("storage:preview", path)
+        **service_context(request, service),
+        "folder_url": browse_url(service, paths.parent_of(path)),
+        "download_url": path_url("storage:download", service, path),
+        "preview_url": path_url("storage:preview", service, path)
         if details and services.is_previewable(path, content_type, details.info.size)
         else None,
-        "actions": services.file_actions_for(path, content_type, request.user),
+        "actions": services.file_actions_for(service, path, content_type, request.user),
         **abilities(request.user),
         "metadata_form": metadata_form
         or MetadataForm(initial={"ttl_days": details.ttl_days if details else None}),
@@ -85,19 +93,21 @@ def _render_file(
 @needs()
 @require_GET
 def file_detail(request: StaffRequest) -> HttpResponse:
-    return _render_file(request, _path_or_404(request))
+    return _render_file(request, page_service(request), _path_or_404(request))
 
 
 @needs(MANAGE)
 @require_POST
 def edit_metadata(request: StaffRequest) -> HttpResponse:
+    service = page_service(request)
     path = _path_or_404(request)
     form = MetadataForm(request.POST)
     if not form.is_valid():
-        return _render_file(request, path, metadata_form=form, status=400)
+        return _render_file(request, service, path, metadata_form=form, status=400)
     data = form.cleaned_data
     try:
         services.change_metadata(
+            service,
             path,
             data["option"],
             data["parsed_entries"],
@@ -107,18 +117,19 @@ def edit_metadata(request: StaffRequest) -> HttpResponse:
         )
     except PROVIDER_ERRORS as failure:
         messages.error(request, error_text(failure, path))
-        return _render_file(request, path, metadata_form=form, status=400)
+        return _render_file(request, service, path, metadata_form=form, status=400)
     messages.success(request, gettext("Metadata of %(path)s saved.") % {"path": path})
-    return redirect(path_url("storage:file", path))
+    return redirect(path_url("storage:file", service, path))
 
 
 @needs(MANAGE)
 @require_POST
 def edit_secret(request: StaffRequest) -> HttpResponse:
+    service = page_service(request)
     path = _path_or_404(request)
     form = SecretForm(request.POST)
     if not form.is_valid():
-        return _render_file(request, path, secret_form=form, status=400)
+        return _render_file(request, service, path, secret_form=form, status=400)
     removing = form.cleaned_data["action"] == "remove"
     if removing and not confirmed(request):
         return confirmation_page(request, Confirmation(
@@ -129,22 +140,22 @@ def edit_secret(request: StaffRequest) -> HttpResponse:
                         "one."),
             ],
             button=gettext("Remove the secret"),
-            back_url=path_url("storage:file", path),
-            fields={"path": path, "action": "remove"},
+            back_url=path_url("storage:file", service, path),
+            fields={"service": service.name, "path": path, "action": "remove"},
             items=[path],
         ))
     try:
         if removing:
-            services.remove_secret(path)
+            services.remove_secret(service, path)
             done = gettext("The secret of %(path)s was removed.")
         else:
-            services.set_secret(path, form.cleaned_data["secret"])
+            services.set_secret(service, path, form.cleaned_data["secret"])
             done = gettext("The secret of %(path)s was saved.")
     except PROVIDER_ERRORS as failure:
         messages.error(request, error_text(failure, path))
-        return _render_file(request, path, secret_form=form, status=400)
+        return _render_file(request, service, path, secret_form=form, status=400)
     messages.success(request, done % {"path": path})
-    return redirect(path_url("storage:file", path))
+    return redirect(path_url("storage:file", service, path))
 
 
 def _stream(download: services.Download, *, attachment: bool) -> StreamingHttpResponse:
@@ -163,14 +174,15 @@ def _stream(download: services.Download, *, attachment: bool) -> StreamingHttpRe
 @require_GET
 def download(request: StaffRequest) -> HttpResponseBase:
     """The file, streamed from the provider through the back-office in 64 KiB chunks."""
+    service = page_service(request)
     path = _path_or_404(request)
     try:
-        opened = services.open_download(path)
+        opened = services.open_download(service, path)
     except NotFound:
         raise NotFoundForStaff(error_text(NotFound("not found"), path)) from None
     except PROVIDER_ERRORS as failure:
         messages.error(request, error_text(failure, path))
-        return redirect(browse_url(paths.parent_of(path)))
+        return redirect(browse_url(service, paths.parent_of(path)))
     return _stream(opened, attachment=True)
 
 
@@ -181,7 +193,7 @@ def preview(request: StaffRequest) -> HttpResponseBase:
     browser shows safely (never SVG, which can carry scripts), and only up to a size cap."""
     path = _path_or_404(request)
     try:
-        opened = services.open_download(path)
+        opened = services.open_download(page_service(request), path)
     except NotFound:
         raise NotFoundForStaff(error_text(NotFound("not found"), path)) from None
     except PROVIDER_ERRORS as failure:

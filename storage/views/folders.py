@@ -24,6 +24,7 @@ from backoffice.models import ProviderContact
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from backoffice.security.redirects import came_from, safe_next
+from console.models import Service
 from storage import paths, rules, services
 from storage.forms import DeleteForm, DeleteSelectionForm, FolderForm, UploadOptionsForm
 from storage.models import SyncRun, UploadTask
@@ -43,7 +44,9 @@ from storage.views.navigation import (
     folder_param,
     listing_of,
     not_private,
+    page_service,
     path_url,
+    service_context,
 )
 from storage.views.uploads import script_texts, status_json
 
@@ -59,7 +62,7 @@ class Row:
     actions: list[tuple[str, str]]
 
 
-def _rows(page: FolderPage, request: StaffRequest) -> list[Row]:
+def _rows(service: Service, page: FolderPage, request: StaffRequest) -> list[Row]:
     # Base URLs are reversed once: a page may hold 1000 rows.
     file_base = reverse("storage:file")
     preview_base = reverse("storage:preview")
@@ -67,25 +70,27 @@ def _rows(page: FolderPage, request: StaffRequest) -> list[Row]:
     rows = []
     for entry in page.entries:
         if entry.is_folder:
-            rows.append(Row(entry, browse_url(entry.path, order=page.order, limit=page.limit),
-                            None, None, []))
+            rows.append(Row(entry, browse_url(service, entry.path, order=page.order,
+                                              limit=page.limit), None, None, []))
             continue
-        query = urlencode({"path": entry.path})
+        query = urlencode({"service": service.name, "path": entry.path})
         rows.append(
             Row(
                 entry,
                 f"{file_base}?{query}",
                 f"{preview_base}?{query}" if entry.previewable else None,
                 f"{download_base}?{query}",
-                services.file_actions_for(entry.path, entry.content_type, request.user),
+                services.file_actions_for(service, entry.path, entry.content_type,
+                                          request.user),
             )
         )
     return rows
 
 
-def _pending_uploads(folder: str) -> list[UploadTask]:
+def _pending_uploads(service: Service, folder: str) -> list[UploadTask]:
     """Unfinished uploads into this folder, so a reload still shows them (and Resume)."""
     unfinished = UploadTask.objects.select_related("created_by").filter(
+        service=service,
         state__in=(UploadTask.State.QUEUED, UploadTask.State.UPLOADING, UploadTask.State.FAILED),
         target_path__startswith=folder.rstrip("/") + "/",
     ).order_by("-created_at")[:200]
@@ -100,20 +105,21 @@ def _partial_url(request: StaffRequest) -> str:
 
 def _read(folder: str, listing: Listing) -> FolderPage:
     if listing.prefix:
-        return services.search_page(folder, listing.prefix, cursor=listing.cursor,
-                                    limit=listing.limit)
-    return services.read_page(folder, cursor=listing.cursor, order=listing.order,
-                              limit=listing.limit)
+        return services.search_page(listing.service, folder, listing.prefix,
+                                    cursor=listing.cursor, limit=listing.limit)
+    return services.read_page(listing.service, folder, cursor=listing.cursor,
+                              order=listing.order, limit=listing.limit)
 
 
 @needs()
 @require_GET
 def browser(request: StaffRequest) -> HttpResponse:
+    service = page_service(request)
     folder, problems = folder_param(request.GET.get("path"))
     not_private(folder)
     for problem in problems:
         messages.error(request, problem_text(problem))
-    listing = listing_of(request)
+    listing = listing_of(request, service)
     page: FolderPage | None = None
     error = None
     if "/" in listing.prefix:
@@ -125,8 +131,8 @@ def browser(request: StaffRequest) -> HttpResponse:
             page = _read(folder, listing)
         except StorageProtocolError as failure:
             # Listing a file answers its content: send the user to the file's page instead.
-            if services.is_file(folder):
-                return redirect(path_url("storage:file", folder))
+            if services.is_file(service, folder):
+                return redirect(path_url("storage:file", service, folder))
             error = error_text(failure, folder)
         except PROVIDER_ERRORS as failure:
             error = error_text(failure, folder)
@@ -134,9 +140,9 @@ def browser(request: StaffRequest) -> HttpResponse:
     context: dict[str, Any] = {
         "folder": folder,
         "crumbs": services.breadcrumbs(folder),
-        "bucket": services.bucket_name(),
+        **service_context(request, service),
         "page": page,
-        "rows": _rows(page, request) if page else [],
+        "rows": _rows(service, page, request) if page else [],
         "error": error,
         "order": order,
         "limit": limit,
@@ -147,12 +153,13 @@ def browser(request: StaffRequest) -> HttpResponse:
         "first_url": listing.url(folder) if listing.cursor else None,
         "previous_url": listing.previous_url(folder),
         "next_url": listing.next_url(folder, page.next_cursor) if page else None,
-        "clear_search_url": browse_url(folder, order=order, limit=limit)
+        "clear_search_url": browse_url(service, folder, order=order, limit=limit)
         if listing.prefix else None,
         "sort_url": None if listing.prefix
-        else browse_url(folder, order="desc" if order == "asc" else "asc", limit=limit),
+        else browse_url(service, folder, order="desc" if order == "asc" else "asc",
+                        limit=limit),
         **abilities(request.user),
-        "parent_url": browse_url(paths.parent_of(folder), order=order, limit=limit)
+        "parent_url": browse_url(service, paths.parent_of(folder), order=order, limit=limit)
         if folder != paths.ROOT
         else None,
     }
@@ -161,12 +168,13 @@ def browser(request: StaffRequest) -> HttpResponse:
     context.update(
         folder_form=FolderForm(initial={"parent": folder}),
         options_form=UploadOptionsForm(initial={"folder": folder}),
-        pending=[status_json(task) for task in _pending_uploads(folder)],
+        pending=[status_json(task) for task in _pending_uploads(service, folder)],
         contact=ProviderContact.objects.filter(service="storage").first(),
-        last_sync=SyncRun.objects.filter(state=SyncRun.State.COMPLETED).first(),
+        last_sync=SyncRun.objects.filter(service=service, state=SyncRun.State.COMPLETED).first(),
         threshold=services.resumable_threshold(),
         script_config={
             "folder": folder,
+            "service": service.name,
             "checkUrl": reverse("storage:upload_check"),
             "uploadUrl": reverse("storage:upload_create"),
             "listingUrl": _partial_url(request),
@@ -181,21 +189,22 @@ def browser(request: StaffRequest) -> HttpResponse:
 @needs(MANAGE)
 @require_POST
 def create_folder(request: StaffRequest) -> HttpResponse:
+    service = page_service(request)
     form = FolderForm(request.POST)
     parent = form.data.get("parent") or paths.ROOT
     if not form.is_valid():
         for errors in form.errors.values():
             for message in errors:
                 messages.error(request, str(message))
-        return redirect(browse_url(folder_param(parent)[0]))
+        return redirect(browse_url(service, folder_param(parent)[0]))
     path = form.cleaned_data["path"]
     try:
-        services.create_folder(form.cleaned_data["parent"], form.cleaned_data["name"])
+        services.create_folder(service, form.cleaned_data["parent"], form.cleaned_data["name"])
     except PROVIDER_ERRORS as failure:
         messages.error(request, error_text(failure, path))
     else:
         messages.success(request, gettext("Folder %(path)s created.") % {"path": path})
-    return redirect(browse_url(form.cleaned_data["parent"]))
+    return redirect(browse_url(service, form.cleaned_data["parent"]))
 
 
 def _form_errors(request: StaffRequest, form: forms.Form) -> None:
@@ -207,25 +216,27 @@ def _form_errors(request: StaffRequest, form: forms.Form) -> None:
 @needs(MANAGE)
 @require_POST
 def delete(request: StaffRequest) -> HttpResponse:
+    service = page_service(request)
     form = DeleteForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
-        return redirect(reverse("storage:index"))
+        return redirect(browse_url(service, paths.ROOT))
     path = not_private(form.cleaned_data["path"])
     kind = form.cleaned_data["kind"]
     asynchronous = form.cleaned_data["asynchronous"]
-    back = browse_url(paths.parent_of(path))
+    back = browse_url(service, paths.parent_of(path))
     if not confirmed(request):
-        return confirmation_page(request, _delete_question(path, kind, asynchronous, request))
+        return confirmation_page(
+            request, _delete_question(service, path, kind, asynchronous, request))
     try:
         if kind == "folder":
-            services.remove_folder(path)
+            services.remove_folder(service, path)
             done = gettext("Folder %(path)s deleted.")
         elif asynchronous:
-            services.delete_file(path, asynchronous=True)
+            services.delete_file(service, path, asynchronous=True)
             done = gettext("%(path)s will be deleted in the background.")
         else:
-            services.delete_file(path)
+            services.delete_file(service, path)
             done = gettext("%(path)s deleted.")
     except PROVIDER_ERRORS as failure:
         messages.error(request, error_text(failure, path))
@@ -234,22 +245,25 @@ def delete(request: StaffRequest) -> HttpResponse:
     return redirect(back)
 
 
-def _delete_question(path: str, kind: str, asynchronous: bool,
+def _delete_question(service: Service, path: str, kind: str, asynchronous: bool,
                      request: StaffRequest) -> Confirmation:
     if kind == "folder":
-        question = gettext("Delete the folder %(path)s?") % {"path": path}
+        question = gettext("Delete the folder %(path)s of %(service)s?") % {
+            "path": path, "service": service.name}
         what = gettext("Only an empty folder can be deleted; a folder with files in it is left "
                        "as it is.")
     else:
-        question = gettext("Delete the file %(path)s?") % {"path": path}
+        question = gettext("Delete the file %(path)s of %(service)s?") % {
+            "path": path, "service": service.name}
         what = (gettext("The provider removes it shortly after answering.") if asynchronous
                 else gettext("It is removed from storage at once, with its metadata."))
     return Confirmation(
         question=question,
         consequences=[what, gettext("This cannot be undone.")],
         button=gettext("Delete the folder") if kind == "folder" else gettext("Delete the file"),
-        back_url=came_from(request, browse_url(paths.parent_of(path))),
-        fields={"path": path, "kind": kind, "asynchronous": "on" if asynchronous else ""},
+        back_url=came_from(request, browse_url(service, paths.parent_of(path))),
+        fields={"service": service.name, "path": path, "kind": kind,
+                "asynchronous": "on" if asynchronous else ""},
     )
 
 
@@ -257,20 +271,22 @@ def _delete_question(path: str, kind: str, asynchronous: bool,
 @require_POST
 def delete_selected(request: StaffRequest) -> HttpResponse:
     """Delete the entries ticked on a folder page, after one confirmation naming them all."""
+    service = page_service(request)
     not_private(folder_param(request.POST.get("folder"))[0])
     form = DeleteSelectionForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
-        return redirect(browse_url(folder_param(request.POST.get("folder"))[0]))
+        return redirect(browse_url(service, folder_param(request.POST.get("folder"))[0]))
     folder = form.cleaned_data["folder"]
     targets = form.cleaned_data["targets"]
-    back = safe_next(request, browse_url(folder))
+    back = safe_next(request, browse_url(service, folder))
     if not confirmed(request):
         count = len(targets)
         return confirmation_page(request, Confirmation(
-            question=ngettext("Delete the %(count)s selected entry of %(folder)s?",
-                              "Delete the %(count)s selected entries of %(folder)s?",
-                              count) % {"count": intcomma(count), "folder": folder},
+            question=ngettext("Delete the %(count)s selected entry of %(folder)s in %(service)s?",
+                              "Delete the %(count)s selected entries of %(folder)s in "
+                              "%(service)s?", count)
+            % {"count": intcomma(count), "folder": folder, "service": service.name},
             consequences=[
                 gettext("Files are removed from storage at once, with their metadata. A folder "
                         "is deleted only when it is empty."),
@@ -279,12 +295,13 @@ def delete_selected(request: StaffRequest) -> HttpResponse:
             button=ngettext("Delete %(count)s entry", "Delete %(count)s entries", count)
             % {"count": intcomma(count)},
             back_url=back,
-            fields={"folder": folder, "selected": request.POST.getlist("selected"),
+            fields={"service": service.name, "folder": folder,
+                    "selected": request.POST.getlist("selected"),
                     "next": back},
             items=[path + ("/" if kind == "folder" else "") for kind, path in targets],
         ))
     try:
-        outcome = services.delete_entries(targets)
+        outcome = services.delete_entries(service, targets)
     except ProviderNotConfigured as unconfigured:
         messages.error(request, error_text(unconfigured, folder))
         return redirect(back)
@@ -301,7 +318,8 @@ def delete_selected(request: StaffRequest) -> HttpResponse:
 @require_POST
 def mirror_now(request: StaffRequest) -> HttpResponse:
     """Queue a walk of the current folder tree into the mirror."""
+    service = page_service(request)
     folder = not_private(folder_param(request.POST.get("path"))[0])
-    services.refresh_mirror(folder)
+    services.refresh_mirror(service, folder)
     messages.info(request, gettext("The mirror of %(path)s is being refreshed.") % {"path": folder})
-    return redirect(browse_url(folder))
+    return redirect(browse_url(service, folder))

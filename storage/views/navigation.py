@@ -7,9 +7,12 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from backoffice.annotations import StaffRequest
 from backoffice.ui.errors import NotFoundForStaff
+from console.models import Service, ServiceKind
+from console.services import UnknownService, service_for, visible_services
 from storage import paths, rules
 from storage.services import DEFAULT_PAGE_SIZE, PAGE_SIZES, is_private
 from storage.texts import private_text
@@ -22,6 +25,7 @@ PREFIX_MAX_LENGTH = 255
 
 
 def browse_url(
+    service: Service,
     folder: str,
     *,
     order: str = "asc",
@@ -33,7 +37,7 @@ def browse_url(
     """The file browser at `folder`; defaults are left out to keep links short. `trail` holds
     the cursors of the pages between the first one and the one at `cursor`, so that the page
     can link to the previous one; `prefix` searches the folder by name."""
-    query: dict[str, object] = {}
+    query: dict[str, object] = {"service": service.name}
     if folder != paths.ROOT:
         query["path"] = folder
     if prefix:
@@ -46,12 +50,27 @@ def browse_url(
         query["cursor"] = cursor
         if trail:
             query["trail"] = TRAIL_SEPARATOR.join(trail)
-    base = reverse("storage:index")
-    return f"{base}?{urlencode(query)}" if query else base
+    return f"{reverse('storage:index')}?{urlencode(query)}"
 
 
-def path_url(url_name: str, path: str) -> str:
-    return f"{reverse(url_name)}?{urlencode({'path': path})}"
+def path_url(url_name: str, service: Service, path: str) -> str:
+    return f"{reverse(url_name)}?{urlencode({'service': service.name, 'path': path})}"
+
+
+def page_service(request: StaffRequest) -> Service:
+    """The storage service a request works on: the `service` its form or address names (a
+    page's links and forms always name it, so a switch in another tab never redirects a
+    change), remembered as the person's choice on a page view; without one, their choice.
+
+    The staff 404 page for an unknown name; 403 for a service the person may not use."""
+    posted = request.method == "POST"
+    name = (request.POST.get("service") if posted else None) or request.GET.get("service")
+    try:
+        return service_for(request.user, name, remember=not posted)
+    except UnknownService:
+        raise NotFoundForStaff(
+            gettext("There is no storage service named “%(name)s”.") % {"name": name}
+        ) from None
 
 
 def not_private(path: str) -> str:
@@ -75,6 +94,7 @@ class Listing:
     """Where a browser request is: order, page size, the page's cursor (None: the first), the
     cursors of the pages before it (after the first) and the name prefix searched."""
 
+    service: Service
     order: str
     limit: int
     cursor: str | None
@@ -87,7 +107,8 @@ class Listing:
 
     def url(self, folder: str, *, cursor: str | None = None,
             trail: Sequence[str] = ()) -> str:
-        return browse_url(folder, order=self.order, limit=self.limit, cursor=cursor,
+        return browse_url(self.service, folder, order=self.order, limit=self.limit,
+                          cursor=cursor,
                           trail=trail, prefix=self.prefix)
 
     def previous_url(self, folder: str) -> str | None:
@@ -104,7 +125,7 @@ class Listing:
         return self.url(folder, cursor=next_cursor, trail=trail)
 
 
-def listing_of(request: StaffRequest) -> Listing:
+def listing_of(request: StaffRequest, service: Service) -> Listing:
     """The listing a browser request asks for; defaults for bad values. A search always lists
     in ascending name order (it relies on it to stop early)."""
     order = "desc" if request.GET.get("order") == "desc" else "asc"
@@ -118,4 +139,20 @@ def listing_of(request: StaffRequest) -> Listing:
     prefix = (request.GET.get("q") or "").strip()[:PREFIX_MAX_LENGTH]
     raw_trail = request.GET.get("trail") or ""
     trail = tuple(part for part in raw_trail.split(TRAIL_SEPARATOR) if part) if cursor else ()
-    return Listing("asc" if prefix else order, limit, cursor, trail, prefix)
+    return Listing(service, "asc" if prefix else order, limit, cursor, trail, prefix)
+
+
+def service_context(
+    request: StaffRequest, service: Service, page: str = "storage:index"
+) -> dict[str, object]:
+    """What every storage page shows of its service: the name (as `bucket`, the provider's
+    word), and the switcher's choices when the person may use more than one."""
+    return {
+        "service": service,
+        "bucket": service.name,
+        "switcher": {
+            "services": visible_services(request.user, kind=ServiceKind.STORAGE),
+            "chosen": service,
+            "url": reverse(page),
+        },
+    }

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
@@ -28,6 +28,7 @@ from backoffice.security.confirm import (
     confirmed,
 )
 from backoffice.security.redirects import safe_next
+from console.services import may_use
 from providerkit.json_types import JSONObject
 from storage import paths, rules, services
 from storage.forms import UploadOptionsForm
@@ -36,7 +37,7 @@ from storage.resumable import PART_SIZE
 from storage.services import MAX_UPLOAD_BYTES
 from storage.texts import error_text, problem_text
 from storage.views.access import MANAGE, abilities, needs
-from storage.views.navigation import path_url
+from storage.views.navigation import page_service, path_url, service_context
 
 # The existence check calls HEAD once per name: bounded so a huge drop stays quick.
 MAX_CHECKED_NAMES = 100
@@ -67,7 +68,7 @@ def status_json(task: UploadTask) -> JSONObject:
         "status_url": reverse("storage:upload_status", args=[task.pk]),
         "resume_url": reverse("storage:upload_resume", args=[task.pk]),
         "cancel_url": reverse("storage:upload_cancel", args=[task.pk]),
-        "file_url": path_url("storage:file", task.target_path),
+        "file_url": path_url("storage:file", task.service, task.target_path),
         "created_by": task.created_by.get_username() if task.created_by else "",
         "created_at": formats.date_format(timezone.localtime(task.created_at), "Y-m-d H:i")
         if task.created_at
@@ -88,6 +89,7 @@ def _bad_request(errors: dict[str, list[str]], summary: list[str] | None = None)
 def upload_check(request: StaffRequest) -> JsonResponse:
     """Validate a batch before any byte is sent: the options, each target path, and which
     targets already exist (so the page can ask before replacing them)."""
+    service = page_service(request)
     form = UploadOptionsForm(request.POST)
     if not form.is_valid():
         return _bad_request(form.error_dict(), form.error_summary())
@@ -101,7 +103,7 @@ def upload_check(request: StaffRequest) -> JsonResponse:
     ]
     checked = [entry["path"] for entry in files[:MAX_CHECKED_NAMES] if not entry["error"]]
     try:
-        targets = services.probe_targets(checked)
+        targets = services.probe_targets(service, checked)
     except ProviderNotConfigured as failure:
         return _bad_request({"__all__": [error_text(failure)]})
     for entry in files:
@@ -202,7 +204,7 @@ def upload_create(request: StaffRequest) -> JsonResponse:
     except rules.RuleViolation as violation:
         return _bad_request({"name": [problem_text(p) for p in violation.problems]})
     task = services.start_browser_upload(
-        target_path=target, original_name=name, size=size,
+        page_service(request), target_path=target, original_name=name, size=size,
         content_type=request.POST.get("content_type"), options=options, user=request.user,
     )
     return JsonResponse({"ok": True, "upload": status_json(task)}, status=201)
@@ -228,7 +230,7 @@ def upload_part(request: StaffRequest, pk: int, part_id: int) -> JsonResponse:
     The body is the part's raw bytes. A part out of order, sent twice, of the wrong size or
     for a closed upload is refused with the part the provider expects, and nothing changes.
     """
-    task = get_object_or_404(UploadTask, pk=pk, direct=True)
+    task = _task_or_404(request, pk, direct=True)
     limit = services.part_length(task, part_id)
     data = request.read(limit + 1)  # never more than one part in memory
     try:
@@ -251,7 +253,16 @@ REFUSAL_STATUS = {"wrong_size": 400, "out_of_order": 409, "not_open": 409, "rest
 @needs()
 @require_GET
 def upload_status(request: StaffRequest, pk: int) -> JsonResponse:
-    return JsonResponse(status_json(get_object_or_404(UploadTask, pk=pk)))
+    return JsonResponse(status_json(_task_or_404(request, pk)))
+
+
+def _task_or_404(request: StaffRequest, pk: int, **filters: object) -> UploadTask:
+    """The upload, if the person may use its service (another service's upload is not
+    theirs to see: 404, as if absent)."""
+    task = get_object_or_404(UploadTask.objects.select_related("service"), pk=pk, **filters)
+    if not may_use(request.user, task.service):
+        raise Http404("no such upload")
+    return task
 
 
 def _wants_json(request: StaffRequest) -> bool:
@@ -270,7 +281,7 @@ def upload_resume(request: StaffRequest, pk: int) -> HttpResponse:
 def upload_cancel(request: StaffRequest, pk: int) -> HttpResponse:
     """Discard an upload, after one confirmation: the confirmation page, or (for the page's
     script, which must not leave a page that is sending files) the same question as JSON."""
-    task = get_object_or_404(UploadTask, pk=pk)
+    task = _task_or_404(request, pk)
     back = safe_next(request, reverse("storage:uploads"))
     if not services.can_cancel(task):
         # Asked first, so nobody confirms a discard that will be refused.
@@ -320,7 +331,7 @@ def _discard_question(task: UploadTask, back: str) -> Confirmation:
 
 def _task_action(request: StaffRequest, pk: int, action: Callable[[int], bool]) -> HttpResponse:
     """Carry out `action` on the task; 409 (JSON) when its state did not allow it."""
-    task = get_object_or_404(UploadTask, pk=pk)
+    task = _task_or_404(request, pk)
     done = action(task.pk)
     task.refresh_from_db()
     if _wants_json(request):
@@ -331,9 +342,11 @@ def _task_action(request: StaffRequest, pk: int, action: Callable[[int], bool]) 
 @needs()
 @require_GET
 def upload_list(request: StaffRequest) -> HttpResponse:
-    """Every upload, newest first, with the same live progress and Resume as the browser."""
+    """Every upload into the service, newest first, with the same live progress and Resume
+    as the browser."""
+    service = page_service(request)
     state = request.GET.get("state", "")
-    tasks = UploadTask.objects.select_related("created_by")
+    tasks = UploadTask.objects.select_related("created_by", "service").filter(service=service)
     if state in UploadTask.State.values:
         tasks = tasks.filter(state=state)
     page = Paginator(tasks, 50).get_page(request.GET.get("page"))
@@ -346,6 +359,7 @@ def upload_list(request: StaffRequest) -> HttpResponse:
             "tasks": list(page.object_list),
             "state": state,
             "states": UploadTask.State.choices,
+            **service_context(request, service, "storage:uploads"),
             **abilities(request.user),
             "script_config": {"texts": script_texts(), "sizeTexts": services.size_texts()},
         },

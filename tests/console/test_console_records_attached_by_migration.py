@@ -23,6 +23,14 @@ def migrate(targets):
     return executor.loader.project_state(targets).apps
 
 
+@pytest.fixture(autouse=True)
+def latest_schema_afterwards():
+    """Later tests need the whole schema back, whatever happened here."""
+    yield
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
 def make_old_records(apps) -> None:
     now = timezone.now()
     apps.get_model("storage", "StoredFile").objects.create(

@@ -63,9 +63,10 @@ class Edge:
         self.secret = sandbox.info["delivery"]["token_secret"]
 
     def storage(self) -> Any:
+        from console.services import default_service
         from storage.services import storage_client
 
-        return storage_client()
+        return storage_client(default_service())
 
     def upload(self, path: str, data: bytes, **options: Any) -> None:
         self.storage().upload(path, io.BytesIO(data), **options)

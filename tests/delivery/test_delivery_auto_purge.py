@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from console.services import default_service
 from delivery import services
 from delivery.models import PurgeRequest, PurgeSource, PurgeStatus
 from delivery.receivers import RECEIVERS, connect_storage_signals
@@ -26,7 +27,7 @@ def upload_through_storage(path: str, data: bytes, tmp_path: Path) -> None:
 
     source = tmp_path / "upload.bin"
     source.write_bytes(data)
-    task = create_upload(source=source, target_path=path, original_name="a.png",
+    task = create_upload(default_service(), source=source, target_path=path, original_name="a.png",
                          size=len(data), enqueue=False, remove_source=False)
     run_upload(task.pk)
 
@@ -68,7 +69,7 @@ def test_deleting_a_file_purges_it_and_its_versions(
 
     versions.upload("/auto/b.png", png_bytes(10, 10))
     with django_capture_on_commit_callbacks(execute=True):
-        delete_file("/auto/b.png")
+        delete_file(default_service(), "/auto/b.png")
     purge = PurgeRequest.objects.get()
     assert (purge.source, purge.status) == (PurgeSource.FILE_DELETED, PurgeStatus.SENT)
     assert purge.url_list() == expected_urls(versions, "/auto/b.png")
@@ -86,7 +87,7 @@ def test_a_real_worker_sends_the_automatic_purge(versions: Edge, redis_url: str)
 
     versions.upload("/auto/c.png", png_bytes(10, 10))
     with start_worker(app, perform_ping_check=False, pool="solo"):
-        delete_file("/auto/c.png")
+        delete_file(default_service(), "/auto/c.png")
         purge = PurgeRequest.objects.get()
         for _ in range(100):
             purge.refresh_from_db()

@@ -343,6 +343,7 @@ def ready(cluster: Cluster) -> requests.Response:
 def test_two_hosts_behind_nginx(cluster: Cluster, provider) -> None:
     from backoffice.models import SchedulerLease
     from backoffice.operations import beat
+    from console.services import default_service
     from storage.services import storage_client
     from tests.storage.conftest import md5_of, pseudo_random_bytes
 
@@ -378,7 +379,7 @@ def test_two_hosts_behind_nginx(cluster: Cluster, provider) -> None:
         assert answer.headers["X-Upstream"].endswith(f"{HOSTS['b']}:{cluster.web_port}") or \
             HOSTS["b"] in answer.headers["X-Upstream"]
     assert answer.json()["upload"]["state"] == "done"
-    assert storage_client().head("/multi/five.bin").md5 == md5_of(data)
+    assert storage_client(default_service()).head("/multi/five.bin").md5 == md5_of(data)
 
     # --- /ready: 503 naming the worker when both workers are down, 200 after --------------
     # B's worker stops cleanly (its heartbeat goes with it); A's, killed, ages out in 60 s.

@@ -10,6 +10,8 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from tests.services_support import some_service
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CHARTED = ("sms", "topup", "storage", "delivery")
@@ -45,7 +47,8 @@ def some_history(db):
             avail_balance=Decimal("1234567.89") - days_ago, source="schedule")
         BalanceSnapshot.objects.filter(pk=snapshot.pk).update(
             taken_at=timezone.now() - timedelta(days=days_ago))
-        UsageSnapshot.objects.create(day=today - timedelta(days=days_ago),
+        UsageSnapshot.objects.create(service=some_service(),
+                                     day=today - timedelta(days=days_ago),
                                      used_bytes=10**9 * (10 - days_ago), taken_at=timezone.now())
         PurgeRequest.objects.create(source="manual", urls="https://a.example/x", url_count=1,
                                     status="sent",

@@ -9,6 +9,7 @@ from django.test import Client
 from prometheus_client.parser import text_string_to_metric_families
 
 from backoffice.operations import metrics
+from tests.services_support import some_service
 
 pytestmark = pytest.mark.django_db
 
@@ -73,7 +74,8 @@ def test_task_outcomes_and_durations_are_counted():
 def test_stored_state_and_queue_depth_are_read_at_scrape(client: Client, token):
     from storage.models import UploadTask
 
-    UploadTask.objects.create(source="", original_name="a", target_path="/a", size=1,
+    UploadTask.objects.create(service=some_service(), source="", original_name="a",
+                              target_path="/a", size=1,
                               state="failed", direct=True)
     samples = scrape(client)
     assert samples["backoffice_storage_uploads"][(("state", "failed"),)] == 1

@@ -21,7 +21,7 @@ def test_a_snapshot_taken_from_the_file_browser_is_shown(lab, page, live_server,
     page.goto(f"{live_server.url}/storage/?path=/videos")
     row = page.locator('tr[data-name="pattern.mp4"]')
     row.get_by_role("link", name="Snapshot", exact=True).click()
-    page.wait_for_url(re.compile(r"/media/snapshot/\?path="))
+    page.wait_for_url(re.compile(r"/media/snapshot/\?service=[a-z-]+&path="))
     assert page.input_value("#id_source") == MediaLab.VIDEO
     assert page.input_value("#id_save_as") == "/videos/pattern_00-00-00.jpg"
     page.fill("#id_point", "00:00:04")

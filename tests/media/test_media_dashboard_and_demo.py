@@ -15,6 +15,7 @@ from django.utils import timezone
 from media import dashboard, demo
 from media.models import JobKind, JobState, ProcessingJob
 from media.services.counts import start_of_today
+from tests.services_support import some_service
 
 pytestmark = pytest.mark.django_db
 
@@ -22,8 +23,10 @@ pytestmark = pytest.mark.django_db
 def test_figures_count_todays_jobs_by_state(operator, auditor):
     for state in (JobState.SUCCEEDED, JobState.SUCCEEDED, JobState.FAILED, JobState.NO_ANSWER,
                   JobState.RUNNING):
-        ProcessingJob.objects.create(kind=JobKind.MEDIA_INFO, state=state, sources=["/a.mp4"])
-    yesterday = ProcessingJob.objects.create(kind=JobKind.CLIP, state=JobState.FAILED,
+        ProcessingJob.objects.create(service=some_service(),
+                                     kind=JobKind.MEDIA_INFO, state=state, sources=["/a.mp4"])
+    yesterday = ProcessingJob.objects.create(service=some_service(),
+                                             kind=JobKind.CLIP, state=JobState.FAILED,
                                              sources=["/a.m3u8"])
     ProcessingJob.objects.filter(pk=yesterday.pk).update(
         created_at=start_of_today() - timedelta(seconds=1))
@@ -45,7 +48,8 @@ def test_figures_are_empty_for_staff_without_the_media_role(make_user):
 
 
 def test_the_dashboard_tile_shows_the_figures(operator_client):
-    ProcessingJob.objects.create(kind=JobKind.SNAPSHOT, state=JobState.SUCCEEDED,
+    ProcessingJob.objects.create(service=some_service(),
+                                 kind=JobKind.SNAPSHOT, state=JobState.SUCCEEDED,
                                  sources=["/a.mp4"], created_at=timezone.now())
     html = operator_client.get(reverse("dashboard")).content.decode()
     assert "Today: succeeded" in html
@@ -79,9 +83,10 @@ def test_demo_data_uploads_media_every_tool_can_use_once(provider, settings, tmp
 
     from media import services
 
-    joined = services.concatenate([demo.PLAYLIST_A, demo.PLAYLIST_B], "/media-demo/ab.m3u8")
+    joined = services.concatenate(some_service(), [demo.PLAYLIST_A, demo.PLAYLIST_B],
+                                  "/media-demo/ab.m3u8")
     assert joined.state == JobState.SUCCEEDED
-    meta = services.read_info("/media-demo/ab.m3u8")
+    meta = services.read_info(some_service(), "/media-demo/ab.m3u8")
     assert meta.answer["duration"] == pytest.approx(5.0, abs=0.2)
 
 

@@ -17,7 +17,8 @@ PLAYLIST = f"{MediaLab.HLS_FOLDER}/index.m3u8"
 
 
 def link(name: str, path: str) -> str:
-    return f"{reverse(name)}?{urlencode({'path': path})}".replace("&", "&amp;")
+    return f"{reverse(name)}?{urlencode({'service': 'demo-bucket', 'path': path})}".replace(
+        "&", "&amp;")
 
 
 @pytest.mark.parametrize(("path", "content_type", "expected"), [

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from media.models import JobKind, JobState, ProcessingJob
 from media.services.counts import start_of_today
+from tests.services_support import some_service
 
 pytestmark = pytest.mark.django_db
 NOT_CONFIGURED = "not configured"
@@ -17,8 +18,10 @@ NOT_CONFIGURED = "not configured"
 
 def test_it_counts_jobs_by_state_today_and_in_all(operator_client):
     for state in (JobState.SUCCEEDED, JobState.SUCCEEDED, JobState.FAILED):
-        ProcessingJob.objects.create(kind=JobKind.MEDIA_INFO, state=state, sources=["/a.mp4"])
-    old = ProcessingJob.objects.create(kind=JobKind.CLIP, state=JobState.SUCCEEDED,
+        ProcessingJob.objects.create(service=some_service(),
+                                     kind=JobKind.MEDIA_INFO, state=state, sources=["/a.mp4"])
+    old = ProcessingJob.objects.create(service=some_service(),
+                                       kind=JobKind.CLIP, state=JobState.SUCCEEDED,
                                        sources=["/a.m3u8"])
     ProcessingJob.objects.filter(pk=old.pk).update(created_at=start_of_today() - timedelta(1))
     html = operator_client.get(reverse("media:index")).content.decode()

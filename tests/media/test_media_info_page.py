@@ -117,7 +117,8 @@ def test_the_playlist_page_leads_to_a_snapshot_at_each_segment(lab, operator_cli
     response = run_info(operator_client, f"{MediaLab.HLS_FOLDER}/index.m3u8")
     page = operator_client.get(response["Location"]).content.decode()
     assert 'data-snapshot-at="00:00:02"' in page
-    link = f'{reverse("media:snapshot")}?path=/hls/pattern/index.m3u8&amp;point=00:00:04'
+    link = (f'{reverse("media:snapshot")}?service=demo-bucket&amp;'
+            'path=/hls/pattern/index.m3u8&amp;point=00:00:04')
     assert link in page
     form = operator_client.get(reverse("media:snapshot"),
                                {"path": "/hls/pattern/index.m3u8", "point": "00:00:04"})

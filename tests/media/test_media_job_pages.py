@@ -7,12 +7,14 @@ import pytest
 from django.urls import reverse
 
 from media.models import ErrorKind, JobKind, JobState, ProcessingJob
+from tests.services_support import some_service
 
 pytestmark = pytest.mark.django_db
 
 
 def job(kind: str, state: str, source: str = "/a.m3u8", save_as: str = "", **fields):
-    return ProcessingJob.objects.create(kind=kind, state=state, sources=[source],
+    return ProcessingJob.objects.create(service=some_service(),
+                                        kind=kind, state=state, sources=[source],
                                         save_as=save_as, **fields)
 
 
@@ -30,7 +32,8 @@ def jobs() -> dict[str, ProcessingJob]:
                            http_status=404),
         "info_ok": job(JobKind.MEDIA_INFO, JobState.SUCCEEDED, "/v/b.mp4"),
         "concat_lost": ProcessingJob.objects.create(
-            kind=JobKind.CONCAT, state=JobState.NO_ANSWER, error_kind=ErrorKind.NO_ANSWER,
+            service=some_service(), kind=JobKind.CONCAT, state=JobState.NO_ANSWER,
+            error_kind=ErrorKind.NO_ANSWER,
             sources=["/x/1.m3u8", "/y/2.m3u8", "/z/3.m3u8"], save_as="/out/j.m3u8"),
     }
 
@@ -69,7 +72,8 @@ def test_an_unknown_filter_value_is_named_and_the_list_stays_whole(operator_clie
 
 def test_the_list_is_paged_by_50(operator_client):
     ProcessingJob.objects.bulk_create(
-        ProcessingJob(kind=JobKind.MEDIA_INFO, state=JobState.SUCCEEDED, sources=[f"/{n}.mp4"])
+        ProcessingJob(service=some_service(),
+                      kind=JobKind.MEDIA_INFO, state=JobState.SUCCEEDED, sources=[f"/{n}.mp4"])
         for n in range(60))
     first = operator_client.get(reverse("media:job_list"), {"state": "succeeded"})
     second = operator_client.get(reverse("media:job_list"), {"state": "succeeded", "page": 2})
@@ -83,8 +87,8 @@ def test_a_clip_jobs_page_shows_request_and_output(operator_client, jobs):
     assert 'data-parameter="include">0 – 2<' in page
     assert 'data-parameter="index">no<' in page
     assert 'id="job-save-as"' in page and "/out/c.m3u8" in page
-    assert f'{reverse("storage:file")}?path=%2Fout%2Fc.m3u8' in page
-    assert f'{reverse("media:clip")}?job={jobs["clip_ok"].pk}' in page
+    assert f'{reverse("storage:file")}?service=demo-bucket&amp;path=%2Fout%2Fc.m3u8' in page
+    assert f'{reverse("media:clip")}?service=demo-bucket&amp;job={jobs["clip_ok"].pk}' in page
 
 
 def test_a_concat_jobs_page_lists_its_sources_in_order(operator_client, jobs):
@@ -103,7 +107,8 @@ def test_an_info_job_from_the_provider_answer_renders_its_tables(operator_client
                           {"index": 1, "type": "audio", "codec": "mp3", "audio_channels": 1,
                            "audio_samplerate": 8000,
                            "metadata": {"language": "chi"}}]}
-    done = ProcessingJob.objects.create(kind=JobKind.MEDIA_INFO, state=JobState.SUCCEEDED,
+    done = ProcessingJob.objects.create(service=some_service(),
+                                        kind=JobKind.MEDIA_INFO, state=JobState.SUCCEEDED,
                                         sources=["/a.ts"], answer=answer)
     page = operator_client.get(reverse("media:job_detail", args=[done.pk])).content.decode()
     assert "00:00:02.500" in page and "250.0 kb/s" in page and "76.3" in page

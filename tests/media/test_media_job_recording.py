@@ -19,6 +19,7 @@ from media.models import ErrorKind, JobKind, JobState, ProcessingJob
 from media.services import jobs
 from media.tasks import mark_interrupted_jobs
 from tests.media_fixtures import MediaLab
+from tests.services_support import some_service
 
 
 @pytest.mark.django_db(transaction=True)
@@ -29,7 +30,8 @@ def test_the_job_is_committed_before_the_provider_answers(lab):
 
     def run() -> None:
         try:
-            outcome.append(services.take_snapshot(MediaLab.VIDEO, "/snaps/a.jpg", "00:00:01"))
+            outcome.append(services.take_snapshot(some_service(), MediaLab.VIDEO,
+                                                  "/snaps/a.jpg", "00:00:01"))
         finally:
             connection.close()
 
@@ -50,13 +52,13 @@ def test_the_job_is_committed_before_the_provider_answers(lab):
 @pytest.mark.django_db(transaction=True)
 def test_a_use_case_refuses_to_run_inside_a_callers_transaction(lab):
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.read_info(MediaLab.VIDEO)
+        services.read_info(some_service(), MediaLab.VIDEO)
     assert not ProcessingJob.objects.exists()
 
 
 @pytest.mark.django_db
 def test_a_final_job_is_never_changed_again(lab):
-    job = services.read_info(MediaLab.VIDEO)
+    job = services.read_info(some_service(), MediaLab.VIDEO)
     assert job.state == JobState.SUCCEEDED
     assert jobs._finish(job, JobState.FAILED, error="late") is False
     job.refresh_from_db()
@@ -67,7 +69,7 @@ def test_a_final_job_is_never_changed_again(lab):
 def test_an_answer_without_the_documented_fields_is_stored_as_unexpected(lab):
     lab.sandbox.add_fault(service="media", path="/snapshot$", action="status", status=200,
                           body={"status_code": 200, "message": "success"}, times=1)
-    job = services.take_snapshot(MediaLab.VIDEO, "/snaps/a.jpg", "00:00:01")
+    job = services.take_snapshot(some_service(), MediaLab.VIDEO, "/snaps/a.jpg", "00:00:01")
     assert (job.state, job.error_kind) == (JobState.FAILED, ErrorKind.UNEXPECTED)
     assert "content_type" in job.error
 
@@ -75,7 +77,7 @@ def test_an_answer_without_the_documented_fields_is_stored_as_unexpected(lab):
 @pytest.mark.django_db
 def test_input_the_client_refuses_is_recorded_as_not_sent(provider):
     """Callers other than the forms (a shell, a script) get the client's checks too."""
-    job = services.take_snapshot("/v.mp4", "/a.gif", "1:2:3")
+    job = services.take_snapshot(some_service(), "/v.mp4", "/a.gif", "1:2:3")
     assert (job.state, job.error_kind) == (JobState.FAILED, ErrorKind.REFUSED_LOCALLY)
     assert {problem["field"] for problem in job.answer["problems"]} == {"point", "format"}
     assert job.duration_ms is None
@@ -84,18 +86,20 @@ def test_input_the_client_refuses_is_recorded_as_not_sent(provider):
 
 @pytest.mark.django_db
 def test_the_call_is_recorded_for_the_dashboards_provider_status(lab):
-    services.read_info(MediaLab.VIDEO)
+    services.read_info(some_service(), MediaLab.VIDEO)
     contact = ProviderContact.objects.get(service="media")
     assert contact.ok and contact.last_ok_at is not None
 
 
 @pytest.mark.django_db
 def test_jobs_a_dead_process_left_running_become_no_answer(operator_client):
-    stale = ProcessingJob.objects.create(kind=JobKind.CLIP, sources=["/a.m3u8"],
+    stale = ProcessingJob.objects.create(service=some_service(),
+                                         kind=JobKind.CLIP, sources=["/a.m3u8"],
                                          save_as="/b.m3u8")
     ProcessingJob.objects.filter(pk=stale.pk).update(
         created_at=timezone.now() - timedelta(minutes=16))
-    fresh = ProcessingJob.objects.create(kind=JobKind.CLIP, sources=["/a.m3u8"],
+    fresh = ProcessingJob.objects.create(service=some_service(),
+                                         kind=JobKind.CLIP, sources=["/a.m3u8"],
                                          save_as="/c.m3u8")
     page = operator_client.get(reverse("media:job_detail", args=[fresh.pk])).content.decode()
     assert 'id="job-running"' in page

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from media.models import JobKind, JobState, ProcessingJob
 from tests.media_fixtures import MediaLab
+from tests.services_support import some_service
 
 pytestmark = pytest.mark.django_db
 
@@ -73,7 +74,8 @@ def test_staff_without_the_media_role_are_refused(client, make_user, name):
 
 
 def test_staff_without_the_media_role_cannot_see_a_job(client, make_user):
-    job = ProcessingJob.objects.create(kind=JobKind.MEDIA_INFO, sources=["/a.mp4"])
+    job = ProcessingJob.objects.create(service=some_service(),
+                                       kind=JobKind.MEDIA_INFO, sources=["/a.mp4"])
     client.force_login(make_user("sms-only", "SMS operators"))
     assert client.get(reverse("media:job_detail", args=[job.pk])).status_code == 403
     assert client.get(reverse("media:job_image", args=[job.pk])).status_code == 403

@@ -97,7 +97,7 @@ def test_a_lost_answer_after_the_work_is_no_answer_and_the_output_may_exist(
     assert lab.storage.get("/snaps/frame.jpg").status_code == 200  # indeed it was
 
 
-def test_a_provider_that_is_not_configured_records_nothing(operator_client, settings):
+def test_a_provider_that_is_not_configured_records_nothing(lab, operator_client, settings):
     settings.PROVIDER = {**settings.PROVIDER, "media": {"process_url": ""}}
     response = operator_client.post(reverse("media:info"),
                                     {"path": MediaLab.VIDEO, "read_as": "auto"})

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from console.services import default_service
 from storage.client import RetryPolicy, StorageClient
 
 
@@ -129,7 +130,8 @@ def fast_client(provider):
     not sleep; handed to services that accept a client."""
     from storage.services.connection import storage_client
 
-    return storage_client(retry=RetryPolicy(attempts=4, sleep=lambda _seconds: None))
+    return storage_client(default_service(),
+                          retry=RetryPolicy(attempts=4, sleep=lambda _seconds: None))
 
 
 def stage_copy(data: bytes) -> Path:
@@ -147,6 +149,6 @@ def queue_upload(data: bytes, target: str, **fields):
     """An UploadTask for `data` (not enqueued: the test runs it)."""
     from storage.services.uploads import create_upload
 
-    return create_upload(source=stage_copy(data), target_path=target,
+    return create_upload(default_service(), source=stage_copy(data), target_path=target,
                          original_name=target.rsplit("/", 1)[-1], size=len(data),
                          md5=md5_of(data), enqueue=False, **fields)

@@ -37,7 +37,7 @@ def test_secret_metadata_and_delete_are_recorded_with_the_person(manager_client,
     assert "file.metadata" in actions
     deleted = AuditEntry.objects.get(action="file.delete")
     assert (deleted.actor, deleted.object_id, deleted.address, deleted.outcome) == (
-        manager, "/docs/report.txt", "127.0.0.1", "ok")
+        manager, "/demo-bucket/docs/report.txt", "127.0.0.1", "ok")
     assert not AuditEntry.objects.filter(summary__contains="abc123").exists()
 
 

@@ -13,8 +13,10 @@ from storage.client import NotFound
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WORDING = {
-    "en": ("Delete the 2 selected entries of /docs?", "Delete 2 entries", "2 entries deleted."),
-    "zh-hans": ("删除 /docs 中选中的 2 个条目？", "删除 2 个条目", "已删除 2 个条目。"),
+    "en": ("Delete the 2 selected entries of /docs in demo-bucket?", "Delete 2 entries",
+           "2 entries deleted."),
+    "zh-hans": ("删除 demo-bucket 的 /docs 中选中的 2 个条目？", "删除 2 个条目",
+                "已删除 2 个条目。"),
 }
 
 
@@ -63,7 +65,8 @@ def test_select_all_ticks_every_entry_of_the_page(page, live_server, staff_login
     page.check("#select-all")
     assert page.locator("input[data-select]:checked").count() == 3
     page.click("#delete-selected")
-    assert page.inner_text("#confirm-question") == "Delete the 3 selected entries of /docs?"
+    assert page.inner_text("#confirm-question") == (
+        "Delete the 3 selected entries of /docs in demo-bucket?")
     assert docs.head("/docs/b.txt").size == 10
 
 
@@ -71,7 +74,7 @@ def test_a_single_delete_button_asks_on_the_same_page(page, live_server, staff_l
     staff_login("content", groups=("Content managers",))
     page.goto(f"{live_server.url}/storage/?path=/docs")
     page.click("tr[data-name='b.txt'] [data-action=delete]")
-    assert page.inner_text("#confirm-question") == "Delete the file /docs/b.txt?"
+    assert page.inner_text("#confirm-question") == "Delete the file /docs/b.txt of demo-bucket?"
     page.click("#confirm-action")
     page.wait_for_selector("#listing-table")
     with pytest.raises(NotFound):

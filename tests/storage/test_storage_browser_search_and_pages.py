@@ -11,6 +11,7 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
+from console.services import default_service
 from storage.services import browsing, search_page
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +76,7 @@ def test_a_tampered_trail_still_lists_the_page_asked(manager_client, letters):
     assert second_url
     html = manager_client.get(second_url + "&trail=,,,").content.decode()
     assert names_in(html)[0] == "b-010.txt" and "Page 2" in html
-    assert link(html, "prev") == f"{INDEX}?path=%2Fletters&limit=50"
+    assert link(html, "prev") == f"{INDEX}?service=demo-bucket&path=%2Fletters&limit=50"
 
 
 def test_a_prefix_search_lists_only_matching_names(manager_client, letters):
@@ -108,7 +109,7 @@ def test_a_prefix_with_a_slash_is_refused_with_the_reason(manager_client, letter
 
 def test_a_search_stops_reading_once_names_sort_past_the_prefix(provider, letters):
     # Names in code point order: after "a-" names come "b-..." and nothing later can match.
-    page = search_page("/letters", "a-0", limit=50)
+    page = search_page(default_service(), "/letters", "a-0", limit=50)
     assert [entry.name for entry in page.entries] == [f"a-{n:03d}.txt" for n in range(40)]
     assert page.scanned == 50 and page.next_cursor is None
 
@@ -116,9 +117,9 @@ def test_a_search_stops_reading_once_names_sort_past_the_prefix(provider, letter
 def test_a_search_reads_at_most_its_budget_of_requests_per_page(provider, letters,
                                                                   monkeypatch):
     monkeypatch.setattr(browsing, "SEARCH_REQUESTS_PER_PAGE", 2)
-    first = search_page("/letters", "zz", limit=50)
+    first = search_page(default_service(), "/letters", "zz", limit=50)
     assert first.entries == [] and first.scanned == 100 and first.next_cursor
-    rest = search_page("/letters", "zz", cursor=first.next_cursor, limit=50)
+    rest = search_page(default_service(), "/letters", "zz", cursor=first.next_cursor, limit=50)
     assert rest.scanned == 20 and rest.next_cursor is None
 
 

@@ -116,7 +116,7 @@ def test_an_unconfigured_provider_is_explained(manager_client, settings):
     settings.PROVIDER = {**settings.PROVIDER, "storage": {**settings.PROVIDER["storage"],
                                                           "url": ""}}
     html = manager_client.get(INDEX).content.decode()
-    assert "Object storage is not configured" in html and "set url" in html
+    assert "Object storage is not configured" in html and "set STORAGE_BUCKET" in html
 
 
 def test_a_provider_failure_is_explained(manager_client, provider):
@@ -164,7 +164,7 @@ def test_a_file_is_deleted(manager_client, bucket, asynchronous):
     response = manager_client.post(reverse("storage:delete"), {"target": target,
                                                                "confirmed": "1"})
     assert response.status_code == 302
-    assert response.url == f"{INDEX}?path=%2Fphotos%2F2024"
+    assert response.url == f"{INDEX}?service=demo-bucket&path=%2Fphotos%2F2024"
     expected = ("/photos/2024/a.txt will be deleted in the background." if asynchronous
                 else "/photos/2024/a.txt deleted.")
     assert expected in messages_of(response)

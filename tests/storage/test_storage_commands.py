@@ -143,10 +143,10 @@ def test_an_unconfigured_provider_stops_the_commands_with_the_missing_setting(se
                                                           "signature": "current"}}
     local = tmp_path / "f.txt"
     local.write_text("x")
-    with pytest.raises(CommandError, match="set url"):
+    with pytest.raises(CommandError, match="set STORAGE_URL"):
         run("storage_list")
-    with pytest.raises(CommandError, match="set url"):
+    with pytest.raises(CommandError, match="set STORAGE_URL"):
         run("storage_upload", str(local))
-    with pytest.raises(CommandError, match="set url"):
+    with pytest.raises(CommandError, match="set STORAGE_URL"):
         run("storage_sync")
     assert Path(local).exists() and not UploadTask.objects.exists()

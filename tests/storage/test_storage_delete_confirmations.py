@@ -44,7 +44,8 @@ def test_a_delete_button_only_asks_and_deletes_nothing(manager_client, folder):
     response = manager_client.post(DELETE, {"target": "file:/docs/a.txt"})
     html = response.content.decode()
     assert response.status_code == 200
-    assert "Delete the file /docs/a.txt?" in html and "This cannot be undone." in html
+    assert "Delete the file /docs/a.txt of demo-bucket?" in html
+    assert "This cannot be undone." in html
     assert ("confirmed", "1") in hidden_fields(html)
     assert folder.head("/docs/a.txt").size == 10
     assert not AuditEntry.objects.filter(action="file.delete").exists()
@@ -58,12 +59,13 @@ def test_the_confirmation_page_posts_what_deletes_the_file(manager_client, folde
     assert 'href="http://testserver/storage/file/?path=/docs/a.txt" id="confirm-back"' in html
     answer = manager_client.post(DELETE, dict(hidden_fields(html)))
     assert "/docs/a.txt will be deleted in the background." in messages_of(answer)
-    assert AuditEntry.objects.filter(action="file.delete", object_id="/docs/a.txt").exists()
+    assert AuditEntry.objects.filter(action="file.delete",
+                                     object_id="/demo-bucket/docs/a.txt").exists()
 
 
 def test_a_folder_delete_says_only_an_empty_folder_goes(manager_client, folder):
     html = manager_client.post(DELETE, {"target": "folder:/docs/empty"}).content.decode()
-    assert "Delete the folder /docs/empty?" in html
+    assert "Delete the folder /docs/empty of demo-bucket?" in html
     assert "Only an empty folder can be deleted" in html
 
 
@@ -71,7 +73,7 @@ def test_ticked_entries_are_deleted_together_after_one_confirmation(manager_clie
     ticked = ["file:/docs/a.txt", "file:/docs/c.txt", "folder:/docs/empty"]
     asked = manager_client.post(SELECTED, {"folder": "/docs", "selected": ticked})
     html = asked.content.decode()
-    assert "Delete the 3 selected entries of /docs?" in html
+    assert "Delete the 3 selected entries of /docs in demo-bucket?" in html
     assert re.findall(r"<li>([^<]+)</li>", html) == ["/docs/a.txt", "/docs/c.txt",
                                                      "/docs/empty/"]
     assert ">Delete 3 entries</button>" in html
@@ -81,7 +83,7 @@ def test_ticked_entries_are_deleted_together_after_one_confirmation(manager_clie
     for name, value in fields:
         data.setdefault(name, []).append(value)
     answer = manager_client.post(SELECTED, data)
-    assert answer.status_code == 302 and answer.url == "/storage/?path=%2Fdocs"
+    assert answer.status_code == 302 and answer.url == "/storage/?service=demo-bucket&path=%2Fdocs"
     assert "3 entries deleted." in messages_of(answer)
     for path in ("/docs/a.txt", "/docs/c.txt", "/docs/empty"):
         with pytest.raises(NotFound):

@@ -3,6 +3,7 @@ signals sent when files are deleted or their metadata changes."""
 
 from __future__ import annotations
 
+import html as html_text
 import io
 import re
 
@@ -40,7 +41,8 @@ def files(provider, sandbox_storage):
 def extra_actions(html: str, name: str) -> list[str]:
     """This test's action links in the row of `name` (other apps may register their own)."""
     row = re.findall(rf'<tr data-name="{re.escape(name)}".*?</tr>', html, re.S)[0]
-    links = re.findall(r'<a href="([^"]+)" data-action="extra">', row)
+    links = [html_text.unescape(link)
+             for link in re.findall(r'<a href="([^"]+)" data-action="extra">', row)]
     return [link for link in links if link.startswith(reverse("storage:uploads"))]
 
 
@@ -48,7 +50,7 @@ def test_a_registered_action_appears_only_on_the_files_it_applies_to(manager_cli
                                                                      video_action):
     html = manager_client.get(reverse("storage:index"), {"path": "/v"}).content.decode()
     assert extra_actions(html, "clip.mp4") == [
-        f"{reverse('storage:uploads')}?path=%2Fv%2Fclip.mp4"]
+        f"{reverse('storage:uploads')}?service=demo-bucket&path=%2Fv%2Fclip.mp4"]
     assert extra_actions(html, "notes.txt") == []
     page = manager_client.get(reverse("storage:file"), {"path": "/v/clip.mp4"}).content.decode()
     assert "Snapshot" in page

@@ -232,7 +232,8 @@ def test_removing_the_secret_asks_first_and_go_back_keeps_it(manager_client, doc
 
     assert 'id="confirmation"' in page and "移除 /docs/report.txt 的访问密钥？" in page
     assert 'name="action" value="remove"' in page and 'name="confirmed" value="1"' in page
-    assert 'href="/storage/file/?path=%2Fdocs%2Freport.txt" id="confirm-back"' in page
+    assert ('href="/storage/file/?service=demo-bucket&amp;path=%2Fdocs%2Freport.txt" '
+            'id="confirm-back"') in page
     assert stored_metadata(doc, "/docs/report.txt")["secret"] == "abc123"
 
 

@@ -12,6 +12,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from console.services import default_service
+
 pytestmark = pytest.mark.django_db
 
 KEPT = "/backoffice-private/sms/imports/numbers.csv"
@@ -96,24 +98,25 @@ def test_every_browser_use_case_refuses_the_private_folder(kept_file, sandbox_st
     from storage.models import StoredFile
 
     for attempt in [
-        lambda: services.read_page("/backoffice-private"),
-        lambda: services.file_details(kept_file),
-        lambda: services.open_download(kept_file),
-        lambda: services.delete_file(kept_file),
-        lambda: services.set_secret(kept_file, "abc"),
-        lambda: services.change_metadata(kept_file, "merge", {"a": "b"}),
-        lambda: services.create_folder("/backoffice-private", "x"),
-        lambda: services.remove_folder("/backoffice-private"),
-        lambda: services.storage_client().head(kept_file),
+        lambda: services.read_page(default_service(), "/backoffice-private"),
+        lambda: services.file_details(default_service(), kept_file),
+        lambda: services.open_download(default_service(), kept_file),
+        lambda: services.delete_file(default_service(), kept_file),
+        lambda: services.set_secret(default_service(), kept_file, "abc"),
+        lambda: services.change_metadata(default_service(), kept_file, "merge", {"a": "b"}),
+        lambda: services.create_folder(default_service(), "/backoffice-private", "x"),
+        lambda: services.remove_folder(default_service(), "/backoffice-private"),
+        lambda: services.storage_client(default_service()).head(kept_file),
     ]:
         with pytest.raises(services.PrivatePath):
             attempt()
     with pytest.raises(services.PrivatePath):
-        services.start_browser_upload(target_path=kept_file, original_name="n.csv", size=3,
+        services.start_browser_upload(default_service(), target_path=kept_file,
+                                      original_name="n.csv", size=3,
                                       content_type=None, options=services.UploadOptions(),
                                       user=None)
-    assert [e.name for e in services.read_page("/").entries] == ["public"]
-    services.sync_tree("/")
+    assert [e.name for e in services.read_page(default_service(), "/").entries] == ["public"]
+    services.sync_tree(default_service(), "/")
     assert not StoredFile.objects.filter(path__startswith="/backoffice-private").exists()
     assert sandbox_storage.head(kept_file).size == 12
 

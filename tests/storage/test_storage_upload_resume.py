@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from console.services import default_service
 from storage import services
 from storage.client import NotFound
 from storage.models import UploadTask
@@ -57,7 +58,7 @@ def test_a_lost_connection_after_three_parts_resumes_at_the_fourth(provider, lar
     assert resumed == [4, 5, 6, 7, -1]
     task.refresh_from_db()
     assert task.state == UploadTask.State.DONE
-    assert services.storage_client().head("/videos/lost.bin").md5 == md5_of(large)
+    assert services.storage_client(default_service()).head("/videos/lost.bin").md5 == md5_of(large)
 
 
 def test_a_failed_upload_resumes_with_one_click_at_its_saved_part(provider, large, fast_client,
@@ -82,7 +83,7 @@ def test_a_failed_upload_resumes_with_one_click_at_its_saved_part(provider, larg
     assert parts_sent_after(task.pk, run_upload) == [6, 7, -1]
     task.refresh_from_db()
     assert task.state == UploadTask.State.DONE
-    assert services.storage_client().head("/videos/click.bin").md5 == md5_of(large)
+    assert services.storage_client(default_service()).head("/videos/click.bin").md5 == md5_of(large)
 
 
 def test_a_dead_worker_is_taken_over_once_its_lease_runs_out(provider, large,
@@ -106,7 +107,7 @@ def test_a_dead_worker_is_taken_over_once_its_lease_runs_out(provider, large,
         assert services.recover_stalled_uploads() == [task.pk]
     assert len(scheduled) == 1
     assert parts_sent_after(task.pk, run_upload) == [5, 6, 7, -1]
-    assert services.storage_client().head("/videos/crash.bin").md5 == md5_of(large)
+    assert services.storage_client(default_service()).head("/videos/crash.bin").md5 == md5_of(large)
 
 
 def test_a_worker_that_lost_its_lease_stops_without_touching_the_task(provider, large):

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from console.services import default_service
 from storage import services
 from storage.models import StoredFile, UploadTask
 from storage.resumable import PART_SIZE
@@ -32,6 +33,7 @@ def signals():
     for name, signal in hooks.items():
         def receiver(sender, path, _name=name, **fields):
             fields.pop("signal", None)
+            assert fields.pop("service").name == "demo-bucket"  # the bucket that changed
             received.append((_name, path, fields))
 
         receivers[name] = receiver
@@ -57,7 +59,7 @@ def test_a_small_file_goes_in_one_put_and_its_local_copy_is_removed(provider, me
     assert done.state == UploadTask.State.DONE
     assert done.bytes_sent == len(data) and done.percent == 100
     assert not Path(task.source).exists()
-    assert services.storage_client().head("/docs/notes.txt").md5 == md5_of(data)
+    assert services.storage_client(default_service()).head("/docs/notes.txt").md5 == md5_of(data)
     row = StoredFile.objects.get(path="/docs/notes.txt")
     assert (row.size, row.md5, row.parent, row.has_secret) == (len(data), md5_of(data),
                                                                "/docs", False)
@@ -80,7 +82,7 @@ def test_a_file_above_the_threshold_goes_in_parts_saving_each_one(provider, medi
     assert done.state == UploadTask.State.DONE
     assert saved == [(0, 0), (1, PART_SIZE), (2, 2 * PART_SIZE), (3, 3 * PART_SIZE),
                      (-1, len(data))]
-    assert services.storage_client().head("/big/video.bin").md5 == md5_of(data)
+    assert services.storage_client(default_service()).head("/big/video.bin").md5 == md5_of(data)
     assert len(done.uuid) == 36
 
 
@@ -92,7 +94,7 @@ def test_ttl_and_metadata_go_with_both_kinds_of_upload(provider, media_root, set
     run_upload(small.pk)
     run_upload(large.pk)
     for path in ("/meta/small.txt", "/meta/large.bin"):
-        details = services.file_details(path)
+        details = services.file_details(default_service(), path)
         assert details.ttl_days == 7 and details.metadata == {"project": "x1"}
 
 
@@ -107,7 +109,7 @@ def test_image_preprocessing_goes_in_one_put_and_reports_the_stored_size(provide
     assert done.state == UploadTask.State.DONE, done.error
     assert (done.result["width"], done.result["height"]) == (50, 25)
     out = io.BytesIO()
-    services.storage_client().download("/img/wide.png", out)
+    services.storage_client(default_service()).download("/img/wide.png", out)
     assert Image.open(io.BytesIO(out.getvalue())).size == (50, 25)
 
 

@@ -7,6 +7,7 @@ import time
 import pytest
 from django.urls import reverse
 
+from console.services import default_service
 from storage import services
 from storage.models import UploadTask
 from storage.resumable import PART_SIZE
@@ -35,7 +36,7 @@ def test_the_worker_uploads_a_queued_file_in_parts(manager_client, provider, med
     wait_for(lambda: UploadTask.objects.get(pk=pk).state in ("done", "failed"))
     task = UploadTask.objects.get(pk=pk)
     assert task.state == "done", task.error
-    assert services.storage_client().head("/worker/w.bin").md5 == md5_of(data)
+    assert services.storage_client(default_service()).head("/worker/w.bin").md5 == md5_of(data)
     assert list((media_root / "uploads").iterdir()) == []
     status = manager_client.get(reverse("storage:upload_status", args=[pk])).json()
     assert (status["percent"], status["state"]) == (100, "done")
@@ -56,4 +57,4 @@ def test_the_recovery_job_hands_an_abandoned_upload_to_the_worker(provider, medi
         lease_until=timezone.now() - timedelta(minutes=1))
     recover_uploads.delay()
     wait_for(lambda: UploadTask.objects.get(pk=task.pk).state == "done")
-    assert services.storage_client().head("/worker/abandoned.txt").size == 9
+    assert services.storage_client(default_service()).head("/worker/abandoned.txt").size == 9

@@ -13,6 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from backoffice.ui.tiles import chart_days
+from console.services import default_service
 from storage import dashboard, services, tasks
 from storage.models import UsageSnapshot
 
@@ -36,16 +37,17 @@ def test_the_hourly_job_keeps_the_latest_reading_as_the_days_usage(provider, san
 
 
 def test_a_cached_reading_is_not_recorded_again(provider, sandbox_storage):
-    services.bucket_usage()
+    services.bucket_usage(default_service())
     UsageSnapshot.objects.all().delete()
-    services.bucket_usage()  # from the cache: no reading, nothing to keep
+    services.bucket_usage(default_service())  # from the cache: no reading, nothing to keep
     assert not UsageSnapshot.objects.exists()
 
 
-def test_the_chart_shows_each_days_usage_and_gaps_for_days_without_a_reading(manager):
+def test_the_chart_shows_each_days_usage_and_gaps_for_days_without_a_reading(manager, provider):
     today = timezone.localdate()
     for days_ago, used in ((20, 1), (5, 1000), (1, 3000), (0, 2500)):
-        UsageSnapshot.objects.create(day=today - timedelta(days=days_ago), used_bytes=used,
+        UsageSnapshot.objects.create(service=default_service(),
+                                     day=today - timedelta(days=days_ago), used_bytes=used,
                                      taken_at=timezone.now())
     chart = dashboard.chart(manager)
 
@@ -68,7 +70,7 @@ def test_failed_uploads_link_to_the_upload_list_of_failed_uploads(provider, mana
     figures = {figure.label: figure for figure in dashboard.figures(manager)}
     client = Client()
     client.force_login(manager)
-    assert figures["Uploads failed"].url == "/storage/uploads/?state=failed"
+    assert figures["Uploads failed"].url == "/storage/uploads/?service=demo-bucket&state=failed"
     page = client.get(figures["Uploads failed"].url).content.decode()
     assert "/u/f.bin" in page and "/u/w.bin" not in page
     for figure in figures.values():

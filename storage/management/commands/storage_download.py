@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from backoffice.operations.provider import ProviderNotConfigured
 from storage import paths, rules, services
+from storage.management.service_option import add_service_option, chosen_service
 from storage.management.terminal import ProgressBar
 from storage.services import StorageError
 from storage.texts import error_text
@@ -37,6 +38,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
+        add_service_option(parser)
         parser.add_argument("path", help="bucket path of the file")
         parser.add_argument("target", nargs="?", default=".",
                             help="local file or existing folder (default: current folder)")
@@ -54,7 +56,7 @@ class Command(BaseCommand):
             raise CommandError(f"{target} exists; use --force to replace it")
         partial = target.with_name(target.name + ".part")
         try:
-            client = services.storage_client()
+            client = services.storage_client(chosen_service(options))
             info = client.head(remote)
             if info.type == "folder":
                 raise CommandError(f"{remote} is a folder; use storage_list to see its files")

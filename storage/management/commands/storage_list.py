@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from backoffice.operations.provider import ProviderNotConfigured
 from storage import paths, rules, services
+from storage.management.service_option import add_service_option, chosen_service
 from storage.services import ListItem, StorageClient, StorageError
 from storage.texts import error_text
 
@@ -19,6 +20,7 @@ class Command(BaseCommand):
     help = "List a folder of the bucket: type, size, last modified (UTC) and path."
 
     def add_arguments(self, parser: CommandParser) -> None:
+        add_service_option(parser)
         parser.add_argument("folder", nargs="?", default="/", help="bucket folder (default: /)")
         parser.add_argument("--order", choices=rules.LIST_ORDERS, default="asc")
         parser.add_argument("--page-size", type=int, default=1000,
@@ -30,7 +32,7 @@ class Command(BaseCommand):
         try:
             root = paths.canonical(options["folder"])
             rules.require(rules.check_list_options(options["page_size"], options["order"]))
-            client = services.storage_client()
+            client = services.storage_client(chosen_service(options))
             count = self._walk(client, root, options)
         except (StorageError, ProviderNotConfigured, rules.RuleViolation) as failure:
             raise CommandError(error_text(failure, options["folder"])) from None

@@ -7,6 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from storage import rules, services
+from storage.management.service_option import add_service_option, chosen_service
 from storage.models import SyncRun
 from storage.services import DETAILS_PER_RUN
 from storage.texts import error_text
@@ -19,6 +20,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
+        add_service_option(parser)
         parser.add_argument("root", nargs="?", default="/", help="folder to mirror (default: /)")
         parser.add_argument(
             "--details", type=int, default=DETAILS_PER_RUN,
@@ -28,7 +30,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            run = services.sync_tree(options["root"], details_limit=max(options["details"], 0))
+            run = services.sync_tree(chosen_service(options), options["root"],
+                                     details_limit=max(options["details"], 0))
         except rules.RuleViolation as violation:
             raise CommandError(f"root: {error_text(violation)}") from None
         summary = (

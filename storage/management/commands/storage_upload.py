@@ -8,7 +8,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from backoffice.operations.provider import ProviderNotConfigured
+from console.models import Service
 from storage import paths, rules, services
+from storage.management.service_option import add_service_option, chosen_service
 from storage.management.terminal import ProgressBar
 from storage.models import UploadTask
 from storage.texts import error_text
@@ -22,6 +24,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
+        add_service_option(parser)
         parser.add_argument("source", help="local file or folder")
         parser.add_argument(
             "target",
@@ -40,7 +43,8 @@ class Command(BaseCommand):
         if not source.exists():
             raise CommandError(f"source: {source} does not exist")
         try:
-            services.storage_client()  # refuse before any task is saved
+            service = chosen_service(options)
+            services.storage_client(service)  # refuse before any task is saved
         except ProviderNotConfigured as missing:
             raise CommandError(error_text(missing)) from None
         target = options["target"] or f"/{source.resolve().name}"
@@ -50,7 +54,7 @@ class Command(BaseCommand):
             raise CommandError(f"source: {source} holds no files")
         failures = 0
         for local, remote in pairs:
-            failures += 0 if self._upload(local, remote, upload_options) else 1
+            failures += 0 if self._upload(service, local, remote, upload_options) else 1
         if failures:
             raise CommandError(f"{failures} of {len(pairs)} files failed; run again to resume")
 
@@ -79,9 +83,10 @@ class Command(BaseCommand):
         prefix = base.rstrip("/")
         return [(path, f"{prefix}/{path.relative_to(source).as_posix()}") for path in files]
 
-    def _upload(self, local: Path, remote: str, options: services.UploadOptions) -> bool:
+    def _upload(self, service: Service, local: Path, remote: str,
+                options: services.UploadOptions) -> bool:
         try:
-            task = services.local_file_upload(local, remote, options)
+            task = services.local_file_upload(service, local, remote, options)
         except rules.RuleViolation as violation:
             self.stderr.write(f"{local}: {error_text(violation, remote)}")
             return False
