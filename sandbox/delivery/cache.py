@@ -13,6 +13,10 @@ and processed variants), at once rather than "within 5 minutes".
 A purge drops the entries of a URL path: the entry of that exact path (every query variant)
 and every entry made from a stored file at that path (its versions, parameter URLs and combined
 files that include it).
+
+Own-origin answers (own_origin.py) are entries too: they hold their bytes, the origin's status
+and headers, and an expiry on the sandbox clock (no stored file tells when they are stale), and
+they name their domain, so that a whole-site refresh drops them all.
 """
 
 from __future__ import annotations
@@ -44,6 +48,10 @@ class Entry:
     filename: str  # what `_upd=true` calls the download
     stored_at: float
     hits: int = field(default=0)
+    status: int = 200
+    headers: tuple[tuple[str, str], ...] = ()  # an origin's answer headers, as passed on
+    expires_at: float | None = None  # None: current while its fingerprints hold
+    domain: str = ""  # an own-origin entry's domain
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -62,7 +70,8 @@ class Entry:
         return {"path": self.key[0], "query": self.key[1], "sources": list(self.sources),
                 "size": self.size, "content_type": self.content_type,
                 "stored_at": self.stored_at, "hits": self.hits,
-                "holds_body": self.body is not None}
+                "holds_body": self.body is not None, "status": self.status,
+                "expires_at": self.expires_at, "domain": self.domain}
 
 
 class EdgeCache:
@@ -74,11 +83,16 @@ class EdgeCache:
         self._bytes = 0
         self._lock = threading.Lock()
 
-    def get(self, key: CacheKey, fingerprints: tuple[Fingerprint, ...]) -> Entry | None:
-        """The current entry for `key`, or None; a stale one takes its variants with it."""
+    def get(self, key: CacheKey, fingerprints: tuple[Fingerprint, ...],
+            now: float | None = None) -> Entry | None:
+        """The current entry for `key`, or None; a stale one takes its variants with it. An
+        entry with an expiry is current until `now` (the sandbox clock) reaches it."""
         with self._lock:
             entry = self._entries.get(key)
             if entry is None:
+                return None
+            if entry.expires_at is not None and (now is None or now >= entry.expires_at):
+                self._bytes -= self._entries.pop(key).cost
                 return None
             if entry.fingerprints != fingerprints:
                 self._drop_where(lambda e: bool(set(e.sources) & set(entry.sources)))
@@ -107,6 +121,11 @@ class EdgeCache:
         """Drop the entries a purge of the URL path `path` refreshes; returns how many."""
         with self._lock:
             return self._drop_where(lambda entry: entry.key[0] == path or path in entry.sources)
+
+    def drop_domain(self, domain: str) -> int:
+        """Drop every own-origin entry of `domain` (a whole-site refresh); returns how many."""
+        with self._lock:
+            return self._drop_where(lambda entry: entry.domain == domain)
 
     def clear(self) -> int:
         with self._lock:

@@ -21,6 +21,7 @@ USER_AGENT_DENIED = "40310012"
 NOT_FOUND = "40400001"
 METHOD_NOT_ALLOWED = "40500001"
 INTERNAL_ERROR = "50000000"
+ORIGIN_UNREACHABLE = "50200001"  # no address of an own-origin service gave an answer
 
 
 class EdgeError(Exception):
