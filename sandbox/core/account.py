@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import secrets
 import string
-
 from collections.abc import Callable
 
 from django.db import transaction
