@@ -1,4 +1,5 @@
-"""`make run`: the sandbox, then web, worker and beat pointed at it; Ctrl-C stops them all.
+"""`make run`: the sandbox and a demo origin web server, then web, worker and beat pointed at
+the sandbox; Ctrl-C stops them all.
 
 The sandbox starts first because its info file carries the addresses and demo credentials the
 back-office needs; they are handed over as environment variables, as in production.
@@ -25,6 +26,9 @@ PYTHON = sys.executable
 BIN = Path(PYTHON).parent
 WEB_PORT = int(os.environ.get("WEB_PORT", "8000"))
 SANDBOX_BASE_PORT = int(os.environ.get("SANDBOX_BASE_PORT", "8100"))
+# The merchant's own web server of the demo (scripts/demo_origin.py), for own-origin services.
+DEMO_ORIGIN_PORT = SANDBOX_BASE_PORT + 8
+DEMO_ORIGIN_URL = f"http://127.0.0.1:{DEMO_ORIGIN_PORT}"
 
 
 def local_secret_key() -> str:
@@ -125,11 +129,14 @@ def main() -> None:
                           "--data-dir", str(VAR / "sandbox"), "--info-file", str(INFO_FILE)],
               dict(os.environ))
         info = wait_for_sandbox(children[0])
+        start("demo origin", [PYTHON, "scripts/demo_origin.py", "--port", str(DEMO_ORIGIN_PORT)],
+              dict(os.environ))
         # DEBUG off, as staff will run it: a missing page shows the product's own 404, not
         # Django's list of URL patterns. Static files are served by WhiteNoise either way.
         env = {**os.environ, "DEBUG": os.environ.get("DEBUG", "false"),
                "SECRET_KEY": os.environ.get("SECRET_KEY") or local_secret_key(),
-               "VAR_DIR": str(VAR), **provider_environment(info)}
+               "VAR_DIR": str(VAR), "DEMO_ORIGIN_URL": DEMO_ORIGIN_URL,
+               **provider_environment(info)}
         manage("migrate", "--verbosity", "0", env=env)
         manage("createcachetable", env=env)
         # Printed last (below), where it is not lost among the processes' start-up messages.
@@ -145,7 +152,8 @@ def main() -> None:
         wait_for_web()
         time.sleep(2)  # the worker and beat finish their own start-up messages
         print(banner(f"Back-office: http://127.0.0.1:{WEB_PORT}/  (Ctrl-C stops everything)",
-                     demo_user), flush=True)
+                     demo_user, f"Demo origin (a merchant's own site): {DEMO_ORIGIN_URL}/"),
+              flush=True)
         while all(child.poll() is None for child in children):
             time.sleep(0.5)
         print("A process stopped; stopping the others.", flush=True)

@@ -74,7 +74,8 @@ class Incoming:
     raw_query: str
     headers: dict[str, str]
     body: bytes
-    client_ip: str
+    client_ip: str  # as the access rules see it
+    peer: str  # the address the request came from
 
 
 def limits() -> upstream.Limits:
@@ -164,7 +165,7 @@ def _ask_origin(site: OwnOrigin, incoming: Incoming, method: str,
                 origin_query: str) -> OriginAnswer:
     target = quote(incoming.path, safe=PATH_SAFE) + (f"?{origin_query}" if origin_query else "")
     headers = upstream.forwarded_headers(incoming.headers, host=site.domain,
-                                         client_ip=incoming.client_ip)
+                                         client_ip=incoming.client_ip, peer=incoming.peer)
     request = OriginRequest(method, target, headers,
                             incoming.body if method in PASSED_METHODS else b"")
     try:

@@ -11,8 +11,9 @@ What the origin receives:
 - the request's method, path and query (after the edge's rewriting) and body;
 - `Host: <the domain>`: the provider sends the accelerated domain unless a custom origin
   Host is set (cdn/basic.md, "回源 Host"), and our console has no such setting;
-- the client's address in `X-Forwarded-For` (appended to what the client sent), `X-Real-IP`
-  and `Client-IP` (cdn/advanced.md: the three are sent together);
+- `X-Forwarded-For`: what the client sent with the address the edge saw appended, as a proxy
+  does; `X-Real-IP` and `Client-IP`: the client's address as the edge's access rules see it
+  (cdn/advanced.md: the three are sent together);
 - the other request headers, except hop-by-hop ones, `Accept-Encoding` (the edge caches one
   plain copy for every client) and conditional or range headers (it caches whole answers).
 Redirects are not followed: a 301/302 goes back to the client, as without "redirect
@@ -95,14 +96,16 @@ class _Failed(Exception):
     pass
 
 
-def forwarded_headers(incoming: Mapping[str, str], *, host: str,
-                      client_ip: str) -> tuple[tuple[str, str], ...]:
-    """The request headers the origin gets (see the module's docstring)."""
+def forwarded_headers(incoming: Mapping[str, str], *, host: str, client_ip: str,
+                      peer: str | None = None) -> tuple[tuple[str, str], ...]:
+    """The request headers the origin gets (see the module's docstring); `peer` is the address
+    the request came from (default: `client_ip`)."""
     kept = [(name, value) for name, value in incoming.items()
             if name.lower() not in NOT_FORWARDED and value is not None]
     earlier = next((value for name, value in incoming.items()
                     if name.lower() == "x-forwarded-for"), "")
-    chain = f"{earlier}, {client_ip}" if earlier.strip() else client_ip
+    seen = peer or client_ip
+    chain = f"{earlier}, {seen}" if earlier.strip() else seen
     return (("Host", host), *kept, ("X-Forwarded-For", chain), ("X-Real-IP", client_ip),
             ("Client-IP", client_ip), ("Accept-Encoding", "identity"))
 

@@ -7,8 +7,10 @@ A request goes through, in order (each step may answer on its own):
 3. access checks on the request as the rules left its headers: IP blacklist, Referer, User-Agent
    (access.py), then the token (auth.py) of the URL the client requested;
 4. the method: GET and HEAD are served, OPTIONS answers 204 (a CORS preflight), anything else
-   405;
-5. the content (content.py), a 404 turned into the rules' `$REDIRECT404` when one is set.
+   405 (on an own-origin domain, POST, PUT, PATCH and DELETE go to the origin);
+5. the content: from storage (content.py), or, on a domain of an own-origin service (the Host
+   names it, sites.py), from the cache, mirror storage and the origin (own_origin.py); a 404
+   turned into the rules' `$REDIRECT404` when one is set.
 Every answer, refusals included, carries the configured CORS headers and then the rules'
 response header changes.
 """
@@ -22,7 +24,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from edgerules import Outcome
 from sandbox.core import clock
-from sandbox.delivery import access, auth, content, rewrite
+from sandbox.delivery import access, auth, content, own_origin, rewrite, sites
 from sandbox.delivery.config import Published, published
 from sandbox.delivery.errors import METHOD_NOT_ALLOWED, EdgeError, invalid_token
 
@@ -58,7 +60,12 @@ def _handle(request: HttpRequest, settings: Published) -> tuple[Outcome | None, 
     headers = rewrite.request_headers(dict(request.headers), outcome.request_headers)
     try:
         _check_access(request, headers, settings, now)
-        return outcome, _content(request, outcome, settings)
+        response = _content(request, outcome, settings, headers)
+        if response.status_code == 404:  # an own origin's 404 answer
+            moved = rewrite.redirect_404(outcome)
+            if moved is not None:
+                return outcome, moved
+        return outcome, response
     except EdgeError as error:
         if error.status == 404:
             moved = rewrite.redirect_404(outcome)
@@ -86,12 +93,21 @@ def _check_access(request: HttpRequest, headers: dict[str, str], settings: Publi
         raise invalid_token()
 
 
-def _content(request: HttpRequest, outcome: Outcome, settings: Published) -> HttpResponseBase:
+def _content(request: HttpRequest, outcome: Outcome, settings: Published,
+             headers: dict[str, str]) -> HttpResponseBase:
     method = (request.method or "GET").upper()
     if method == "OPTIONS":
         response = HttpResponse(status=204)
         response["Allow"] = ALLOW
         return response
+    site = sites.own_origin_site(request.META.get("HTTP_HOST", ""))
+    if site is not None and method in own_origin.CACHED_METHODS + own_origin.PASSED_METHODS:
+        peer = request.META.get("REMOTE_ADDR", "")
+        incoming = own_origin.Incoming(
+            method=method, path=rewrite.served_path(outcome), raw_query=outcome.query,
+            headers=headers, body=request.body if method in own_origin.PASSED_METHODS else b"",
+            client_ip=access.client_ip(peer, headers), peer=peer)
+        return own_origin.serve(site, incoming, settings)
     if method not in SERVED_METHODS:
         error = EdgeError(405, METHOD_NOT_ALLOWED, f"method {method} not allowed; the edge "
                                                    f"serves {ALLOW}")
