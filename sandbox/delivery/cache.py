@@ -122,6 +122,11 @@ class EdgeCache:
         with self._lock:
             return self._drop_where(lambda entry: entry.key[0] == path or path in entry.sources)
 
+    def drop_matching(self, condition: Callable[[Entry], bool]) -> int:
+        """Drop every entry `condition` holds for (a rule refresh); returns how many."""
+        with self._lock:
+            return self._drop_where(condition)
+
     def drop_domain(self, domain: str) -> int:
         """Drop every own-origin entry of `domain` (a whole-site refresh); returns how many."""
         with self._lock:
