@@ -86,8 +86,7 @@ def limits() -> upstream.Limits:
 
 
 def cache_key(domain: str, path: str, followed_query: str | None) -> CacheKey:
-    """Own-origin entries are keyed by `<domain><path>` so that two domains never share one."""
-    return (f"{domain}{path}", followed_query)
+    return (domain, path, followed_query)
 
 
 def serve(site: OwnOrigin, incoming: Incoming, published: Published) -> HttpResponseBase:
@@ -147,8 +146,7 @@ def _miss(site: OwnOrigin, incoming: Incoming, published: Published, key: CacheK
                else freshness.cache_seconds(answer, incoming.path, now))
     entry = Entry(key=key, fingerprints=(), body=_decorated(answer, published),
                   content_type=answer.content_type, filename=name, stored_at=now,
-                  status=answer.status, headers=answer.headers, expires_at=now + seconds,
-                  domain=site.domain)
+                  status=answer.status, headers=answer.headers, expires_at=now + seconds)
     if seconds > 0 and not bypass:
         EDGE_CACHE.put(entry)
     return _from_entry(entry, head=head), entry
@@ -156,9 +154,11 @@ def _miss(site: OwnOrigin, incoming: Incoming, published: Published, key: CacheK
 
 def _entry_of_stored(key: CacheKey, site: OwnOrigin, found: StoredObject, body: bytes | None,
                      now: float) -> Entry:
+    """A file of the mirror bucket as an entry: no fingerprints, since the provider serves the
+    copy for the mirror's cache time whatever becomes of it in the bucket meanwhile."""
     return Entry(key=key, fingerprints=(), body=body, content_type=found.mime_type,
                  filename=found.name, stored_at=now,
-                 expires_at=now + site.mirror.cache_seconds, domain=site.domain)
+                 expires_at=now + site.mirror.cache_seconds)
 
 
 def _ask_origin(site: OwnOrigin, incoming: Incoming, method: str,
