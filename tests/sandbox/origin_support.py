@@ -15,10 +15,14 @@ as many as a test asks for and stops them after it.
 
 from __future__ import annotations
 
+import secrets
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 from urllib.parse import urlsplit
+
+import requests
 
 # Never an origin: a port nothing listens on, refused at once (the brief's "down" address).
 DOWN_ADDRESS = "http://127.0.0.1:1"
@@ -132,3 +136,50 @@ class OriginServer:
 
     def hits(self, path: str | None = None) -> int:
         return sum(1 for received in self.requests if path is None or received.path == path)
+
+
+class OwnOriginConsole:
+    """Own-origin services through the sandbox: created on the control API (a person in the
+    provider's console), then their domains, origins and mirror storage set, and their sites
+    refreshed, through the console API with a Bearer token (docs/decisions.md)."""
+
+    def __init__(self, sandbox: Any) -> None:
+        self.sandbox = sandbox
+        self.url = sandbox.info["console_url"]
+        login = sandbox.info["console"]
+        response = requests.post(f"{self.url}/oauth/tokens", data={
+            "username": login["username"], "password": login["password"],
+            "code": secrets.token_hex(12), "name": "tests", "scope": "global"}, timeout=30)
+        assert response.status_code == 200, response.text
+        self.headers = {"Authorization": f"Bearer {response.json()['access_token']}"}
+
+    def call(self, method: str, path: str, body: Any = None) -> requests.Response:
+        return requests.request(method, self.url + path, json=body, headers=self.headers,
+                                timeout=30)
+
+    def create(self, name: str, domain: str, origins: list[dict[str, Any]]) -> None:
+        response = self.sandbox.control("POST", "/console/services", {
+            "name": name, "business_type": "cdn", "domains": [domain], "origins": origins})
+        assert response.status_code in (200, 201), response.text
+
+    def set_origins(self, name: str, origins: list[dict[str, Any]]) -> None:
+        response = self.call("PUT", "/buckets/origins", {"bucket_name": name,
+                                                         "origins": origins})
+        assert response.status_code == 200, response.text
+
+    def set_mirror(self, name: str, status: str, storage_bucket: str = "",
+                   cache_seconds: int = 7 * 86400) -> None:
+        body: dict[str, Any] = {"bucket_name": name, "status": status,
+                                "cache_seconds": cache_seconds}
+        if storage_bucket:
+            body["storage_bucket"] = storage_bucket
+        response = self.call("PUT", "/buckets/mirror", body)
+        assert response.status_code == 200, response.text
+
+    def refresh_site(self, domain: str) -> None:
+        response = self.call("POST", "/buckets/purge/site", {"domain": domain})
+        assert response.status_code == 200, response.text
+
+
+def origin(address: str, weight: int = 1, backup: bool = False) -> dict[str, Any]:
+    return {"address": address, "weight": weight, "backup": backup}
