@@ -135,12 +135,12 @@ class EdgeCache:
             return self._drop_where(lambda entry: entry.domain == domain
                                     and (entry.path == path or path in entry.sources))
 
-    def purge_matching(self, domain: str, matches: Callable[[str], bool]) -> int:
+    def purge_matching(self, domain: str, matches: Callable[[str], object]) -> int:
         """Drop the entries of `domain` whose path, or the path of a file they were made from,
         `matches` (a rule refresh); returns how many."""
         with self._lock:
             return self._drop_where(lambda entry: entry.domain == domain and (
-                matches(entry.path) or any(matches(source) for source in entry.sources)))
+                bool(matches(entry.path)) or any(matches(source) for source in entry.sources)))
 
     def clear_domain(self, domain: str) -> int:
         """Drop every entry of `domain` (its settings changed, or it was refreshed whole)."""

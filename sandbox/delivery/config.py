@@ -2,8 +2,9 @@
 
 A domain without a row has the defaults. Every edge request reads its domain's revision (one
 small query) and uses the compiled copy of that domain and revision: the rule set compiled by
-edgerules, networks and User-Agent patterns parsed, the versions' recipes ready. A save gets a fresh random revision, so a compiled copy can never be
-mistaken for the settings of another save (or of the account before a reset).
+edgerules, networks and User-Agent patterns parsed, the versions' recipes ready. A save gets a
+fresh random revision, so a compiled copy can never be mistaken for the settings of another
+save (or of the account before a reset).
 """
 
 from __future__ import annotations
