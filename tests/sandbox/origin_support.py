@@ -176,6 +176,15 @@ class OwnOriginConsole:
         response = self.call("PUT", "/buckets/mirror", body)
         assert response.status_code == 200, response.text
 
+    def refresh_rule(self, pattern: str) -> None:
+        response = self.call("POST", "/buckets/purge/batch", {"source_url": pattern, "noif": 1})
+        assert response.status_code == 200, response.text
+
+    def preheat(self, url: str) -> None:
+        response = requests.post(f"{self.url}/preheat", data={"url": url}, headers=self.headers,
+                                 timeout=30)
+        assert response.status_code == 200, response.text
+
     def refresh_site(self, domain: str) -> None:
         response = self.call("POST", "/buckets/purge/site", {"domain": domain})
         assert response.status_code == 200, response.text

@@ -214,3 +214,35 @@ def test_the_domains_access_rules_apply(sandbox, edge, site):
     assert response.status_code == 200, response.text
     assert_refused(get(edge, "/a.css"), 403, "40310010")
     assert site.hits() == 0
+
+
+def test_a_rule_refresh_drops_the_matching_paths(console, edge, site):
+    site.page("/img/b.css", b"b", content_type="text/css")
+    get(edge, "/a.css")
+    get(edge, "/img/b.css")
+    console.refresh_rule(f"http://{DOMAIN}/img/*")
+    assert get(edge, "/img/b.css").headers["X-Cache"] == "MISS"
+    assert get(edge, "/a.css").headers["X-Cache"] == "HIT"
+
+
+def test_a_preheat_fetches_from_the_origin_before_any_visitor(console, edge, site):
+    console.preheat(f"http://{DOMAIN}/a.css")
+    assert site.hits("/a.css") == 1
+    assert get(edge, "/a.css").headers["X-Cache"] == "HIT"
+    assert site.hits("/a.css") == 1
+
+
+def test_changed_origins_apply_to_the_next_request(console, edge, origin_servers, site):
+    other = origin_servers()
+    other.page("/page.html", b"other", content_type="text/html")
+    console.set_origins(SERVICE, [origin(other.address)])
+    assert get(edge, "/page.html").content == b"other"
+    assert site.hits("/page.html") == 0
+
+
+def test_html_minification_applies_to_origin_pages(sandbox, edge, site):
+    site.page("/m.html", b"<p>  a  </p>\n\n<!-- c -->\n<p>b</p>", content_type="text/html")
+    response = sandbox.control("POST", f"/delivery/config?domain={DOMAIN}",
+                               {"html_minify": True})
+    assert response.status_code == 200, response.text
+    assert b"<!--" not in get(edge, "/m.html").content
