@@ -246,3 +246,17 @@ def test_html_minification_applies_to_origin_pages(sandbox, edge, site):
                                {"html_minify": True})
     assert response.status_code == 200, response.text
     assert b"<!--" not in get(edge, "/m.html").content
+
+
+def test_head_answers_the_length_without_a_body_and_asks_the_origin_for_get(edge, site):
+    response = edge.request("HEAD", "/a.css", headers=HOST)
+    assert (response.status_code, response.content) == (200, b"")
+    assert response.headers["Content-Length"] == str(len(b"body{color:red}"))
+    assert site.requests[-1].method == "GET"
+    assert get(edge, "/a.css").headers["X-Cache"] == "HIT"
+
+
+def test_upd_names_the_download_of_an_origin_file(edge, site):
+    response = get(edge, "/a.css?_upd=style.css")
+    assert response.headers["Content-Disposition"].startswith("attachment")
+    assert "style.css" in response.headers["Content-Disposition"]
