@@ -21,6 +21,7 @@ USE_I18N = False
 
 INSTALLED_APPS = [
     "sandbox.core",
+    "sandbox.console",
     "sandbox.sms",
     "sandbox.topup",
     "sandbox.storage",
@@ -60,6 +61,12 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 100_000
 SANDBOX_BASE_PORT = int(os.environ.get("SANDBOX_BASE_PORT", "8100"))
 SANDBOX_HOST = os.environ.get("SANDBOX_HOST", "127.0.0.1")
 SANDBOX_TICK_INTERVAL_S = 0.5
+
+# The edge's requests to a merchant's own origin (sandbox/delivery/upstream.py): short, so a
+# dead primary fails over to the next address quickly; answers are read whole, up to a bound.
+SANDBOX_ORIGIN_CONNECT_TIMEOUT_S = float(os.environ.get("SANDBOX_ORIGIN_CONNECT_TIMEOUT_S", "3"))
+SANDBOX_ORIGIN_READ_TIMEOUT_S = float(os.environ.get("SANDBOX_ORIGIN_READ_TIMEOUT_S", "15"))
+SANDBOX_ORIGIN_MAX_BYTES = int(os.environ.get("SANDBOX_ORIGIN_MAX_BYTES", str(64 * 1024 * 1024)))
 
 LOGGING = {
     "version": 1,

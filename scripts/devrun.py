@@ -1,4 +1,5 @@
-"""`make run`: the sandbox, then web, worker and beat pointed at it; Ctrl-C stops them all.
+"""`make run`: the sandbox and a demo origin web server, then web, worker and beat pointed at
+the sandbox; Ctrl-C stops them all.
 
 The sandbox starts first because its info file carries the addresses and demo credentials the
 back-office needs; they are handed over as environment variables, as in production.
@@ -10,6 +11,7 @@ import json
 import os
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -25,6 +27,9 @@ PYTHON = sys.executable
 BIN = Path(PYTHON).parent
 WEB_PORT = int(os.environ.get("WEB_PORT", "8000"))
 SANDBOX_BASE_PORT = int(os.environ.get("SANDBOX_BASE_PORT", "8100"))
+# The merchant's own web server of the demo (scripts/demo_origin.py), for own-origin services.
+DEMO_ORIGIN_PORT = SANDBOX_BASE_PORT + 8
+DEMO_ORIGIN_URL = f"http://127.0.0.1:{DEMO_ORIGIN_PORT}"
 
 
 def local_secret_key() -> str:
@@ -49,6 +54,15 @@ def provider_environment(info: dict[str, Any]) -> dict[str, str]:
         "PURGE_URL": info["purge_url"], "DELIVERY_TOKEN_SECRET": info["delivery"]["token_secret"],
         "SANDBOX_CONTROL_URL": info["control_url"],
     }
+
+
+def port_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 def wait_for_sandbox(process: subprocess.Popen[bytes], timeout_s: float = 60) -> dict[str, Any]:
@@ -125,11 +139,19 @@ def main() -> None:
                           "--data-dir", str(VAR / "sandbox"), "--info-file", str(INFO_FILE)],
               dict(os.environ))
         info = wait_for_sandbox(children[0])
+        # Only a demo: a port already taken skips it rather than stopping everything.
+        demo_origin = port_free(DEMO_ORIGIN_PORT)
+        if demo_origin:
+            start("demo origin", [PYTHON, "scripts/demo_origin.py", "--port",
+                                  str(DEMO_ORIGIN_PORT)], dict(os.environ))
+        else:
+            print(f"demo origin: port {DEMO_ORIGIN_PORT} is in use; not started", flush=True)
         # DEBUG off, as staff will run it: a missing page shows the product's own 404, not
         # Django's list of URL patterns. Static files are served by WhiteNoise either way.
         env = {**os.environ, "DEBUG": os.environ.get("DEBUG", "false"),
                "SECRET_KEY": os.environ.get("SECRET_KEY") or local_secret_key(),
-               "VAR_DIR": str(VAR), **provider_environment(info)}
+               "VAR_DIR": str(VAR), "DEMO_ORIGIN_URL": DEMO_ORIGIN_URL,
+               **provider_environment(info)}
         manage("migrate", "--verbosity", "0", env=env)
         manage("createcachetable", env=env)
         # Printed last (below), where it is not lost among the processes' start-up messages.
@@ -144,8 +166,11 @@ def main() -> None:
               env)
         wait_for_web()
         time.sleep(2)  # the worker and beat finish their own start-up messages
+        # The demo user's line stays last: it is what a newcomer (and a test) looks for.
+        origin_line = ([f"Demo origin (a merchant's own site): {DEMO_ORIGIN_URL}/"]
+                       if demo_origin else [])
         print(banner(f"Back-office: http://127.0.0.1:{WEB_PORT}/  (Ctrl-C stops everything)",
-                     demo_user), flush=True)
+                     *origin_line, demo_user), flush=True)
         while all(child.poll() is None for child in children):
             time.sleep(0.5)
         print("A process stopped; stopping the others.", flush=True)

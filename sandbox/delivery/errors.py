@@ -19,8 +19,10 @@ IP_DENIED = "40310010"
 REFERER_DENIED = "40310011"
 USER_AGENT_DENIED = "40310012"
 NOT_FOUND = "40400001"
+UNKNOWN_DOMAIN = "40400002"  # the Host is no domain of the account
 METHOD_NOT_ALLOWED = "40500001"
 INTERNAL_ERROR = "50000000"
+ORIGIN_UNREACHABLE = "50200001"  # no address of an own-origin service gave an answer
 
 
 class EdgeError(Exception):

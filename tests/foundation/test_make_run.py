@@ -1,7 +1,7 @@
 """`make run`'s supervisor on a bare machine: embedded SQLite and file broker, a demo user whose
-printed password signs in, the sandbox wired in, the product's own 404 page (DEBUG off), every
-log line of every process stamped in UTC with its offset, and one interrupt stopping every
-process."""
+printed password signs in, the sandbox and the demo origin wired in, the product's own 404
+page (DEBUG off), every log line of every process stamped in UTC with its offset, and one
+interrupt stopping every process."""
 
 import os
 import re
@@ -52,10 +52,11 @@ def assert_one_zone(output: str) -> None:
 
 def test_make_run_serves_the_back_office_and_one_interrupt_stops_everything(tmp_path):
     web_port = free_base_port()
+    sandbox_base = free_base_port()
     env = {key: value for key, value in os.environ.items()
            if key not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG"}}
     env.update({"VAR_DIR": str(tmp_path / "var"), "WEB_PORT": str(web_port),
-                "SANDBOX_BASE_PORT": str(free_base_port()), "PYTHONUNBUFFERED": "1",
+                "SANDBOX_BASE_PORT": str(sandbox_base), "PYTHONUNBUFFERED": "1",
                 # Neither UTC nor TIME_ZONE: a line stamped in either local zone would show.
                 "TZ": "America/Sao_Paulo"})
     log_path = tmp_path / "run.log"
@@ -91,6 +92,10 @@ def test_make_run_serves_the_back_office_and_one_interrupt_stops_everything(tmp_
         assert missing.status_code == 404
         assert 'class="card error-page"' in missing.text  # the product's own page
         assert "URLconf" not in missing.text
+        # The demo origin (a merchant's own site) beside the sandbox, on base port + 8.
+        demo_origin = f"http://127.0.0.1:{sandbox_base + 8}"
+        assert f"Demo origin (a merchant's own site): {demo_origin}/" in output
+        assert requests.get(f"{demo_origin}/style.css", timeout=10).ok
         assert_one_zone(log_path.read_text())
     finally:
         supervisor.send_signal(signal.SIGINT)
