@@ -62,6 +62,14 @@ class MirrorStatus(models.TextChoices):
     PAUSED = "paused", _("Paused")
 
 
+class PublishState(models.TextChoices):
+    """Whether the console holds what this record says; a failed call keeps its answer."""
+
+    PUBLISHED = "published", _("Published")
+    PENDING = "pending", _("Not published yet")
+    FAILED = "failed", _("Not published")
+
+
 class Service(models.Model):
     name = models.CharField(_("name"), max_length=40, unique=True, validators=[SERVICE_NAME],
                             help_text=_("The service's name at the provider (the bucket)."))
@@ -87,6 +95,10 @@ class Service(models.Model):
         validators=[MinValueValidator(MIRROR_MIN_CACHE_SECONDS + 1)])
     provider_seen_at = models.DateTimeField(_("last listed by the provider"), null=True,
                                             blank=True)
+    # The origin list is published as a whole (PUT /buckets/origins), so its state is here.
+    origins_state = models.CharField(_("origins published"), max_length=9,
+                                     choices=PublishState.choices, default=PublishState.PUBLISHED)
+    origins_error = models.CharField(_("console's answer"), max_length=500, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     updated_by = models.ForeignKey(
@@ -108,6 +120,13 @@ class Service(models.Model):
     @property
     def is_cdn(self) -> bool:
         return self.kind == ServiceKind.CDN
+
+    @property
+    def needs_operator(self) -> bool:
+        """A storage service the back-office cannot use yet: listed by the provider, no
+        operator given (the environment's service has its own, in STORAGE_*)."""
+        return (self.is_storage and not self.from_environment
+                and not (self.operator and self.operator_password))
 
 
 class Origin(models.Model):
@@ -152,6 +171,9 @@ class Domain(models.Model):
     from_environment = models.BooleanField(
         _("set by the environment"), default=False, editable=False,
         help_text=_("Address and token secret are read from DELIVERY_* at every use."))
+    publish_state = models.CharField(_("bound at the provider"), max_length=9,
+                                     choices=PublishState.choices, default=PublishState.PUBLISHED)
+    publish_error = models.CharField(_("console's answer"), max_length=500, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

@@ -25,10 +25,54 @@ from console.services.choice import (
     storage_services,
 )
 from console.services.connection import console_client
+from console.services.credentials import (
+    CredentialCheck,
+    OperatorRefused,
+    register_credential_check,
+)
 from console.services.environment import environment_service
+from console.services.publishing import (
+    FAILURES,
+    LastOrigin,
+    UnbindFailed,
+    add_domain,
+    add_origin,
+    publish_domain,
+    publish_origins,
+    remove_domain,
+    remove_origin,
+)
+from console.services.records import (
+    InUse,
+    Listed,
+    Reference,
+    references,
+    refresh_from_provider,
+    remove_service,
+    save_storage_service,
+)
 from console.services.token import ConsoleTokenUnavailable
 
 __all__ = [
+    "FAILURES",
+    "CredentialCheck",
+    "InUse",
+    "LastOrigin",
+    "Listed",
+    "OperatorRefused",
+    "Reference",
+    "UnbindFailed",
+    "add_domain",
+    "add_origin",
+    "publish_domain",
+    "publish_origins",
+    "references",
+    "refresh_from_provider",
+    "register_credential_check",
+    "remove_domain",
+    "remove_origin",
+    "remove_service",
+    "save_storage_service",
     "choose",
     "console_client",
     "ConsoleTokenUnavailable",

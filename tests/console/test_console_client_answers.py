@@ -139,7 +139,7 @@ def test_a_bodiless_success_is_accepted(console: responses.RequestsMock,
                                         client: ConsoleClient) -> None:
     console.delete(f"{BASE}/buckets/domains", status=204)
     client.unbind_domain("images", "img.example.com")
-    assert parse_qs(console.calls[0].request.url.split("?", 1)[1]) == {
+    assert parse_qs(str(console.calls[0].request.url).split("?", 1)[1]) == {
         "bucket_name": ["images"], "domain": ["img.example.com"]}
 
 
