@@ -77,7 +77,7 @@ class OriginForm(forms.ModelForm[Origin]):
         match = ORIGIN_ADDRESS.match(address)
         if match is None or (match["port"] and not 1 <= int(match["port"]) <= 65535):
             raise ValidationError(_(
-                "Write http(s)://host or http(s)://host:port, without a path, e.g. "
+                "Write http://host or https://host, with an optional :port and no path, e.g. "
                 "https://www.example.com:8443."))
         address = address.lower()
         if self.service.origins.filter(address=address).exists():

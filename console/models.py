@@ -136,7 +136,8 @@ class Origin(models.Model):
                                 related_name="origins")
     position = models.PositiveIntegerField(_("order"), default=0)
     address = models.CharField(_("address"), max_length=300,
-                               help_text=_("http(s)://host[:port], without a path."))
+                               help_text=_("http://host or https://host, with an optional :port, "
+                                           "without a path."))
     weight = models.PositiveSmallIntegerField(
         _("weight"), default=10, validators=[MinValueValidator(1), MaxValueValidator(100)])
     backup = models.BooleanField(_("backup"), default=False)
