@@ -3,7 +3,8 @@
 `CredentialCheck` is the seam: the default is `console.probe` (one signed usage request of the
 console app's own, since console cannot import storage); the storage app may register its
 client-based check at start (`register_credential_check`) so that both speak with one voice.
-A check answers None when the operator is accepted, else the sentence for the field.
+A check answers None when the operator is accepted or a sentence for the password field, and
+raises OperatorRefused to put its sentence on another field (or on none).
 """
 
 from __future__ import annotations
