@@ -22,3 +22,9 @@ SERVICES: tuple[Service, ...] = (
     Service("delivery", _("Content delivery"), "delivery", "delivery.access_delivery"),
 )
 SERVICE_KEYS = tuple(service.key for service in SERVICES)
+
+# Pages of the menu that are not a provider service: the account's services and domains (the
+# console app). Not a dashboard tile, so not in SERVICES.
+MENU_PAGES: tuple[Service, ...] = (
+    Service("console", _("Services and domains"), "console", "console.access_services"),
+)

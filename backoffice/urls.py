@@ -40,6 +40,7 @@ urlpatterns = [
     path("storage/", include("storage.urls")),
     path("media/", include("media.urls")),
     path("delivery/", include("delivery.urls")),
+    path("services/", include("console.urls")),
 ]
 
 handler404 = "backoffice.ui.errors.page_not_found"

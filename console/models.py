@@ -62,6 +62,14 @@ class MirrorStatus(models.TextChoices):
     PAUSED = "paused", _("Paused")
 
 
+class PublishState(models.TextChoices):
+    """Whether the console holds what this record says; a failed call keeps its answer."""
+
+    PUBLISHED = "published", _("Published")
+    PENDING = "pending", _("Not published yet")
+    FAILED = "failed", _("Not published")
+
+
 class Service(models.Model):
     name = models.CharField(_("name"), max_length=40, unique=True, validators=[SERVICE_NAME],
                             help_text=_("The service's name at the provider (the bucket)."))
@@ -92,6 +100,10 @@ class Service(models.Model):
     groups = models.ManyToManyField(
         "auth.Group", verbose_name=_("limited to groups"), blank=True, related_name="+",
         help_text=_("Leave empty to let every group with access work on this service."))
+    # The origin list is published as a whole (PUT /buckets/origins), so its state is here.
+    origins_state = models.CharField(_("origins published"), max_length=9,
+                                     choices=PublishState.choices, default=PublishState.PUBLISHED)
+    origins_error = models.CharField(_("console's answer"), max_length=500, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     updated_by = models.ForeignKey(
@@ -114,6 +126,13 @@ class Service(models.Model):
     def is_cdn(self) -> bool:
         return self.kind == ServiceKind.CDN
 
+    @property
+    def needs_operator(self) -> bool:
+        """A storage service the back-office cannot use yet: listed by the provider, no
+        operator given (the environment's service has its own, in STORAGE_*)."""
+        return (self.is_storage and not self.from_environment
+                and not (self.operator and self.operator_password))
+
 
 class Origin(models.Model):
     """One address of a CDN service's own origin; a backup serves only when the others fail."""
@@ -122,7 +141,8 @@ class Origin(models.Model):
                                 related_name="origins")
     position = models.PositiveIntegerField(_("order"), default=0)
     address = models.CharField(_("address"), max_length=300,
-                               help_text=_("http(s)://host[:port], without a path."))
+                               help_text=_("http://host or https://host, with an optional :port, "
+                                           "without a path."))
     weight = models.PositiveSmallIntegerField(
         _("weight"), default=10, validators=[MinValueValidator(1), MaxValueValidator(100)])
     backup = models.BooleanField(_("backup"), default=False)
@@ -157,6 +177,9 @@ class Domain(models.Model):
     from_environment = models.BooleanField(
         _("set by the environment"), default=False, editable=False,
         help_text=_("Address and token secret are read from DELIVERY_* at every use."))
+    publish_state = models.CharField(_("bound at the provider"), max_length=9,
+                                     choices=PublishState.choices, default=PublishState.PUBLISHED)
+    publish_error = models.CharField(_("console's answer"), max_length=500, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -185,3 +208,24 @@ class Choice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.service_id}/{self.domain_id}"
+
+
+class ConsoleBearer(models.Model):
+    """The one Bearer token of the console API every process shares (row 1), sealed at rest.
+
+    The row is also the lock: a renewal runs under `select_for_update` on it (see
+    console.services.token). The token is never shown: not here, not in the admin.
+    """
+
+    token = SealedField(_("token"), blank=True)
+    expired_at = models.DateTimeField(_("expires at"), null=True, blank=True)
+    obtained_at = models.DateTimeField(_("obtained at"), null=True, blank=True)
+    renewals = models.PositiveIntegerField(_("renewals"), default=0)
+
+    class Meta:
+        default_permissions = ()
+        verbose_name = _("console token")
+
+    def __str__(self) -> str:
+        # Never the token itself: __str__ ends up in logs and admin pages.
+        return f"console token obtained {self.obtained_at}"

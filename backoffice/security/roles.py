@@ -13,12 +13,15 @@ from django.apps import AppConfig
 from django.contrib.auth.models import Group, Permission
 from django.db.models import Q, QuerySet
 
-from backoffice.catalogue import SERVICE_KEYS
+from backoffice.catalogue import MENU_PAGES, SERVICE_KEYS
+
+# Every app whose permissions the groups hold: the services and the menu's other pages.
+ROLE_APPS = (*SERVICE_KEYS, *(page.app_label for page in MENU_PAGES))
 
 OPERATOR_APPS: dict[str, tuple[str, ...]] = {
     "SMS operators": ("sms",),
     "Top-up operators": ("topup",),
-    "Content managers": ("storage", "media", "delivery"),
+    "Content managers": ("storage", "media", "delivery", "console"),
 }
 AUDITORS = "Auditors"
 # Exceptions to the rules, not part of anyone's daily work: no group holds them; an
@@ -39,7 +42,7 @@ def auditor_permissions() -> QuerySet[Permission]:
     # ... and the audit log, which only Auditors (and superusers) read.
     audit_log = Q(content_type__app_label="backoffice", codename="view_auditentry")
     return Permission.objects.filter(
-        (readable & Q(content_type__app_label__in=SERVICE_KEYS)) | audit_log)
+        (readable & Q(content_type__app_label__in=ROLE_APPS)) | audit_log)
 
 
 def setup_roles() -> dict[str, int]:
@@ -58,5 +61,5 @@ def setup_roles() -> dict[str, int]:
 def sync_roles_after_migrate(sender: AppConfig, **kwargs: object) -> None:
     # post_migrate fires once per app; the last one (ours is late in INSTALLED_APPS) is enough,
     # but running it for each service app too keeps groups right when only one app migrates.
-    if sender.label in ("backoffice", *SERVICE_KEYS):
+    if sender.label in ("backoffice", *ROLE_APPS):
         setup_roles()

@@ -7,7 +7,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from backoffice.annotations import RequestUser
-from backoffice.catalogue import SERVICES, Service
+from backoffice.catalogue import MENU_PAGES, SERVICES, Service
 
 
 def visible_services(user: RequestUser) -> list[Service]:
@@ -16,8 +16,16 @@ def visible_services(user: RequestUser) -> list[Service]:
     return [service for service in SERVICES if user.has_perm(service.access_permission)]
 
 
+def visible_pages(user: RequestUser) -> list[Service]:
+    """The services menu entries, then the other pages this person may open."""
+    if not user.is_authenticated:
+        return []
+    return [*visible_services(user),
+            *(page for page in MENU_PAGES if user.has_perm(page.access_permission))]
+
+
 def menu_context(request: HttpRequest) -> dict[str, object]:
-    services = visible_services(request.user)
+    services = visible_pages(request.user)
     path = request.path
     items = []
     for service in services:

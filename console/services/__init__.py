@@ -2,7 +2,8 @@
 
 - `environment`: the service and domain of `STORAGE_*` / `DELIVERY_*` as records;
 - `access`: the address and credentials of a service or domain, ready for a client;
-- `choice`: the default service and domain, and the ones a person chose.
+- `choice`: the default service and domain, and the ones a person chose;
+- `connection` and `token`: the console client, with the Bearer token every process shares.
 """
 
 from __future__ import annotations
@@ -27,10 +28,58 @@ from console.services.choice import (
     storage_services,
     visible_services,
 )
+from console.services.connection import console_client
+from console.services.credentials import (
+    CredentialCheck,
+    OperatorRefused,
+    register_credential_check,
+)
 from console.services.environment import environment_service
+from console.services.publishing import (
+    FAILURES,
+    LastOrigin,
+    UnbindFailed,
+    add_domain,
+    add_origin,
+    publish_domain,
+    publish_origins,
+    remove_domain,
+    remove_origin,
+)
+from console.services.records import (
+    InUse,
+    Listed,
+    Reference,
+    references,
+    refresh_from_provider,
+    remove_service,
+    save_storage_service,
+)
+from console.services.token import ConsoleTokenUnavailable
 
 __all__ = [
+    "FAILURES",
+    "CredentialCheck",
+    "InUse",
+    "LastOrigin",
+    "Listed",
+    "OperatorRefused",
+    "Reference",
+    "UnbindFailed",
+    "add_domain",
+    "add_origin",
+    "publish_domain",
+    "publish_origins",
+    "references",
+    "refresh_from_provider",
+    "register_credential_check",
+    "remove_domain",
+    "remove_origin",
+    "remove_service",
+    "save_storage_service",
     "choose",
+    "console_client",
+    "ConsoleTokenUnavailable",
     "chosen_domain",
     "chosen_service",
     "DomainAccess",

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('console', '0002_service_groups'),
+        ('console', '0004_service_groups'),
         ('storage', '0007_attach_to_the_configured_service'),
     ]
 

@@ -32,7 +32,7 @@ def test_operators_hold_their_apps_action_permissions():
     assert all(app == "sms" for app, _ in sms)
     content = Group.objects.get(name="Content managers").permissions.values_list(
         "content_type__app_label", flat=True)
-    assert set(content) == {"storage", "media", "delivery"}
+    assert set(content) == {"storage", "media", "delivery", "console"}
 
 
 def test_auditors_can_only_read():

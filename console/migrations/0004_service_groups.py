@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('auth', '0012_alter_user_first_name_max_length'),
-        ('console', '0001_services_and_domains'),
+        ('console', '0003_publish_state'),
     ]
 
     operations = [
