@@ -336,6 +336,13 @@ PROVIDER: dict[str, Any] = {  # each service's settings, and the sandbox's contr
         "purge_url": env.url("PURGE_URL", ("http", "https")),
         "token_secret": env.str("DELIVERY_TOKEN_SECRET"),
     },
+    # The provider's console API (services, domains, every delivery setting): a Bearer token
+    # from these credentials, shared by every process (console.services.token).
+    "console": {
+        "console_url": env.url("CONSOLE_URL", ("http", "https")),
+        "username": env.str("CONSOLE_USERNAME"),
+        "password": env.str("CONSOLE_PASSWORD"),
+    },
     "sandbox_control_url": env.url("SANDBOX_CONTROL_URL", ("http", "https")),
 }
 PROVIDER_TIMEOUT_S = env.int("PROVIDER_TIMEOUT_S", 15, minimum=1)

@@ -180,3 +180,24 @@ class Choice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.service_id}/{self.domain_id}"
+
+
+class ConsoleBearer(models.Model):
+    """The one Bearer token of the console API every process shares (row 1), sealed at rest.
+
+    The row is also the lock: a renewal runs under `select_for_update` on it (see
+    console.services.token). The token is never shown: not here, not in the admin.
+    """
+
+    token = SealedField(_("token"), blank=True)
+    expired_at = models.DateTimeField(_("expires at"), null=True, blank=True)
+    obtained_at = models.DateTimeField(_("obtained at"), null=True, blank=True)
+    renewals = models.PositiveIntegerField(_("renewals"), default=0)
+
+    class Meta:
+        default_permissions = ()
+        verbose_name = _("console token")
+
+    def __str__(self) -> str:
+        # Never the token itself: __str__ ends up in logs and admin pages.
+        return f"console token obtained {self.obtained_at}"

@@ -21,6 +21,7 @@ USE_I18N = False
 
 INSTALLED_APPS = [
     "sandbox.core",
+    "sandbox.console",
     "sandbox.sms",
     "sandbox.topup",
     "sandbox.storage",

@@ -48,6 +48,10 @@ def provider_environment(info: dict[str, Any]) -> dict[str, str]:
         "PROCESS_URL": info["process_url"], "DELIVERY_URL": info["delivery_url"],
         "PURGE_URL": info["purge_url"], "DELIVERY_TOKEN_SECRET": info["delivery"]["token_secret"],
         "SANDBOX_CONTROL_URL": info["control_url"],
+        "CONSOLE_URL": info["console_url"], "CONSOLE_USERNAME": info["console"]["username"],
+        "CONSOLE_PASSWORD": info["console"]["password"],
+        "STORAGE_LINE_URLS": ",".join(
+            f"{line}={url}" for line, url in (info.get("storage_lines") or {}).items()),
     }
 
 

@@ -129,10 +129,14 @@ def provider(sandbox: SandboxProcess, settings) -> SandboxProcess:
                   "appsecret": info["topup"]["appsecret"]},
         "storage": {"url": info["storage_url"], "bucket": info["storage"]["bucket"],
                     "operator": info["storage"]["operator"],
-                    "password": info["storage"]["password"], "signature": "current"},
+                    "password": info["storage"]["password"], "signature": "current",
+                    "lines": dict(info.get("storage_lines") or {})},
         "media": {"process_url": info["process_url"]},
         "delivery": {"delivery_url": info["delivery_url"], "purge_url": info["purge_url"],
                      "token_secret": info["delivery"]["token_secret"]},
+        "console": {"console_url": info["console_url"],
+                    "username": info["console"]["username"],
+                    "password": info["console"]["password"]},
         "sandbox_control_url": info["control_url"],
     }
     return sandbox

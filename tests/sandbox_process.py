@@ -17,14 +17,19 @@ from typing import Any
 import requests
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVICE_COUNT = 7
+SERVICE_COUNT = 8
+STORAGE_OFFSET = 3
+# The storage port also listens on the other entry lines' addresses (DECISIONS).
+LINE_ADDRESSES = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
 
 
 def ports_free(base: int) -> bool:
-    for port in range(base, base + SERVICE_COUNT):
+    wanted = [("127.0.0.1", port) for port in range(base, base + SERVICE_COUNT)]
+    wanted += [(address, base + STORAGE_OFFSET) for address in LINE_ADDRESSES]
+    for address in wanted:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
             try:
-                probe.bind(("127.0.0.1", port))
+                probe.bind(address)
             except OSError:
                 return False
     return True
@@ -35,7 +40,7 @@ def free_base_port() -> int:
         base = random.randrange(20000, 60000, 10)
         if ports_free(base):
             return base
-    raise RuntimeError("no run of seven free ports found")
+    raise RuntimeError("no run of eight free ports found")
 
 
 class SandboxProcess:

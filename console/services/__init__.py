@@ -2,7 +2,8 @@
 
 - `environment`: the service and domain of `STORAGE_*` / `DELIVERY_*` as records;
 - `access`: the address and credentials of a service or domain, ready for a client;
-- `choice`: the default service and domain, and the ones a person chose.
+- `choice`: the default service and domain, and the ones a person chose;
+- `connection` and `token`: the console client, with the Bearer token every process shares.
 """
 
 from __future__ import annotations
@@ -23,10 +24,14 @@ from console.services.choice import (
     domain_of,
     storage_services,
 )
+from console.services.connection import console_client
 from console.services.environment import environment_service
+from console.services.token import ConsoleTokenUnavailable
 
 __all__ = [
     "choose",
+    "console_client",
+    "ConsoleTokenUnavailable",
     "chosen_domain",
     "chosen_service",
     "DomainAccess",

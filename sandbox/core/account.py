@@ -8,12 +8,24 @@ from __future__ import annotations
 
 import secrets
 import string
+from collections.abc import Callable
 
 from django.db import transaction
 
 from sandbox.core.models import Account
 
 ALPHANUMERIC = string.ascii_letters + string.digits
+
+# What other apps add to a fresh account (the console's first storage service), run inside
+# the same transaction each time the account is ensured: at start and after every reset.
+EnsureHandler = Callable[[Account], None]
+_ensure_handlers: list[EnsureHandler] = []
+
+
+def on_ensure(handler: EnsureHandler) -> EnsureHandler:
+    if handler not in _ensure_handlers:
+        _ensure_handlers.append(handler)
+    return handler
 
 
 def random_text(length: int) -> str:
@@ -32,7 +44,11 @@ def ensure_account() -> Account:
             storage_operator="demo-operator",
             storage_password=random_text(24),
             delivery_token_secret=random_text(20),
+            console_username="demo",
+            console_password=random_text(24),
         )
+    for handler in list(_ensure_handlers):
+        handler(account)
     return account
 
 

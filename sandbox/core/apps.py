@@ -8,7 +8,9 @@ class CoreConfig(AppConfig):
     verbose_name = "Sandbox core"
 
     def ready(self) -> None:
+        from sandbox.core import events, lines
         from sandbox.core.faults import fault_saved
         from sandbox.core.models import Fault
 
+        events.on_reset(lines.clear)
         post_save.connect(fault_saved, sender=Fault, dispatch_uid="sandbox-fault-saved")

@@ -14,6 +14,7 @@ urlpatterns = [
     path("media/", include("sandbox.media.control_urls")),
     path("delivery/", include("sandbox.delivery.control_urls")),
     path("purge/", include("sandbox.purge.control_urls")),
+    path("console/", include("sandbox.consoleapi.control_urls")),
 ]
 
 handler404 = "sandbox.core.errors.not_found"

@@ -11,11 +11,13 @@ from sandbox.core.models import Account
 URL_KEYS = {
     "control_url": "control", "sms_api_url": "sms", "traffic_url": "topup",
     "storage_url": "storage", "process_url": "media", "delivery_url": "delivery",
-    "purge_url": "purge",
+    "purge_url": "purge", "console_url": "console",
 }
 
 
-def info(host: str, ports: dict[str, int], account: Account) -> dict[str, object]:
+def info(host: str, ports: dict[str, int], account: Account,
+         storage_lines: dict[str, str] | None = None) -> dict[str, object]:
+    """`storage_lines`: line -> address the storage port listens on (default: `host` alone)."""
     document: dict[str, object] = {
         key: f"http://{host}:{ports[service]}" for key, service in URL_KEYS.items()
     }
@@ -25,6 +27,10 @@ def info(host: str, ports: dict[str, int], account: Account) -> dict[str, object
         "storage": {"bucket": account.storage_bucket, "operator": account.storage_operator,
                     "password": account.storage_password},
         "delivery": {"token_secret": account.delivery_token_secret},
+        "console": {"username": account.console_username,
+                    "password": account.console_password},
+        "storage_lines": {line: f"http://{address}:{ports['storage']}"
+                          for line, address in (storage_lines or {"auto": host}).items()},
     })
     return document
 

@@ -9,13 +9,18 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.http import http_date
 
-from sandbox.core import clock, ports
+from sandbox.core import clock, lines, ports
 from sandbox.core.faults import take_matching_fault
 from sandbox.core.models import Fault
 
 # Set in the WSGI environ (request.META is the environ) to make the server close the
 # connection without answering; see sandbox.wsgi.
 DROP_KEY = "sandbox.drop_connection"
+
+# A service whose HTTP API is not in the package named after it. The console's records
+# (sandbox.console) sit below the edge, which reads them; its API sits above the edge, whose
+# settings and cache it changes, so the two are separate packages (no import cycle).
+URLCONFS = {"console": "sandbox.consoleapi.urls"}
 
 
 class ServiceRoutingMiddleware:
@@ -35,7 +40,9 @@ class ServiceRoutingMiddleware:
             # Django's per-request URLconf, which django-stubs does not declare.
             request.urlconf = "sandbox.core.control_urls"  # type: ignore[attr-defined]
             return self.get_response(request)
-        request.urlconf = f"sandbox.{service}.urls"  # type: ignore[attr-defined]
+        if service == "storage":
+            lines.count(request.META.get("SERVER_NAME", ""))
+        request.urlconf = URLCONFS.get(service, f"sandbox.{service}.urls")  # type: ignore[attr-defined]
         response = self.get_response(request)
         # The server's clock a client can see must be the one it is judged by: signature
         # windows read the sandbox clock, and clients correct their Date from this header.

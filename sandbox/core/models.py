@@ -14,6 +14,9 @@ class Account(models.Model):
     storage_operator = models.CharField(max_length=64)
     storage_password = models.CharField(max_length=64)
     delivery_token_secret = models.CharField(max_length=64)
+    # The console API's login (`POST /oauth/tokens`), a person's account at the provider.
+    console_username = models.CharField(max_length=64, default="demo")
+    console_password = models.CharField(max_length=64, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

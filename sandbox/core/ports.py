@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.conf import settings
 
-SERVICES = ("control", "sms", "topup", "storage", "media", "delivery", "purge")
+# The console (the provider's management API) is last, at +7, so the older offsets stay put.
+SERVICES = ("control", "sms", "topup", "storage", "media", "delivery", "purge", "console")
 FAULT_SERVICES = SERVICES[1:]
 
 _base_port: int | None = None
@@ -30,3 +31,19 @@ def service_of_port(port: int) -> str | None:
 
 def all_ports() -> dict[str, int]:
     return {service: port_of(service) for service in SERVICES}
+
+
+# The storage API's entry addresses (DECISIONS: a storage service's "line"): the storage port
+# listens on each of them when the sandbox is bound to 127.0.0.1, and a request is counted
+# against the line of the local address it arrived on.
+STORAGE_LINES = {"auto": "127.0.0.1", "telecom": "127.0.0.2", "unicom": "127.0.0.3",
+                 "cmcc": "127.0.0.4"}
+LINE_OF_ADDRESS = {address: line for line, address in STORAGE_LINES.items()}
+
+
+def storage_line_addresses(host: str) -> dict[str, str]:
+    """Line -> address the storage port listens on: the four loopback lines when bound to
+    127.0.0.1, else the one host as `auto` (no other address is known to be ours)."""
+    if host == STORAGE_LINES["auto"]:
+        return dict(STORAGE_LINES)
+    return {"auto": host}

@@ -12,7 +12,8 @@ longer match is dropped together with every other entry made from those files (a
 and processed variants), at once rather than "within 5 minutes".
 A purge drops the entries of a URL path: the entry of that exact path (every query variant)
 and every entry made from a stored file at that path (its versions, parameter URLs and combined
-files that include it).
+files that include it). Entries are the domain's: each domain has its own settings (and maybe
+its own bucket), so a key starts with the domain, and refreshes act on one domain's entries.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ MAX_ENTRIES = 20_000
 
 # (storage path, md5, modified time, secret)
 Fingerprint = tuple[str, str, float, str]
-CacheKey = tuple[str, str | None]  # (path after rewriting, query when parameters are followed)
+# (domain, path after rewriting, query when parameters are followed)
+CacheKey = tuple[str, str, str | None]
 
 
 @dataclass
@@ -58,8 +60,17 @@ class Entry:
         """What the entry counts against the cache's memory budget."""
         return ENTRY_OVERHEAD_BYTES + self.size
 
+    @property
+    def domain(self) -> str:
+        return self.key[0]
+
+    @property
+    def path(self) -> str:
+        return self.key[1]
+
     def describe(self) -> dict[str, Any]:
-        return {"path": self.key[0], "query": self.key[1], "sources": list(self.sources),
+        return {"domain": self.domain, "path": self.path, "query": self.key[2],
+                "sources": list(self.sources),
                 "size": self.size, "content_type": self.content_type,
                 "stored_at": self.stored_at, "hits": self.hits,
                 "holds_body": self.body is not None}
@@ -81,7 +92,8 @@ class EdgeCache:
             if entry is None:
                 return None
             if entry.fingerprints != fingerprints:
-                self._drop_where(lambda e: bool(set(e.sources) & set(entry.sources)))
+                self._drop_where(lambda e: e.domain == entry.domain
+                                 and bool(set(e.sources) & set(entry.sources)))
                 return None
             entry.hits += 1
             self._entries.move_to_end(key)
@@ -103,10 +115,24 @@ class EdgeCache:
                 self._bytes -= evicted.cost
         return True
 
-    def purge(self, path: str) -> int:
-        """Drop the entries a purge of the URL path `path` refreshes; returns how many."""
+    def purge(self, domain: str, path: str) -> int:
+        """Drop the entries a purge of the URL path `path` of `domain` refreshes; returns how
+        many."""
         with self._lock:
-            return self._drop_where(lambda entry: entry.key[0] == path or path in entry.sources)
+            return self._drop_where(lambda entry: entry.domain == domain
+                                    and (entry.path == path or path in entry.sources))
+
+    def purge_matching(self, domain: str, matches: Callable[[str], object]) -> int:
+        """Drop the entries of `domain` whose path, or the path of a file they were made from,
+        `matches` (a rule refresh); returns how many."""
+        with self._lock:
+            return self._drop_where(lambda entry: entry.domain == domain and (
+                bool(matches(entry.path)) or any(matches(source) for source in entry.sources)))
+
+    def clear_domain(self, domain: str) -> int:
+        """Drop every entry of `domain` (its settings changed, or it was refreshed whole)."""
+        with self._lock:
+            return self._drop_where(lambda entry: entry.domain == domain)
 
     def clear(self) -> int:
         with self._lock:

@@ -1,9 +1,10 @@
-"""The domain's published edge settings: stored as one row, compiled once per change.
+"""Each domain's published edge settings: one row per domain, compiled once per change.
 
-Every edge request reads the row's revision (one small query) and uses the compiled copy of
-that revision: the rule set compiled by edgerules, networks and User-Agent patterns parsed, the
-versions' recipes ready. A save gets a fresh random revision, so a compiled copy can never be
-mistaken for the settings of another save (or of the account before a reset).
+A domain without a row has the defaults. Every edge request reads its domain's revision (one
+small query) and uses the compiled copy of that domain and revision: the rule set compiled by
+edgerules, networks and User-Agent patterns parsed, the versions' recipes ready. A save gets a
+fresh random revision, so a compiled copy can never be mistaken for the settings of another
+save (or of the account before a reset).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ DEFAULTS: dict[str, Any] = {
 class Published:
     """The settings as the edge uses them."""
 
+    domain: str
     revision: str
     data: dict[str, Any]
     token_secret: str
@@ -69,27 +71,32 @@ class Published:
 
 
 _lock = threading.Lock()
-_compiled: dict[str, Published] = {}
+_compiled: dict[tuple[str, str], Published] = {}  # (domain, revision) -> settings
 
 
-def published() -> Published:
-    """The current settings, compiled; per request this costs one indexed read of the revision."""
-    revision = EdgeSettings.objects.filter(pk=1).values_list("revision", flat=True).first()
-    found = _compiled.get(revision or "")
+def published(domain: str) -> Published:
+    """The domain's current settings, compiled; per request this costs one indexed read of the
+    revision. A domain without a row (revision "") has the defaults."""
+    rows = EdgeSettings.objects.filter(domain=domain)
+    revision = rows.values_list("revision", flat=True).first() or ""
+    found = _compiled.get((domain, revision))
     if found is not None:
         return found
-    row = EdgeSettings.objects.filter(pk=1).first()  # revision and data of one and the same save
+    row = rows.first()  # revision and data of one and the same save
     data = {**copy.deepcopy(DEFAULTS), **(row.data if row is not None else {})}
-    compiled = compile_settings(row.revision if row is not None else "", data)
+    compiled = compile_settings(domain, row.revision if row is not None else "", data)
     with _lock:
-        _compiled.clear()  # only the current revision is ever needed again
-        _compiled[compiled.revision] = compiled
+        # Only the domain's current revision is ever needed again.
+        for key in [key for key in _compiled if key[0] == domain]:
+            del _compiled[key]
+        _compiled[(domain, compiled.revision)] = compiled
     return compiled
 
 
-def compile_settings(revision: str, data: dict[str, Any]) -> Published:
+def compile_settings(domain: str, revision: str, data: dict[str, Any]) -> Published:
     referer = data["referer"]
     return Published(
+        domain=domain,
         revision=revision,
         data=data,
         token_secret=data["token_secret"] or current_account().delivery_token_secret,
@@ -102,14 +109,25 @@ def compile_settings(revision: str, data: dict[str, Any]) -> Published:
     )
 
 
-def save(changes: dict[str, Any]) -> None:
-    """Apply validated changes (config_input.changes_from) on top of the current settings."""
+def save(domain: str, changes: dict[str, Any]) -> str:
+    """Apply validated changes (config_input.changes_from) on top of the domain's current
+    settings; returns the new revision."""
+    revision = uuid.uuid4().hex
     with transaction.atomic():
-        row = EdgeSettings.objects.select_for_update().filter(pk=1).first()
+        row = EdgeSettings.objects.select_for_update().filter(domain=domain).first()
         data = {**copy.deepcopy(DEFAULTS), **(row.data if row is not None else {}), **changes}
         EdgeSettings.objects.update_or_create(
-            pk=1, defaults={"data": data, "revision": uuid.uuid4().hex,
-                            "updated_at": clock.now()})
+            domain=domain, defaults={"data": data, "revision": revision,
+                                     "updated_at": clock.now()})
+    return revision
+
+
+def drop(domain: str) -> None:
+    """Forget the domain's settings (it was unbound): bound again, it starts from the defaults."""
+    EdgeSettings.objects.filter(domain=domain).delete()
+    with _lock:
+        for key in [key for key in _compiled if key[0] == domain]:
+            del _compiled[key]
 
 
 def forget() -> None:

@@ -2,7 +2,8 @@
 current, else a fresh answer (processed when asked), then the decorations that do not change
 the content (`_upd`, `X-Cache`).
 
-Cache key: the served path (after rewriting), plus the query when parameter-follow is on. A
+Cache key: the domain, the served path (after rewriting), plus the query when parameter-follow
+is on. A
 `_upv` request (parameter-follow off) goes to the origin and leaves the cache as it was. Only
 successful answers are cached. HEAD answers like GET without the body.
 """
@@ -25,6 +26,7 @@ from sandbox.delivery.errors import (
     not_found,
 )
 from sandbox.delivery.imageparams import ImageParamError, Recipe
+from sandbox.delivery.sites import Site
 from sandbox.delivery.targets import COMBINED, IMAGE, Target
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -34,36 +36,40 @@ class Replaced(Exception):  # noqa: N818 - a retry signal, not an error
     """The stored bytes vanished under us: the file was replaced or deleted meanwhile."""
 
 
-def serve(path: str, raw_query: str, settings: Published, *, head: bool) -> HttpResponseBase:
+def serve(site: Site, path: str, raw_query: str, settings: Published, *,
+          head: bool) -> HttpResponseBase:
     values = query.parameters(raw_query)
     follow = settings.flag("param_follow")
     bypass = query.cache_bypass(values) and not follow
     upd = None if follow else query.download_name(values)
-    key: CacheKey = (path, query.followed(raw_query) if follow else None)
-    response, entry = _answer_retrying(path, key, settings, bypass=bypass, head=head)
+    key: CacheKey = (site.domain, path, query.followed(raw_query) if follow else None)
+    response, entry = _answer_retrying(site, path, key, settings, bypass=bypass, head=head)
     if upd is not None:
         response["Content-Disposition"] = downloads.content_disposition(
             entry.filename if upd == "true" else upd)
     return response
 
 
-def _answer_retrying(path: str, key: CacheKey, settings: Published, *, bypass: bool,
-                     head: bool) -> tuple[HttpResponseBase, Entry]:
+def _answer_retrying(site: Site, path: str, key: CacheKey, settings: Published, *,
+                     bypass: bool, head: bool) -> tuple[HttpResponseBase, Entry]:
     try:
-        return _answer(path, key, settings, bypass=bypass, head=head)
+        return _answer(site, path, key, settings, bypass=bypass, head=head)
     except Replaced:
         pass  # replaced or deleted between the lookup and the read: look it up once more
     try:
-        return _answer(path, key, settings, bypass=bypass, head=head)
+        return _answer(site, path, key, settings, bypass=bypass, head=head)
     except Replaced:
         raise not_found() from None
 
 
-def _answer(path: str, key: CacheKey, settings: Published, *, bypass: bool,
+def _answer(site: Site, path: str, key: CacheKey, settings: Published, *, bypass: bool,
             head: bool) -> tuple[HttpResponseBase, Entry]:
     # Storage is asked first, every time: a deleted file is never answered from the cache, and
     # a replaced one shows up as a fingerprint mismatch below.
-    target = targets.resolve(path, settings)
+    if site.bucket is None:  # own origin: fetching from the merchant's server is not here yet
+        raise not_found(f"{site.domain} is a CDN service's domain; the sandbox edge does not "
+                        "fetch from its origin")
+    target = targets.resolve(site.bucket, path, settings)
     entry = None if bypass else EDGE_CACHE.get(key, target.fingerprints)
     hit = entry is not None
     if entry is None:

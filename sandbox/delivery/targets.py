@@ -18,7 +18,6 @@ from __future__ import annotations
 import hmac
 from dataclasses import dataclass
 
-from sandbox.core.account import current_account
 from sandbox.delivery import combine, imageparams
 from sandbox.delivery.cache import Fingerprint
 from sandbox.delivery.config import Published
@@ -51,49 +50,51 @@ def fingerprint(found: StoredObject) -> Fingerprint:
     return (found.path, found.md5, found.modified_at, found.secret or "")
 
 
-def lookup(path: str) -> StoredObject | None:
-    """The stored file at `path`, or None (folders and unusable paths are not files)."""
+def lookup(bucket: str, path: str) -> StoredObject | None:
+    """The stored file at `path` of `bucket`, or None (folders and unusable paths are not
+    files)."""
     if not path.startswith("/") or path.endswith("/"):
         return None
     try:
-        found = store.resolve(current_account().storage_bucket, path)
+        found = store.resolve(bucket, path)
     except StorageError:
         return None
     return found if found is not None and not found.is_folder else None
 
 
-def resolve(path: str, settings: Published) -> Target:
+def resolve(bucket: str, path: str, settings: Published) -> Target:
+    """What `path` names in `bucket`, the bucket of the domain asked."""
     if settings.flag("combine"):
         combination = combine.parse(path)
         if combination is not None:
-            return _combined(combination)
-    found = lookup(path)
+            return _combined(bucket, combination)
+    found = lookup(bucket, path)
     if found is not None:
         if found.secret:
             raise not_found()
         return Target(ORIGINAL, (found,))
     sep = settings.separator
-    processed = _with_parameters(path, sep)
+    processed = _with_parameters(bucket, path, sep)
     if processed is not None:
         return processed
-    return _with_suffix(path, sep, settings)
+    return _with_suffix(bucket, path, sep, settings)
 
 
-def _combined(combination: combine.Combination) -> Target:
+def _combined(bucket: str, combination: combine.Combination) -> Target:
     sources = []
     for path in combination.paths:
-        found = lookup(path)
+        found = lookup(bucket, path)
         if found is None or found.secret:
             raise not_found(f"file not found: {path}")
         sources.append(found)
     return Target(COMBINED, tuple(sources), content_type=combination.content_type)
 
 
-def _with_parameters(path: str, sep: str) -> Target | None:
+def _with_parameters(bucket: str, path: str, sep: str) -> Target | None:
     marker = sep + "/"
     start = path.find(marker)
     while start > 0:
-        found = lookup(path[:start])
+        found = lookup(bucket, path[:start])
         if found is not None:
             try:
                 recipe = imageparams.parse(path[start + 1:])
@@ -104,13 +105,13 @@ def _with_parameters(path: str, sep: str) -> Target | None:
     return None
 
 
-def _with_suffix(path: str, sep: str, settings: Published) -> Target:
+def _with_suffix(bucket: str, path: str, sep: str, settings: Published) -> Target:
     folder_end = path.rfind("/") + 1
     segment = path[folder_end:]
     position = segment.rfind(sep)
     while position > 0:
         suffix = segment[position + 1:]
-        found = lookup(path[:folder_end + position]) if suffix else None
+        found = lookup(bucket, path[:folder_end + position]) if suffix else None
         if found is not None:
             if found.secret and hmac.compare_digest(suffix.encode(), found.secret.encode()):
                 return Target(ORIGINAL, (found,))

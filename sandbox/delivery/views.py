@@ -1,6 +1,8 @@
 """The CDN edge at `delivery_url`: every path of the port comes here.
 
-A request goes through, in order (each step may answer on its own):
+The request's `Host` picks the domain (sites.py), whose own settings apply; a host that is no
+domain of the account is answered 404. Then a request goes through, in order (each step may
+answer on its own):
 1. forced HTTPS: the edge speaks plain HTTP, so a request is HTTPS only when it carries
    `X-Forwarded-Proto: https`; otherwise 301 to the same URL with https:// (same Host);
 2. the published rule set (rewrite.py): `$REDIRECT` / `$EXIT` answer here;
@@ -22,9 +24,10 @@ from django.views.decorators.csrf import csrf_exempt
 
 from edgerules import Outcome
 from sandbox.core import clock
-from sandbox.delivery import access, auth, content, rewrite
+from sandbox.delivery import access, auth, content, rewrite, sites
 from sandbox.delivery.config import Published, published
-from sandbox.delivery.errors import METHOD_NOT_ALLOWED, EdgeError, invalid_token
+from sandbox.delivery.errors import METHOD_NOT_ALLOWED, UNKNOWN_DOMAIN, EdgeError, invalid_token
+from sandbox.delivery.sites import Site
 
 SERVED_METHODS = ("GET", "HEAD")
 ALLOW = "GET, HEAD, OPTIONS"
@@ -37,15 +40,28 @@ class PermanentHttpsRedirect(HttpResponseRedirect):
 
 @csrf_exempt
 def edge(request: HttpRequest) -> HttpResponseBase:
-    settings = published()
-    outcome, response = _handle(request, settings)
+    host = request.META.get("HTTP_HOST", "")
+    site = site_of_request(host)
+    if site is None:
+        return EdgeError(404, UNKNOWN_DOMAIN,
+                         f"the domain {sites.hostname(host)!r} is not bound to any service "
+                         "of this account (bind it in the console)").response()
+    settings = published(site.domain)
+    outcome, response = _handle(request, site, settings)
     for name, value in settings.data["cors"].items():
         response[name] = value
     rewrite.apply_response_headers(response, outcome)
     return response
 
 
-def _handle(request: HttpRequest, settings: Published) -> tuple[Outcome | None, HttpResponseBase]:
+def site_of_request(host: str) -> Site | None:
+    default = sites.default_site()
+    aliases = published(default.domain).data["domains"] if default is not None else []
+    return sites.site_for_host(host, aliases)
+
+
+def _handle(request: HttpRequest, site: Site,
+            settings: Published) -> tuple[Outcome | None, HttpResponseBase]:
     scheme = "https" if _forwarded_proto(request) == "https" else "http"
     if settings.flag("force_https") and scheme != "https":
         host = request.META.get("HTTP_HOST", "")
@@ -58,7 +74,7 @@ def _handle(request: HttpRequest, settings: Published) -> tuple[Outcome | None, 
     headers = rewrite.request_headers(dict(request.headers), outcome.request_headers)
     try:
         _check_access(request, headers, settings, now)
-        return outcome, _content(request, outcome, settings)
+        return outcome, _content(request, outcome, site, settings)
     except EdgeError as error:
         if error.status == 404:
             moved = rewrite.redirect_404(outcome)
@@ -86,7 +102,8 @@ def _check_access(request: HttpRequest, headers: dict[str, str], settings: Publi
         raise invalid_token()
 
 
-def _content(request: HttpRequest, outcome: Outcome, settings: Published) -> HttpResponseBase:
+def _content(request: HttpRequest, outcome: Outcome, site: Site,
+             settings: Published) -> HttpResponseBase:
     method = (request.method or "GET").upper()
     if method == "OPTIONS":
         response = HttpResponse(status=204)
@@ -98,5 +115,5 @@ def _content(request: HttpRequest, outcome: Outcome, settings: Published) -> Htt
         response = error.response()
         response["Allow"] = ALLOW
         return response
-    return content.serve(rewrite.served_path(outcome), outcome.query, settings,
+    return content.serve(site, rewrite.served_path(outcome), outcome.query, settings,
                          head=method == "HEAD")

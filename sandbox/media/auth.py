@@ -17,8 +17,8 @@ from email.utils import parsedate_to_datetime
 
 from django.http import HttpRequest
 
+from sandbox.console import directory
 from sandbox.core import clock
-from sandbox.core.account import current_account
 from sandbox.media.errors import UNAUTHORIZED, MediaError
 from sandbox.storage.signature import current_signature, md5_hex, signed_date, signed_path
 
@@ -31,17 +31,18 @@ def refuse(message: str) -> MediaError:
 
 
 def authenticate(request: HttpRequest, service: str) -> None:
-    """Raise a 401 MediaError unless the account's operator signed this request for `service`."""
+    """Raise a 401 MediaError unless an operator of the storage service `service` signed
+    this request."""
     authorization = request.headers.get("Authorization", "").strip()
     if not authorization:
         raise refuse("need authorization: send Authorization: SVC <operator>:<signature>")
     operator, signature = parse_authorization(authorization)
     header, date = signed_date(request.headers)
     check_date(header, date)
-    account = current_account()
-    if service != account.storage_bucket:
+    if not directory.is_storage_service(service):
         raise refuse(f"service not exist: {service}")
-    if operator != account.storage_operator:
+    password = directory.operator_password(service, operator)
+    if password is None:  # an operator of another bucket is unknown here
         raise refuse(f"user not exists: {operator}")
     content_md5 = request.headers.get("Content-MD5", "").strip()
     if not content_md5:
@@ -50,7 +51,7 @@ def authenticate(request: HttpRequest, service: str) -> None:
         raise refuse("Content-MD5 does not match the body")
     expected = current_signature(
         request.method or "POST", signed_path(request.path, request.META.get("QUERY_STRING", "")),
-        date, account.storage_password, content_md5,
+        date, password, content_md5,
     )
     if not hmac.compare_digest(signature.encode(), expected.encode()):
         raise refuse("signature error")

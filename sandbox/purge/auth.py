@@ -15,8 +15,8 @@ import hashlib
 import hmac
 from email.utils import parsedate_to_datetime
 
+from sandbox.console import directory
 from sandbox.core import clock
-from sandbox.core.account import current_account
 from sandbox.purge import errors
 from sandbox.purge.errors import PurgeError
 
@@ -33,18 +33,18 @@ def signature(urls: str, bucket: str, date: str, password: str) -> str:
 
 
 def authenticate(authorization: str, date: str, urls: str) -> None:
-    """Raise PurgeError unless the request is signed by the account's operator."""
+    """Raise PurgeError unless an operator of the storage service it names signed it."""
     authorization = authorization.strip()
     if not authorization:
         raise PurgeError(errors.NEED_AUTHORIZATION, "need authorization")
     bucket, operator, sent = parse_authorization(authorization)
     check_date(date)
-    account = current_account()
-    if bucket != account.storage_bucket:
+    if not directory.is_storage_service(bucket):
         raise PurgeError(errors.BUCKET_NOT_EXISTS, f"bucket not exist: {bucket}")
-    if operator != account.storage_operator:
+    password = directory.operator_password(bucket, operator)
+    if password is None:  # an operator of another bucket is unknown here
         raise PurgeError(errors.USER_NOT_EXISTS, f"user not exists: {operator}")
-    expected = signature(urls, bucket, date, account.storage_password)
+    expected = signature(urls, bucket, date, password)
     if not hmac.compare_digest(expected.encode(), sent.lower().encode()):
         raise PurgeError(errors.SIGNATURE_ERROR, "signature error")
 

@@ -12,6 +12,8 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from sandbox.console import directory
+from sandbox.console.models import Operation
 from sandbox.core import clock, ports
 from sandbox.delivery.cache import EDGE_CACHE
 from sandbox.delivery.config import published
@@ -57,10 +59,13 @@ def url_lines(field: str | None) -> list[str]:
 
 
 def carry_out(request: HttpRequest, urls: list[str]) -> dict[str, list[str]]:
-    edge = EdgeAddress.build(_request_hostname(request), ports.port_of("delivery"),
-                             published().data["domains"])
-    paths = {url: edge.path_of(url) for url in urls}
-    invalid = [url for url, path in paths.items() if path is None]
+    default = directory.default_domain()
+    default_name = default.name if default is not None else ""
+    aliases = published(default_name).data["domains"] if default is not None else []
+    edge = EdgeAddress.build(_request_hostname(request), ports.port_of("delivery"), aliases,
+                             directory.domain_names(), default_name)
+    targets = {url: edge.target_of(url) for url in urls}
+    invalid = [url for url, target in targets.items() if target is None]
     with transaction.atomic():
         now = clock.now()
         if not throttle.allows(now, len(urls)):
@@ -69,7 +74,11 @@ def carry_out(request: HttpRequest, urls: list[str]) -> dict[str, list[str]]:
                              f"({throttle.used(now)} in the last minute)")
         record = PurgeRequest.objects.create(at=now, url_count=len(urls), urls=urls,
                                              invalid=invalid)
-    evicted = sum(EDGE_CACHE.purge(path) for path in dict.fromkeys(paths.values()) if path)
+        # Each accepted URL is an operation of the console's records (type `url`).
+        Operation.objects.bulk_create([Operation(type=Operation.Type.URL, url=url, created_at=now)
+                                       for url, target in targets.items() if target])
+    evicted = sum(EDGE_CACHE.purge(*target)
+                  for target in dict.fromkeys(targets.values()) if target)
     PurgeRequest.objects.filter(pk=record.pk).update(evicted=evicted)
     return {"invalid_domain_of_url": invalid}
 

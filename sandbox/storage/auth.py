@@ -14,8 +14,8 @@ from email.utils import parsedate_to_datetime
 
 from django.http import HttpRequest
 
+from sandbox.console import directory
 from sandbox.core import clock
-from sandbox.core.account import current_account
 from sandbox.storage import errors
 from sandbox.storage.errors import StorageError
 from sandbox.storage.signature import signature_matches, signed_date, signed_path
@@ -25,17 +25,18 @@ SCHEME = "SVC"
 
 
 def authenticate(request: HttpRequest, bucket: str) -> None:
-    """Raise StorageError unless the request is signed by the account's operator for `bucket`."""
+    """Raise StorageError unless one of the operators of the storage service `bucket`
+    signed the request."""
     authorization = request.headers.get("Authorization", "").strip()
     if not authorization:
         raise StorageError(errors.NEED_AUTHORIZATION, "need authorization")
     operator, signature = parse_authorization(authorization)
     header, date = signed_date(request.headers)
     check_date(header, date)
-    account = current_account()
-    if bucket != account.storage_bucket:
+    if not directory.is_storage_service(bucket):
         raise StorageError(errors.BUCKET_NOT_EXISTS, f"bucket not exist: {bucket}")
-    if operator != account.storage_operator:
+    password = directory.operator_password(bucket, operator)
+    if password is None:  # an operator of another bucket is unknown here
         raise StorageError(errors.USER_NOT_EXISTS, f"user not exists: {operator}")
     method = (request.method or "GET").upper()
     uri = signed_path(request.path, request.META.get("QUERY_STRING", ""))
@@ -43,7 +44,7 @@ def authenticate(request: HttpRequest, bucket: str) -> None:
         signature, method=method, path=uri, date=date,
         content_length=signed_content_length(request, method),
         content_md5=request.headers.get("Content-MD5", "").strip(),
-        password=account.storage_password,
+        password=password,
     ):
         raise StorageError(errors.SIGNATURE_ERROR, "signature error")
 

@@ -34,6 +34,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Sum
 
+from sandbox.console import directory
 from sandbox.core import clock
 from sandbox.core.account import current_account
 from sandbox.storage import disk, errors, paths
@@ -91,7 +92,7 @@ def resolve(bucket: str, path: str) -> StoredObject | None:
 
 
 def default_bucket() -> str:
-    """The demo account's bucket (the only one that exists)."""
+    """The demo account's first bucket (the account's own; others are services added later)."""
     return current_account().storage_bucket
 
 
@@ -164,7 +165,8 @@ def usage(bucket: str) -> int:
 
 
 def bucket_exists(bucket: str) -> bool:
-    return bucket == current_account().storage_bucket
+    """Every storage service of the account is a bucket."""
+    return directory.is_storage_service(bucket)
 
 
 def check_bucket(bucket: str) -> None:

@@ -69,6 +69,9 @@ def test_a_new_image_is_served_as_the_nrimg_version(edge: Edge, publish: Any) ->
 def test_a_10_mp4_on_the_test_host_gets_rate_limit_headers(edge: Edge, publish: Any) -> None:
     edge.upload("/v/clip-10.mp4", b"\x00\x00\x00\x18ftypmp42")
     publish(rules=as_rules(LIMIT_RATE_OF_10_MP4))
+    # The sandbox edge answers only its account's domains: test.example.com as an alias of
+    # the default domain, so the rules published there apply to it.
+    edge.sandbox.control("POST", "/delivery/config", {"domains": ["test.example.com"]})
     limited = edge.get("/v/clip-10.mp4", headers={"Host": "test.example.com"})
     assert limited.status_code == 200
     assert limited.headers["X-RateLimit-After"] == str(20 * 1024 * 1024)

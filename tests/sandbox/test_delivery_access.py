@@ -157,7 +157,8 @@ def test_a_bad_user_agent_pattern_is_refused(sandbox):
 # --- forced HTTPS
 
 def test_forced_https_redirects_plain_http(edge):
-    edge.configure(force_https=True)
+    # The Host must be a domain of the account (an alias of the default domain here).
+    edge.configure(force_https=True, domains=["cdn.example.com"])
     response = edge.get("/site/logo.svg?v=2", headers={"Host": "cdn.example.com"})
     assert response.status_code == 301
     assert response.headers["Location"] == "https://cdn.example.com/site/logo.svg?v=2"

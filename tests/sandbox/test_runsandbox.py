@@ -1,4 +1,4 @@
-"""`runsandbox`: seven ports, the info file, a data directory per account, clear port errors."""
+"""`runsandbox`: eight ports, the info file, a data directory per account, clear port errors."""
 
 import json
 import socket
@@ -10,10 +10,10 @@ import requests
 from tests.sandbox_process import ROOT, SandboxProcess, free_base_port
 
 INFO_KEYS = {"sms_api_url", "traffic_url", "storage_url", "process_url", "delivery_url",
-             "purge_url", "control_url"}
+             "purge_url", "control_url", "console_url"}
 
 
-def test_it_answers_on_all_seven_ports(sandbox):
+def test_it_answers_on_all_eight_ports(sandbox):
     assert requests.get(f"{sandbox.info['control_url']}/health", timeout=5).json() == {"ok": True}
     for key in INFO_KEYS - {"control_url"}:
         response = requests.get(f"{sandbox.info[key]}/no-such-endpoint", timeout=5)
@@ -24,8 +24,13 @@ def test_the_info_file_names_every_service_and_credential(sandbox):
     info = json.loads(sandbox.info_file.read_text())
     assert set(info) >= INFO_KEYS
     for offset, key in enumerate(["control_url", "sms_api_url", "traffic_url", "storage_url",
-                                  "process_url", "delivery_url", "purge_url"]):
+                                  "process_url", "delivery_url", "purge_url", "console_url"]):
         assert info[key] == f"http://127.0.0.1:{sandbox.base_port + offset}"
+    assert info["console"]["username"] == "demo" and len(info["console"]["password"]) >= 20
+    storage = sandbox.base_port + 3
+    assert info["storage_lines"] == {
+        "auto": f"http://127.0.0.1:{storage}", "telecom": f"http://127.0.0.2:{storage}",
+        "unicom": f"http://127.0.0.3:{storage}", "cmcc": f"http://127.0.0.4:{storage}"}
     assert len(info["topup"]["appkey"]) == 16
     assert info["sms"]["token"] and info["topup"]["appsecret"]
     assert info["storage"]["bucket"] and info["storage"]["operator"]

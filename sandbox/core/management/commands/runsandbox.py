@@ -30,8 +30,19 @@ def port_in_use(host: str, port: int) -> bool:
     return False
 
 
+def name_sockets_by_address(server: object) -> None:
+    """Give each listening socket its own address as SERVER_NAME, which waitress otherwise sets
+    to one configured name for all: the storage line of a request is the local address it
+    arrived on (sandbox.core.lines). Every listener is registered in the server's socket map."""
+    for dispatcher in list(getattr(server, "map", {}).values()):
+        host = getattr(dispatcher, "effective_host", None)
+        if isinstance(host, str) and hasattr(dispatcher, "server_name"):
+            dispatcher.server_name = host
+
+
 class Command(BaseCommand):
-    help = "Run the provider sandbox (control, SMS, top-up, storage, media, delivery, purge)."
+    help = ("Run the provider sandbox (control, SMS, top-up, storage, media, delivery, purge, "
+            "console).")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--base-port", type=int, default=settings.SANDBOX_BASE_PORT,
@@ -45,10 +56,15 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         host, base_port = options["host"], options["base_port"]
         if not 1 <= base_port <= 65535 - len(ports.SERVICES):
-            raise CommandError(f"--base-port: {base_port} leaves no room for the seven ports")
+            raise CommandError(f"--base-port: {base_port} leaves no room for the "
+                               f"{len(ports.SERVICES)} ports")
         ports.configure(base_port)
         busy = [(service, port) for service, port in ports.all_ports().items()
                 if port_in_use(host, port)]
+        storage = ports.port_of("storage")
+        busy += [(f"storage, {line} line at {address}", storage)
+                 for line, address in ports.storage_line_addresses(host).items()
+                 if address != host and port_in_use(address, storage)]
         if busy:
             named = ", ".join(f"{port} ({service})" for service, port in busy)
             raise CommandError(f"port already in use: {named}; choose another --base-port")
@@ -57,7 +73,8 @@ class Command(BaseCommand):
         clock.forget_cache()
         account = ensure_account()
         info_file = Path(options["info_file"]).resolve()
-        write_info_file(info_file, info(host, ports.all_ports(), account))
+        write_info_file(info_file, info(host, ports.all_ports(), account,
+                                        ports.storage_line_addresses(host)))
 
         ticker = Ticker(settings.SANDBOX_TICK_INTERVAL_S, clock.now)
         ticker.start()
@@ -69,7 +86,10 @@ class Command(BaseCommand):
 
         from sandbox.wsgi import application
 
-        listen = " ".join(f"{host}:{port}" for port in ports.all_ports().values())
+        storage = ports.port_of("storage")
+        extra = [f"{address}:{storage}" for address in ports.storage_line_addresses(host).values()
+                 if address != host]
+        listen = " ".join([f"{host}:{port}" for port in ports.all_ports().values()] + extra)
         server = create_server(
             application, listen=listen, threads=threads, ident="provider-sandbox",
             log_socket_errors=False,  # lets the drop fault close a connection silently
@@ -79,6 +99,8 @@ class Command(BaseCommand):
             # file each; larger ones still spill to disk, so memory stays bounded.
             inbuf_overflow=2 * 1024**2,
         )
+
+        name_sockets_by_address(server)
 
         def stop(signum: int, frame: object) -> None:
             raise KeyboardInterrupt
