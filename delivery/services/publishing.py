@@ -44,7 +44,7 @@ class ConfigTarget(Protocol):
 
     name: str
 
-    def put_section(self, domain: str, section: str, value: JSONValue) -> JSONObject: ...
+    def put_section(self, domain: Domain, section: str, value: JSONValue) -> JSONObject: ...
 
 
 class PublishFailed(DeliveryError):
@@ -126,7 +126,7 @@ def _send(target: ConfigTarget, domain: Domain, sections: JSONObject,
             answers[name] = {"ok": False, "answer": NOT_SENT}
             continue
         try:
-            answer = target.put_section(domain.name, name, sections[name])
+            answer = target.put_section(domain, name, sections[name])
         except DeliveryError as error:
             unreachable = isinstance(error, DeliveryConnectionError)
             answers[name] = {"ok": False, "status": error.status,

@@ -210,9 +210,9 @@ def test_endpoint(request: StaffRequest) -> JsonResponse:
     except ValueError as error:
         return JsonResponse({"error": str(error)}, status=400)
     try:
-        domain = services.page_domain(request.user)
-    except ProviderNotConfigured as error:
-        return JsonResponse({"error": str(error)}, status=503)
+        domain: Domain | None = services.page_domain(request.user)
+    except ProviderNotConfigured:
+        domain = None  # the tester still runs, on a stand-in host
     try:
         outcome = services.run_test(domain, specs, typed)
     except SampleInputError as error:

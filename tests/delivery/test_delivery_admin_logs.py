@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from console.services import default_domain
 from delivery.models import PublishedConfig, PurgeRequest, PurgeSource, PurgeStatus
 from tests.delivery.conftest import Edge
 
@@ -24,7 +25,7 @@ def admin_client(client: Any, django_user_model: Any) -> Any:
 def test_the_logs_are_listed_and_read_only(admin_client: Any) -> None:
     purge = PurgeRequest.objects.create(source=PurgeSource.MANUAL, urls="http://a.example/x",
                                         url_count=1)
-    record = PublishedConfig.objects.create(target="sandbox edge", config={"a": 1})
+    record = PublishedConfig.objects.create(domain=default_domain(), target="sandbox edge", config={"a": 1})
     for name in ("purgerequest", "publishedconfig", "ruleset"):
         assert admin_client.get(reverse(f"admin:delivery_{name}_changelist")).status_code == 200
     assert admin_client.get(reverse("admin:delivery_purgerequest_add")).status_code == 403

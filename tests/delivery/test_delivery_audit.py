@@ -9,6 +9,7 @@ import pytest
 
 from backoffice.models import AuditEntry
 from backoffice.security import audit
+from console.services import default_domain
 from delivery import services
 from delivery.models import RuleSet
 
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_rule_set_save_is_recorded_with_the_person(manager: Any) -> None:
-    rule_set = RuleSet(name="site")
+    rule_set = RuleSet(domain=default_domain(), name="site")
     with audit.acting(manager, "192.0.2.9"):
         services.save_rule_set(rule_set, [], [], manager)
     saved = AuditEntry.objects.get(app="delivery")
@@ -39,5 +40,5 @@ def test_a_publish_refused_for_a_missing_secret_is_recorded_as_failed(
     settings.PROVIDER = {**settings.PROVIDER, "delivery": {
         "delivery_url": None, "purge_url": None, "token_secret": None}}
     with audit.acting(manager, None), pytest.raises(services.ProviderNotConfigured):
-        services.publish(user=manager, rule_set=None)
+        services.publish(domain=default_domain(), user=manager, rule_set=None)
     assert AuditEntry.objects.get(app="delivery").action == "publish"

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from console.services import default_domain
 from delivery.models import PublishedConfig, PurgeRequest, Rule, RuleSet
 from tests.delivery.conftest import Edge
 
@@ -31,7 +32,7 @@ def sign_in(page: Any, live_server: Any, staff_login: Any, language: str) -> Non
 def test_publishing_is_confirmed_naming_the_rule_set(page: Any, live_server: Any,
                                                      staff_login: Any, edge: Edge,
                                                      language: str) -> None:
-    rule_set = RuleSet.objects.create(name="site")
+    rule_set = RuleSet.objects.create(domain=default_domain(), name="site")
     Rule.objects.create(rule_set=rule_set, position=1, pattern="^/a$", rule="/b", debug=False)
     sign_in(page, live_server, staff_login, language)
     question, button = PUBLISH[language]
