@@ -22,7 +22,7 @@ def admin_client(client: Any, django_user_model: Any) -> Any:
     return client
 
 
-def test_the_logs_are_listed_and_read_only(admin_client: Any) -> None:
+def test_the_logs_are_listed_and_read_only(admin_client: Any, domain: Any) -> None:
     purge = PurgeRequest.objects.create(source=PurgeSource.MANUAL, urls="http://a.example/x",
                                         url_count=1)
     record = PublishedConfig.objects.create(domain=default_domain(), target="sandbox edge", config={"a": 1})

@@ -45,8 +45,8 @@ def test_publish_asks_first_naming_the_rule_set_and_its_rules(edge: Edge, manage
     response = manager_client.post(reverse("delivery:publish_now"), {"rule_set": rule_set.pk})
     html = response.content.decode()
     assert response.status_code == 200
-    assert question(html) == ("Publish the delivery settings and the rule set “site” (3 rules) "
-                              "to the edge?")
+    assert question(html) == ("Publish the delivery settings of 127.0.0.1 and the rule set "
+                              "“site” (3 rules) to the edge?")
     assert "Nothing was published before." in html
     assert not PublishedConfig.objects.exists()
     answer = manager_client.post(reverse("delivery:publish_now"), hidden_fields(html))
