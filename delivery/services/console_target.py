@@ -7,7 +7,6 @@ import ipaddress
 import json
 
 from console.client import ConsoleClient, ConsoleConnectionError, ConsoleError, ConsoleRefused
-
 from console.models import Domain
 from console.services import ConsoleTokenUnavailable, console_client
 from delivery.client import DeliveryConnectionError, DeliveryError

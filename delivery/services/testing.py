@@ -8,7 +8,6 @@ from console.models import Domain
 from delivery.tester import SampleRequest, build_context, run
 from edgerules import Outcome, RuleSpec
 
-
 FALLBACK_HOST = "cdn.example.com"
 
 

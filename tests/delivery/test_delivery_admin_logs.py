@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from console.services import default_domain
 from delivery.models import PublishedConfig, PurgeRequest, PurgeSource, PurgeStatus
 from tests.delivery.conftest import Edge
 
@@ -25,7 +24,8 @@ def admin_client(client: Any, django_user_model: Any) -> Any:
 def test_the_logs_are_listed_and_read_only(admin_client: Any, domain: Any) -> None:
     purge = PurgeRequest.objects.create(source=PurgeSource.MANUAL, urls="http://a.example/x",
                                         url_count=1)
-    record = PublishedConfig.objects.create(domain=default_domain(), target="sandbox edge", config={"a": 1})
+    record = PublishedConfig.objects.create(domain=domain, target="provider console",
+                                            config={"a": 1})
     for name in ("purgerequest", "publishedconfig", "ruleset"):
         assert admin_client.get(reverse(f"admin:delivery_{name}_changelist")).status_code == 200
     assert admin_client.get(reverse("admin:delivery_purgerequest_add")).status_code == 403

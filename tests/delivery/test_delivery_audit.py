@@ -9,7 +9,6 @@ import pytest
 
 from backoffice.models import AuditEntry
 from backoffice.security import audit
-from console.services import default_domain
 from delivery import services
 from delivery.models import DeliverySettings, RuleSet
 

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from console.services import default_domain
 from delivery import services
 from delivery.tester import SampleRequest
 from tests.delivery.conftest import Edge, png_bytes

@@ -153,7 +153,8 @@ def test_border_adds_a_coloured_frame(images: Edge) -> None:
 def test_custom_versions_apply_their_parameters(images: Edge) -> None:
     thumb = images.get(services.version_link(default_domain(), SOURCE, "thumb"))
     assert Image.open(io.BytesIO(thumb.content)).size == (200, 150)
-    webp = Image.open(io.BytesIO(images.get(services.version_link(default_domain(), SOURCE, "webp")).content))
+    webp_url = services.version_link(default_domain(), SOURCE, "webp")
+    webp = Image.open(io.BytesIO(images.get(webp_url).content))
     assert (webp.format, webp.size) == ("WEBP", (100, 75))
 
 

@@ -10,8 +10,7 @@ import pytest
 from console.models import Domain, Service
 from console.services import default_domain
 from delivery import services
-from delivery.client import DeliveryConnectionError
-from delivery.models import DeliverySettings, PublishedConfig, PublishStatus, Rule, RuleSet
+from delivery.models import PublishedConfig, PublishStatus, Rule, RuleSet
 from delivery.services.edgeconfig import SECRET_MASK, SECTIONS
 from tests.delivery.conftest import Edge
 
