@@ -22,9 +22,11 @@ def figures(user: RequestUser) -> list[Figure]:
     Contract of the hook: figures already translated, each linked to the page that lists what
     it counts; only called for users who may open the delivery pages.
     """
+    if not _may_see(user):
+        return []
     domain = _domain(user)
     if domain is None:
-        return []
+        return [Figure(_("Domain"), _("none yet"), reverse("delivery:index"))]
     last = services.last_publication(domain)
     if last is None:
         published = _("never")
@@ -43,10 +45,14 @@ def figures(user: RequestUser) -> list[Figure]:
     ]
 
 
+def _may_see(user: RequestUser) -> bool:
+    return user.is_authenticated and user.has_perm("delivery.access_delivery")
+
+
 def _domain(user: RequestUser) -> Domain | None:
-    """The domain the tile shows: None when the person may not see the delivery pages or the
-    account has no domain."""
-    if not user.has_perm("delivery.access_delivery") or not user.is_authenticated:
+    """The domain the tile shows (the person's choice, else the default one); None when the
+    account has no domain yet."""
+    if not user.is_authenticated:
         return None
     try:
         return services.page_domain(user)
@@ -59,14 +65,15 @@ def purge_history() -> str:
 
 
 def chart(user: RequestUser) -> DailyChart | None:
-    """Purge requests sent on each of the last 14 days."""
-    domain = _domain(user)
-    if domain is None:
+    """Purge requests sent on each of the last 14 days (none before any domain exists)."""
+    if not _may_see(user):
         return None
+    domain = _domain(user)
     days = chart_days()
-    sent = services.purges_per_day(domain, day_start(days[0]))
+    sent = services.purges_per_day(domain, day_start(days[0])) if domain is not None else {}
     return DailyChart(
-        title=_("Purges per day on %(domain)s") % {"domain": domain.name},
+        title=(_("Purges per day on %(domain)s") % {"domain": domain.name} if domain
+               else _("Purges per day")),
         days=days,
         values=per_day(days, {day: float(n) for day, n in sent.items()}),
         format_value=lambda value: str(int(value)),

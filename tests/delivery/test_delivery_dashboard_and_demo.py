@@ -20,9 +20,10 @@ def test_figures_for_an_empty_app(manager: Any, domain: Any) -> None:
         "Purges today": "0 (0 URLs)"}
 
 
-def test_no_figures_without_any_domain(manager: Any) -> None:
-    assert dashboard.figures(manager) == []
-    assert dashboard.chart(manager) is None
+def test_the_tile_says_there_is_no_domain_yet(manager: Any) -> None:
+    assert {f.label: f.value for f in dashboard.figures(manager)} == {"Domain": "none yet"}
+    chart = dashboard.chart(manager)
+    assert chart is not None and set(chart.values) == {0}
 
 
 def test_figures_are_empty_for_staff_without_access(make_user: Any) -> None:
