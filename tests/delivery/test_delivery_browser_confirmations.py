@@ -15,9 +15,10 @@ from tests.delivery.conftest import Edge
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PUBLISH = {
-    "en": ("Publish the delivery settings and the rule set “site” (1 rule) to the edge?",
+    "en": ("Publish the delivery settings of 127.0.0.1 and the rule set “site” (1 rule) to the "
+           "edge?",
            "Publish now"),
-    "zh-hans": ("将分发设置和规则集“site”（1 条规则）发布到边缘节点？", "立即发布"),
+    "zh-hans": ("将 127.0.0.1 的分发设置和规则集“site”（1 条规则）发布到边缘节点？", "立即发布"),
 }
 PURGE = {"en": "Refresh 2 URLs at the edge?", "zh-hans": "在边缘节点刷新 2 个 URL？"}
 

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from console.services import default_domain
 from delivery.models import Rule, RuleSet
 from tests.edgerules.documented_examples import DENY_FOO_WITHOUT_REFERER
 
@@ -15,9 +14,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_documented_example_is_clean_runs_in_the_tester_and_saves(
-        page: Any, live_server: Any, staff_login: Any) -> None:
+        page: Any, live_server: Any, staff_login: Any, domain: Any) -> None:
     staff_login("manager", groups=("Content managers",))
-    rule_set = RuleSet.objects.create(domain=default_domain(), name="site")
+    rule_set = RuleSet.objects.create(domain=domain, name="site")
     Rule.objects.create(rule_set=rule_set, position=1, rule="/x", debug=False)
     page.goto(f"{live_server.url}/delivery/rules/{rule_set.pk}/")
 
