@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from backoffice.operations.provider import ProviderNotConfigured
 from console.models import Domain
 from delivery import tester
-from delivery.services.domains import named_domain
+from delivery.services import named_domain
 from edgerules import lint_rule_set
 
 
