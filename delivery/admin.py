@@ -22,14 +22,15 @@ class RuleInline(admin.TabularInline[Rule, RuleSet]):
 
 @admin.register(RuleSet)
 class RuleSetAdmin(admin.ModelAdmin[RuleSet]):
-    list_display = ("name", "updated_at", "updated_by")
+    list_display = ("name", "domain", "updated_at", "updated_by")
+    list_filter = ("domain",)
     inlines = [RuleInline]
     readonly_fields = ("updated_by",)
 
 
 @admin.register(PurgeRequest)
 class PurgeRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[PurgeRequest]):
-    list_display = ("created_at", "source", "path", "url_count", "status", "attempts",
+    list_display = ("created_at", "domain", "source", "path", "url_count", "status", "attempts",
                     "requested_by")
     list_filter = ("status", "source")
     search_fields = ("urls", "path")
@@ -48,5 +49,6 @@ class PurgeRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[PurgeRequest]):
 
 @admin.register(PublishedConfig)
 class PublishedConfigAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[PublishedConfig]):
-    list_display = ("published_at", "published_by", "rule_set_name", "target", "status")
-    list_filter = ("status",)
+    list_display = ("published_at", "domain", "published_by", "rule_set_name", "changed",
+                    "target", "status")
+    list_filter = ("status", "domain")

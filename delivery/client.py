@@ -9,9 +9,9 @@ exactly the text of the `purge` form field.
 - `upt_token` / `signature_uri`: DECISIONS "Content delivery" and content-delivery.md
   "Token protection".
 - `PurgeClient`: DECISIONS "Storage and media processing", purge.
-- `EdgeConfigClient`: the sandbox's `POST {control_url}/delivery/config`. The real provider has
-  no such API (its console is used instead), which is why the back-office reaches it through the
-  swappable target of `delivery.services.publishing`.
+- `EdgeFetcher`: GETs from the edge as a visitor would (a `*.localhost` domain through
+  127.0.0.1). The edge's configuration is published through the console API
+  (`delivery.services.console_target`), not here.
 """
 
 from __future__ import annotations
@@ -21,18 +21,18 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from email.utils import formatdate
+from urllib.parse import urlsplit, urlunsplit
 
 import requests
 
 from providerkit.failures import NoAnswer, UnusableAnswer
-from providerkit.json_types import JSONObject, JSONValue
+from providerkit.json_types import JSONObject
 from providerkit.observing import CallObserver
 from providerkit.timeouts import Timeout
 from providerkit.transport import Transport, json_answer
 
 SCHEME_WORD = "SVC"
 PURGE_PATH = "/purge/"
-CONFIG_PATH = "/delivery/config"
 DEFAULT_TIMEOUT: Timeout = 15.0
 # `_upp` outside this range means "sign the full URI" (content-delivery.md).
 MAX_UPP = 20
@@ -114,10 +114,6 @@ class PurgeAuthError(DeliveryError):
 
 class PurgeRefused(DeliveryError):
     """Any other answer than 200 (bad request, server error, unreadable body)."""
-
-
-class ConfigRefused(DeliveryError):
-    """The edge configuration was not accepted."""
 
 
 # --- purge -----------------------------------------------------------------------------------
@@ -226,50 +222,6 @@ def _purge_result(response: requests.Response) -> PurgeResult:
     return PurgeResult(urls, payload)
 
 
-# --- edge configuration (sandbox) ------------------------------------------------------------
-
-
-class EdgeConfigClient:
-    """`POST {control_url}/delivery/config` with the JSON configuration; keys left out keep
-    their value on the edge. Returns the configuration the edge now holds (its JSON answer)."""
-
-    def __init__(
-        self,
-        control_url: str,
-        *,
-        session: requests.Session | None = None,
-        timeout: Timeout = DEFAULT_TIMEOUT,
-        observers: Sequence[CallObserver] = (),
-    ) -> None:
-        if not control_url.startswith(("http://", "https://")):
-            raise ValueError(f"control_url must be an http(s) URL, got {control_url!r}")
-        self.control_url = control_url.rstrip("/")
-        self.timeout = timeout
-        self._transport = Transport(
-            "delivery", self.control_url, session=session, timeout=timeout, observers=observers
-        )
-
-    def publish(self, config: Mapping[str, JSONValue]) -> JSONObject:
-        try:
-            response = self._transport.request("POST", CONFIG_PATH, json=dict(config))
-        except NoAnswer as failure:
-            raise DeliveryConnectionError(f"edge config: no answer: {failure.__cause__}") from (
-                failure.__cause__
-            )
-        body = response.text[:4000]
-        if response.status_code not in (200, 201):
-            raise ConfigRefused(
-                f"edge config: HTTP {response.status_code}: {body}",
-                status=response.status_code,
-                body=body,
-            )
-        try:
-            payload = json_answer(response, "edge config")
-        except UnusableAnswer:
-            payload = {}
-        return payload if isinstance(payload, dict) else {"answer": payload}
-
-
 # --- fetching from the edge ------------------------------------------------------------------
 
 
@@ -283,6 +235,23 @@ class EdgeAnswer:
     content_type: str
     cache: str
     too_large: bool
+
+
+def localhost_route(url: str, headers: Mapping[str, str]) -> tuple[str, dict[str, str]]:
+    """Where to send a GET of `url`, and with which headers.
+
+    A `*.localhost` host is the machine itself (RFC 6761), which browsers know and glibc's
+    resolver does not: such a request goes to 127.0.0.1 with the domain as `Host`, so that
+    the sandbox edge picks the domain (docs/decisions.md, "Domains at the sandbox edge").
+    Any other URL is sent as it is.
+    """
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    if not host.endswith(".localhost"):
+        return url, dict(headers)
+    port = f":{parts.port}" if parts.port else ""
+    routed = urlunsplit(parts._replace(netloc=f"127.0.0.1{port}"))
+    return routed, {**headers, "Host": f"{host}{port}"}
 
 
 class EdgeFetcher:
@@ -306,9 +275,10 @@ class EdgeFetcher:
     ) -> EdgeAnswer:
         """Read at most `max_bytes` (+1, to tell a longer body); DeliveryConnectionError when
         the edge does not answer."""
+        url, sent = localhost_route(url, headers or {})
         try:
             with self._transport.request(
-                "GET", url, headers=headers, stream=True, allow_redirects=False
+                "GET", url, headers=sent, stream=True, allow_redirects=False
             ) as answer:
                 body = answer.raw.read(max_bytes + 1, decode_content=True)
                 return EdgeAnswer(

@@ -1,5 +1,6 @@
 """Figures and chart of the content-delivery tile on the dashboard (hooks: `figures(user)`,
-`chart(user)`)."""
+`chart(user)`), for the person's chosen domain (the default domain for a person who never
+chose one), named in the figures."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from backoffice.annotations import RequestUser
+from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.ui.tiles import DailyChart, Figure, chart_days, day_start, per_day
+from console.models import Domain
 from delivery import services
 from delivery.models import PublishStatus, RuleSet
 
@@ -19,22 +22,42 @@ def figures(user: RequestUser) -> list[Figure]:
     Contract of the hook: figures already translated, each linked to the page that lists what
     it counts; only called for users who may open the delivery pages.
     """
-    if not user.has_perm("delivery.access_delivery"):
+    if not _may_see(user):
         return []
-    last = services.last_publication()
+    domain = _domain(user)
+    if domain is None:
+        return [Figure(_("Domain"), _("none yet"), reverse("delivery:index"))]
+    last = services.last_publication(domain)
     if last is None:
         published = _("never")
     else:
         when = formats.date_format(timezone.localtime(last.published_at), "Y-m-d H:i")
         published = when if last.status == PublishStatus.OK else _("%(when)s (%(status)s)") % {
             "when": when, "status": last.get_status_display()}
-    requests, urls = services.purged_today()
+    requests, urls = services.purged_today(domain)
     return [
-        Figure(_("Rule sets"), str(RuleSet.objects.count()), reverse("delivery:ruleset_list")),
+        Figure(_("Domain"), domain.name, reverse("delivery:index")),
+        Figure(_("Rule sets"), str(RuleSet.objects.filter(domain=domain).count()),
+               reverse("delivery:ruleset_list")),
         Figure(_("Last publish"), published, reverse("delivery:publish")),
         Figure(_("Purges today"), _("%(requests)s (%(urls)s URLs)") % {
             "requests": requests, "urls": urls}, purge_history()),
     ]
+
+
+def _may_see(user: RequestUser) -> bool:
+    return user.is_authenticated and user.has_perm("delivery.access_delivery")
+
+
+def _domain(user: RequestUser) -> Domain | None:
+    """The domain the tile shows (the person's choice, else the default one); None when the
+    account has no domain yet."""
+    if not user.is_authenticated:
+        return None
+    try:
+        return services.page_domain(user)
+    except ProviderNotConfigured:
+        return None
 
 
 def purge_history() -> str:
@@ -42,13 +65,15 @@ def purge_history() -> str:
 
 
 def chart(user: RequestUser) -> DailyChart | None:
-    """Purge requests sent on each of the last 14 days."""
-    if not user.has_perm("delivery.access_delivery"):
+    """Purge requests sent on each of the last 14 days (none before any domain exists)."""
+    if not _may_see(user):
         return None
+    domain = _domain(user)
     days = chart_days()
-    sent = services.purges_per_day(day_start(days[0]))
+    sent = services.purges_per_day(domain, day_start(days[0])) if domain is not None else {}
     return DailyChart(
-        title=_("Purges per day"),
+        title=(_("Purges per day on %(domain)s") % {"domain": domain.name} if domain
+               else _("Purges per day")),
         days=days,
         values=per_day(days, {day: float(n) for day, n in sent.items()}),
         format_value=lambda value: str(int(value)),

@@ -4,7 +4,7 @@
   when they exist so staff edits survive a restart;
 - a demo rule set with a few rules (a rewrite, a redirect, a header, three of the provider's
   documented examples, debug rules), each with a comment saying what it does;
-- the settings, versions and rule set published to the sandbox edge.
+- all of it on the default domain, and published there through the console API.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from typing import TextIO, TypedDict
 from django.contrib.auth import get_user_model
 
 from backoffice.operations.provider import ProviderNotConfigured
+from console.models import Domain
+from console.services import default_domain
 from delivery import services
 from delivery.client import DeliveryError
 from delivery.models import DeliverySettings, ImageVersion, Rule, RuleSet
@@ -62,18 +64,18 @@ RULES: list[DemoRule] = [
 ]
 
 
-def load_versions() -> int:
+def load_versions(domain: Domain) -> int:
     created = 0
     for name, params in VERSIONS.items():
         _version, was_created = ImageVersion.objects.get_or_create(
-            name=name, defaults={"params": params})
+            domain=domain, name=name, defaults={"params": params})
         created += was_created
     return created
 
 
-def load_rule_set() -> tuple[RuleSet, bool]:
+def load_rule_set(domain: Domain) -> tuple[RuleSet, bool]:
     rule_set, created = RuleSet.objects.get_or_create(
-        name=RULE_SET_NAME,
+        domain=domain, name=RULE_SET_NAME,
         defaults={"description": "Examples: an HLS rewrite, a redirect, a response header, "
                                  "three of the provider's documented examples and a rule "
                                  "still in debug mode."})
@@ -84,15 +86,22 @@ def load_rule_set() -> tuple[RuleSet, bool]:
 
 
 def load(stdout: TextIO) -> None:
-    DeliverySettings.current()
-    created = load_versions()
-    stdout.write(f"  delivery: {created} image versions added, {len(VERSIONS) - created} kept\n")
-    rule_set, created = load_rule_set()
+    try:
+        domain = default_domain()
+    except ProviderNotConfigured as error:
+        stdout.write(f"  delivery: no demo data: {error}\n")
+        return
+    DeliverySettings.for_domain(domain)
+    created = load_versions(domain)
+    stdout.write(f"  delivery: {created} image versions added, {len(VERSIONS) - created} kept"
+                 f" on {domain.name}\n")
+    rule_set, created = load_rule_set(domain)
     stdout.write(f"  delivery: rule set {rule_set.name!r} {'added' if created else 'kept'}\n")
     user = get_user_model().objects.filter(username="demo").first()
     try:
-        record = services.publish(user=user, rule_set=rule_set)
+        record = services.publish(user=user, domain=domain, rule_set=rule_set)
     except (ProviderNotConfigured, DeliveryError, services.PublishBlocked) as error:
         stdout.write(f"  delivery: not published: {error}\n")
         return
-    stdout.write(f"  delivery: settings and {rule_set.name!r} published to {record.target}\n")
+    stdout.write(f"  delivery: settings and {rule_set.name!r} published to {record.target} "
+                 f"for {domain.name}\n")

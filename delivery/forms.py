@@ -15,6 +15,7 @@ from django.forms import BaseInlineFormSet, BaseModelFormSet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from console.models import Domain
 from delivery import rules
 from delivery.models import DeliverySettings, ImageVersion, Rule, RuleSet
 from delivery.services import Signing
@@ -205,9 +206,9 @@ class ImageForm(OptionalSigningForm):
         choices=[(MODE_PARAMS, _("URL parameters")), (MODE_VERSION, _("Custom version"))])
     version = forms.ChoiceField(label=_("Version"), required=False)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, domain: Domain | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        names = list(ImageVersion.objects.values_list("name", "params"))
+        names = list(ImageVersion.objects.filter(domain=domain).values_list("name", "params"))
         cast(forms.ChoiceField, self.fields["version"]).choices = [("", "—")] + [
             (name, f"{name} ({params})") for name, params in names]
         for key in rules.IMAGE_KEYS:
@@ -350,16 +351,29 @@ class DeliverySettingsForm(forms.ModelForm[DeliverySettings]):
 
 
 class ImageVersionForm(forms.ModelForm[ImageVersion]):
+    """One version of the page's domain; names are unique per domain (checked here, since the
+    domain is not a field of the form)."""
+
     class Meta:
         model = ImageVersion
         fields = ["name", "params"]
         widgets = {"params": forms.TextInput(attrs={"placeholder": "/fw/300/format/webp"})}
+
+    def __init__(self, *args: Any, domain: Domain | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.domain = domain
+        if domain is not None and self.instance.pk is None:
+            self.instance.domain = domain
 
     def clean_name(self) -> str:
         name: str = self.cleaned_data["name"].strip()
         problems = rules.check_version_name(name)
         if problems:
             raise ValidationError(problem_text(problems[0]))
+        taken = ImageVersion.objects.filter(domain=self.domain, name=name).exclude(
+            pk=self.instance.pk)
+        if self.domain is not None and taken.exists():
+            raise ValidationError(_("This domain already has a version of that name."))
         return name
 
     def clean_params(self) -> str:
@@ -389,10 +403,20 @@ ImageVersionFormSet = forms.modelformset_factory(
 
 
 class RuleSetForm(forms.ModelForm[RuleSet]):
+    """A rule set of the instance's domain (set by the page); names are unique per domain."""
+
     class Meta:
         model = RuleSet
         fields = ["name", "description"]
         widgets = {"description": forms.Textarea(attrs={"rows": 2})}
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"].strip()
+        taken = RuleSet.objects.filter(domain_id=self.instance.domain_id, name=name).exclude(
+            pk=self.instance.pk)
+        if taken.exists():
+            raise ValidationError(_("This domain already has a rule set of that name."))
+        return name
 
 
 class RuleForm(forms.ModelForm[Rule]):

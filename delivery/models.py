@@ -1,10 +1,15 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from providerkit.json_types import JSONObject
+
+if TYPE_CHECKING:
+    from console.models import Domain
 
 
 class Access(models.Model):
@@ -41,17 +46,16 @@ class RefererMode(models.TextChoices):
 
 
 class DeliverySettings(models.Model):
-    """The domain's delivery settings: one row (pk 1), edited on the settings page and sent to
+    """A domain's delivery settings: one row a domain, edited on the settings page and sent to
     the edge on publish.
 
-    The token secret is not here: it comes from the environment (`DELIVERY_TOKEN_SECRET`), and
-    only its fingerprint is kept, on each `PublishedConfig`, to tell when it changed.
+    The token secret is not here: it is the domain's (sealed on `console.Domain`, or
+    `DELIVERY_TOKEN_SECRET` for the environment's domain), and only its fingerprint is kept, on
+    each `PublishedConfig`, to tell when it changed.
     """
 
-    SINGLETON_PK = 1
-
     domain = models.OneToOneField(
-        "console.Domain", verbose_name=_("domain"), null=True, on_delete=models.PROTECT,
+        "console.Domain", verbose_name=_("domain"), on_delete=models.PROTECT,
         related_name="delivery_settings")
     token_protection = models.BooleanField(
         _("token protection"), default=False,
@@ -101,9 +105,9 @@ class DeliverySettings(models.Model):
         return str(self._meta.verbose_name)
 
     @classmethod
-    def current(cls) -> DeliverySettings:
-        """The one row, created with the defaults the first time it is asked for."""
-        row, _created = cls.objects.get_or_create(pk=cls.SINGLETON_PK)
+    def for_domain(cls, domain: Domain) -> DeliverySettings:
+        """The domain's row, created with the defaults the first time it is asked for."""
+        row, _created = cls.objects.get_or_create(domain=domain)
         return row
 
 
@@ -112,16 +116,18 @@ class ImageVersion(models.Model):
     `params` (a URL-parameter string such as `/fw/300/format/webp`)."""
 
     domain = models.ForeignKey(
-        "console.Domain", verbose_name=_("domain"), null=True, on_delete=models.PROTECT,
-        related_name="+")
-    name = models.CharField(_("name"), max_length=32, unique=True)
+        "console.Domain", verbose_name=_("domain"), on_delete=models.PROTECT,
+        related_name="image_versions")
+    name = models.CharField(_("name"), max_length=32)
     params = models.CharField(_("processing"), max_length=400)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
-        ordering = ["name"]
+        ordering = ["domain", "name"]
         verbose_name = _("image version")
         verbose_name_plural = _("image versions")
+        constraints = [models.UniqueConstraint(fields=["domain", "name"],
+                                               name="image_version_name_once_a_domain")]
 
     def __str__(self) -> str:
         return f"{self.name} = {self.params}"
@@ -131,9 +137,9 @@ class RuleSet(models.Model):
     """An ordered list of rewrite rules; one of them is published to the edge at a time."""
 
     domain = models.ForeignKey(
-        "console.Domain", verbose_name=_("domain"), null=True, on_delete=models.PROTECT,
-        related_name="+")
-    name = models.CharField(_("name"), max_length=100, unique=True)
+        "console.Domain", verbose_name=_("domain"), on_delete=models.PROTECT,
+        related_name="rule_sets")
+    name = models.CharField(_("name"), max_length=100)
     description = models.TextField(_("description"), blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
@@ -142,9 +148,11 @@ class RuleSet(models.Model):
         on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
-        ordering = ["name"]
+        ordering = ["domain", "name"]
         verbose_name = _("rule set")
         verbose_name_plural = _("rule sets")
+        constraints = [models.UniqueConstraint(fields=["domain", "name"],
+                                               name="rule_set_name_once_a_domain")]
 
     def __str__(self) -> str:
         return self.name
@@ -199,11 +207,17 @@ class PurgeRequest(models.Model):
 
     Written before the call (status `pending`), so a crash between the two leaves a request
     that the beat job sends later; `attempted_at` is what the 600-URLs-a-minute window counts.
+
+    `domains` are the domains of ours its URLs touch (a manual refresh may span several, or
+    none we know); `domain` is set when the request concerns exactly one, as the automatic
+    purge of a file on a one-domain service does.
     """
 
     domain = models.ForeignKey(
-        "console.Domain", verbose_name=_("domain"), null=True, on_delete=models.PROTECT,
-        related_name="+")
+        "console.Domain", verbose_name=_("domain"), null=True, blank=True,
+        on_delete=models.PROTECT, related_name="+")
+    domains = models.ManyToManyField(
+        "console.Domain", verbose_name=_("domains touched"), blank=True, related_name="+")
     created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("requested by"), null=True, blank=True,
@@ -245,12 +259,16 @@ class PublishedConfig(models.Model):
     """What was sent to the edge, when, by whom, and how it went.
 
     `config` is the JSON sent with the token secret replaced by a mask: secrets never go to
-    the database. `secret_fingerprint` tells whether the environment's secret has changed since.
+    the database. `secret_fingerprint` tells whether the domain's secret has changed since.
+    Publishing goes section by section (the console's panels): `changed` names the sections
+    that differ from the domain's last successful publication, `answers` holds the provider's
+    answer per section sent (`{"ok": bool, "answer": ...}`); one failed section leaves the
+    record failed ("not published") until a retry has sent it.
     """
 
     domain = models.ForeignKey(
-        "console.Domain", verbose_name=_("domain"), null=True, on_delete=models.PROTECT,
-        related_name="+")
+        "console.Domain", verbose_name=_("domain"), on_delete=models.PROTECT,
+        related_name="publications")
     published_at = models.DateTimeField(_("published at"), auto_now_add=True, db_index=True)
     published_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("published by"), null=True, blank=True,
@@ -265,6 +283,9 @@ class PublishedConfig(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=PublishStatus.choices, default=PublishStatus.PENDING)
     answer = models.JSONField(_("edge answer"), null=True, blank=True)
+    changed = models.JSONField(_("sections changed"), default=list, blank=True)
+    answers = models.JSONField(_("answers per section"), default=dict, blank=True)
+    retried_at = models.DateTimeField(_("last retried at"), null=True, blank=True)
     error = models.TextField(_("error"), blank=True)
 
     class Meta:

@@ -2,7 +2,9 @@
 version URLs are purged (content-delivery.md, "Cache refresh").
 
 Storage announces those changes with the `file_replaced(path)` and `file_deleted(path,
-asynchronous)` signals, re-exported by `storage.services`; they are connected from
+asynchronous)` signals (with `service=`, the storage service, once storage sends it; without,
+the default service), and the file's URLs on every domain of that service are purged. The
+signals are re-exported by `storage.services` and connected from
 `DeliveryConfig.ready()`. The receivers only record the purge and queue its task after the
 commit, so a slow or failing provider never slows down or breaks the storage page.
 """
@@ -15,6 +17,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from backoffice.operations.provider import ProviderNotConfigured
+from console.models import Service
 from delivery.models import PurgeSource
 from delivery.services import purge_file_urls
 from storage import services as storage
@@ -23,20 +26,22 @@ logger = logging.getLogger(__name__)
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp", ".tif", ".tiff")
 
 
-def _purge(path: str, source: str) -> None:
+def _purge(path: str, source: str, service: Service | None) -> None:
     try:
-        purge_file_urls(path, source)
+        purge_file_urls(path, source, service=service)
     except ProviderNotConfigured as error:
         # Without an edge address there is no URL to refresh; storage must not fail for it.
         logger.warning("delivery: no purge for %s: %s", path, error)
 
 
-def on_file_replaced(sender: Any, path: str, **kwargs: Any) -> None:
-    _purge(path, PurgeSource.FILE_REPLACED)
+def on_file_replaced(sender: Any, path: str, service: Service | None = None,
+                     **kwargs: Any) -> None:
+    _purge(path, PurgeSource.FILE_REPLACED, service)
 
 
-def on_file_deleted(sender: Any, path: str, **kwargs: Any) -> None:
-    _purge(path, PurgeSource.FILE_DELETED)
+def on_file_deleted(sender: Any, path: str, service: Service | None = None,
+                    **kwargs: Any) -> None:
+    _purge(path, PurgeSource.FILE_DELETED, service)
 
 
 def is_image(path: str, content_type: str | None) -> bool:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from delivery.views import config, images, links, publish, purge, rulesets
+from delivery.views import config, domain, images, links, publish, purge, rulesets
 from delivery.views.home import DeliveryHomeView
 
 app_name = "delivery"
@@ -19,5 +19,7 @@ urlpatterns = [
     path("settings/", config.settings_page, name="settings"),
     path("publish/", publish.publish_page, name="publish"),
     path("publish/now", publish.publish_now, name="publish_now"),
+    path("publish/<int:pk>/retry", publish.publish_retry, name="publish_retry"),
+    path("domain", domain.choose_domain, name="choose_domain"),
     path("purge/", purge.purge_page, name="purge"),
 ]

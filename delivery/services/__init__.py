@@ -4,14 +4,17 @@ Each use case lives in a small module of its own; this module gathers them:
 
 - links: `file_url`, `signed_link`, `secret_link`, `download_link`, `cache_bypass_link`,
   `combine_link`, `version_link`, `processed_link` (`delivery.services.links`);
-- publishing: `publish`, `preview`, `blocking_errors`, `secret_changed_since_publish`
-  (`delivery.services.publishing`);
+- publishing: `publish`, `retry`, `preview`, `blocking_errors`,
+  `secret_changed_since_publish` (`delivery.services.publishing`; the console target in
+  `delivery.services.console_target`);
 - purge: `request_manual_purge`, `purge_file_urls` (the storage hook), `send_purge`,
-  `due_purges` (`delivery.services.purging`);
+  `due_purges`, `domains_of_urls` (`delivery.services.purging`);
 - counts: `purged_today`, `purges_per_day` (`delivery.services.counts`);
 - rule sets: `save_rule_set`, `delete_rule_set` (`delivery.services.rulesets`);
 - settings: `save_delivery_settings` (`delivery.services.edge_settings`);
 - previews: `fetch_from_edge` (`delivery.services.previews`);
+- the chosen domain: `page_domain`, `domain_choices`, `choose_domain`,
+  `named_domain` (`delivery.services.domains`);
 - the tester: `run_test` (`delivery.services.testing`, over the pure `delivery.tester`).
 """
 
@@ -20,7 +23,8 @@ from __future__ import annotations
 from backoffice.operations.provider import ProviderNotConfigured
 from delivery.client import DeliveryConnectionError, DeliveryError
 from delivery.services.connection import current_secret_fingerprint, delivery_base_url
-from delivery.services.counts import purged_today, purges_per_day
+from delivery.services.counts import purged_today, purges_of, purges_per_day
+from delivery.services.domains import choose_domain, domain_choices, named_domain, page_domain
 from delivery.services.edge_settings import save_delivery_settings
 from delivery.services.links import (
     Signing,
@@ -38,12 +42,15 @@ from delivery.services.previews import MAX_PREVIEW_BYTES, fetch_from_edge
 from delivery.services.publishing import (
     ConfigTarget,
     PublishBlocked,
-    SandboxEdgeTarget,
+    PublishFailed,
+    RetryObsolete,
     blocking_errors,
     edge_address,
     last_publication,
+    last_successful_publication,
     preview,
     publish,
+    retry,
     secret_changed_since_publish,
 )
 from delivery.services.purging import (
@@ -51,6 +58,7 @@ from delivery.services.purging import (
     PurgeInputError,
     PurgeWindowFull,
     UrlProblem,
+    domains_of_urls,
     due_purges,
     enqueue_purge,
     file_urls,
@@ -78,7 +86,8 @@ __all__ = [
     "PublishBlocked",
     "PurgeInputError",
     "PurgeWindowFull",
-    "SandboxEdgeTarget",
+    "PublishFailed",
+    "RetryObsolete",
     "Signing",
     "blocking_errors",
     "edge_address",
@@ -86,21 +95,29 @@ __all__ = [
     "combine_link",
     "current_secret_fingerprint",
     "default_host",
+    "choose_domain",
+    "domain_choices",
+    "named_domain",
+    "page_domain",
     "delivery_base_url",
     "download_link",
+    "domains_of_urls",
     "due_purges",
     "enqueue_purge",
     "fetch_from_edge",
     "file_url",
     "file_urls",
     "last_publication",
+    "last_successful_publication",
     "outcome_dict",
     "parse_urls",
     "preview",
     "processed_link",
     "publish",
+    "retry",
     "purge_file_urls",
     "purged_today",
+    "purges_of",
     "purges_per_day",
     "request_manual_purge",
     "resend_purges",

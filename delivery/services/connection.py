@@ -1,4 +1,10 @@
-"""The delivery clients and secrets as the back-office builds them from the environment."""
+"""The delivery clients, addresses and secrets of a domain, as the back-office builds them.
+
+A domain's link address and `_upt` secret come from console's `domain_access`: the
+environment's domain still reads `DELIVERY_URL` / `DELIVERY_TOKEN_SECRET` there, every other
+domain its own record. The purge API (`PURGE_URL`) is the account's, signed by an operator of a
+storage service.
+"""
 
 from __future__ import annotations
 
@@ -6,74 +12,64 @@ import hashlib
 
 from django.conf import settings
 
-from backoffice.operations.provider import (
-    ProviderNotConfigured,
-    provider_observers,
-    provider_settings,
-)
-from delivery.client import EdgeConfigClient, EdgeFetcher, PurgeClient
+from backoffice.operations.provider import ProviderNotConfigured, provider_observers
+from console.models import Domain, Service
+from console.services import default_service, domain_access, storage_access
+from delivery.client import EdgeFetcher, PurgeClient
 
 
-def _delivery_value(key: str, variable: str) -> str:
-    """One delivery setting. Each use needs only some of them (building a link needs the
-    edge's address, not the purge API), so they are required one by one."""
-    value: str | None = settings.PROVIDER["delivery"].get(key)
-    if not value:
-        raise ProviderNotConfigured(
-            f"delivery: set {variable} in the environment (see the README)")
-    return value
+def delivery_base_url(domain: Domain) -> str:
+    """Where the domain's links point; ProviderNotConfigured when it is not known."""
+    return domain_access(domain).base_url
 
 
-def delivery_base_url() -> str:
-    """The edge's address (`DELIVERY_URL`); ProviderNotConfigured when it is missing."""
-    return _delivery_value("delivery_url", "DELIVERY_URL").rstrip("/")
-
-
-def token_secret() -> str:
-    """The `_upt` secret, from `DELIVERY_TOKEN_SECRET` only: never stored in the database."""
-    return _delivery_value("token_secret", "DELIVERY_TOKEN_SECRET")
+def token_secret(domain: Domain) -> str:
+    """The domain's `_upt` secret; ProviderNotConfigured when it has none."""
+    secret = domain_access(domain).token_secret
+    if not secret:
+        variable = "DELIVERY_TOKEN_SECRET in the environment" if domain.from_environment \
+            else f"a token secret on the domain {domain.name}"
+        raise ProviderNotConfigured(f"delivery: set {variable} (see the README)")
+    return secret
 
 
 def secret_fingerprint(secret: str) -> str:
     """A short one-way mark of the secret, kept with each publication to notice a change of
-    `DELIVERY_TOKEN_SECRET` without keeping the secret itself."""
+    the domain's secret without keeping the secret itself."""
     return hashlib.sha256(b"delivery-token-secret\0" + secret.encode("utf-8")).hexdigest()[:16]
 
 
-def current_secret_fingerprint() -> str | None:
-    """The fingerprint of the environment's secret, None when it is not configured."""
+def current_secret_fingerprint(domain: Domain) -> str | None:
+    """The fingerprint of the domain's secret, None when it has none."""
     try:
-        return secret_fingerprint(token_secret())
+        return secret_fingerprint(token_secret(domain))
     except ProviderNotConfigured:
         return None
 
 
-def purge_client() -> PurgeClient:
-    """Purge is signed with the storage operator (DECISIONS, purge), so it needs both the
-    delivery and the storage settings."""
-    storage = provider_settings("storage")
+def purge_url() -> str:
+    value: str | None = settings.PROVIDER["delivery"].get("purge_url")
+    if not value:
+        raise ProviderNotConfigured("delivery: set PURGE_URL in the environment (see the README)")
+    return value
+
+
+def purge_service(domain: Domain | None) -> Service:
+    """Whose operator signs a purge (DECISIONS, purge): the domain's storage service, else
+    (a CDN domain, or URLs of no domain of ours) the default storage service."""
+    if domain is not None and domain.service.is_storage:
+        return domain.service
+    return default_service()
+
+
+def purge_client(domain: Domain | None = None) -> PurgeClient:
+    """ProviderNotConfigured when PURGE_URL or the signing operator is missing."""
+    access = storage_access(purge_service(domain))
     return PurgeClient(
-        _delivery_value("purge_url", "PURGE_URL"),
-        storage["bucket"],
-        storage["operator"],
-        storage["password"],
-        observers=provider_observers("delivery"),
-        timeout=float(settings.PROVIDER_TIMEOUT_S),
-    )
-
-
-def sandbox_control_url() -> str:
-    url: str | None = settings.PROVIDER.get("sandbox_control_url")
-    if not url:
-        raise ProviderNotConfigured(
-            "delivery: set SANDBOX_CONTROL_URL in the environment to publish to the sandbox edge"
-        )
-    return url
-
-
-def edge_config_client() -> EdgeConfigClient:
-    return EdgeConfigClient(
-        sandbox_control_url(),
+        purge_url(),
+        access.bucket,
+        access.operator,
+        access.password,
         observers=provider_observers("delivery"),
         timeout=float(settings.PROVIDER_TIMEOUT_S),
     )

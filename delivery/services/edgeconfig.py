@@ -1,10 +1,18 @@
-"""The edge configuration JSON, built from the settings, versions and a rule set.
+"""A domain's edge configuration as the console's sections (docs/decisions.md, "Services,
+domains and the console API"), built from its settings, versions and a rule set.
 
-Shape (the sandbox's `POST /delivery/config`; keys left out keep their value on the edge):
-`token_protection` bool, `token_secret`, `separator`, `versions` {name: "/fw/300/..."},
-`rules` [{pattern, rule, break, debug}], `cors` {header: value}, `referer` {mode, domains,
-deny_empty}, `ip_blacklist` [...], `ua_whitelist` [...], `force_https`, `html_minify`,
-`combine`, `param_follow`.
+| section   | value                                                  | from                     |
+|-----------|--------------------------------------------------------|--------------------------|
+| token     | {"enabled", "secret"} (secret left out when not set)   | token protection, secret |
+| separator | "!", "-" or "_"                                        | separator                |
+| versions  | {name: processing}                                     | image versions           |
+| rewrite   | [{"pattern", "rule", "break", "debug"}]                | the rule set             |
+| cors      | {header: value}                                        | the five CORS fields     |
+| referer   | {"mode", "domains", "deny_empty"}                      | the Referer check        |
+| ip_ban    | [address or network]                                   | IP blacklist             |
+| ua        | [pattern, `*` any run]                                 | User-Agent whitelist     |
+| https     | {"force"}                                              | forced HTTPS             |
+| optimise  | {"html_minify", "combine", "param_follow"}             | the three flags          |
 """
 
 from __future__ import annotations
@@ -12,9 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from delivery.models import DeliverySettings, ImageVersion, RuleSet
-from providerkit.json_types import JSONObject
+from providerkit.json_types import JSONObject, JSONValue
 
-SECRET_KEY = "token_secret"
+SECTIONS = ("token", "separator", "versions", "rewrite", "cors", "referer", "ip_ban", "ua",
+            "https", "optimise")
+TOKEN = "token"
+SECRET_KEY = "secret"
 SECRET_MASK = "********"
 CORS_FIELDS: tuple[tuple[str, str], ...] = (
     ("Access-Control-Allow-Origin", "cors_allow_origin"),
@@ -36,40 +47,61 @@ def cors_headers(row: DeliverySettings) -> dict[str, str]:
             if getattr(row, name).strip()}
 
 
-def settings_config(row: DeliverySettings, versions: Iterable[ImageVersion],
-                    secret: str) -> JSONObject:
+def ua_pattern(entry: str) -> str:
+    """The whitelist says "User-Agents containing the entry"; the console's pattern matches
+    the whole User-Agent with `*` for any run, so a plain entry is wrapped in `*`."""
+    return entry if "*" in entry else f"*{entry}*"
+
+
+def build_sections(row: DeliverySettings, versions: Iterable[ImageVersion],
+                   rule_set: RuleSet | None, secret: str) -> dict[str, JSONValue]:
+    """Every section, in the console's order. Without a rule set the rewrite section is an
+    empty list: what is published is exactly what the page showed, never a leftover of an
+    earlier publish. An empty `secret` is left out (the console keeps what it holds)."""
+    token: JSONObject = {"enabled": row.token_protection}
+    if secret:
+        token[SECRET_KEY] = secret
     return {
-        "token_protection": row.token_protection,
-        SECRET_KEY: secret,
+        TOKEN: token,
         "separator": row.separator,
         "versions": {version.name: version.params for version in versions},
+        "rewrite": [*rule_set.specs()] if rule_set is not None else [],
         "cors": {**cors_headers(row)},
         "referer": {
             "mode": row.referer_mode,
             "domains": [*lines(row.referer_domains)],
             "deny_empty": not row.referer_allow_empty,
         },
-        "ip_blacklist": [*lines(row.ip_blacklist)],
-        "ua_whitelist": [*lines(row.ua_whitelist)],
-        "force_https": row.force_https,
-        "html_minify": row.html_minify,
-        "combine": row.combine_js_css,
-        "param_follow": row.param_follow,
+        "ip_ban": [*lines(row.ip_blacklist)],
+        "ua": [ua_pattern(entry) for entry in lines(row.ua_whitelist)],
+        "https": {"force": row.force_https},
+        "optimise": {"html_minify": row.html_minify, "combine": row.combine_js_css,
+                     "param_follow": row.param_follow},
     }
 
 
-def build_config(row: DeliverySettings, versions: Iterable[ImageVersion],
-                 rule_set: RuleSet | None, secret: str) -> JSONObject:
-    """The whole configuration. Without a rule set the edge gets an empty rule list: what is
-    published is exactly what the page showed, never a leftover of an earlier publish."""
-    config = settings_config(row, versions, secret)
-    config["rules"] = [*rule_set.specs()] if rule_set is not None else []
-    return config
-
-
-def masked(config: JSONObject) -> JSONObject:
-    """The configuration as it may be stored or shown: the secret replaced by a mask."""
-    copy = dict(config)
-    if copy.get(SECRET_KEY):
-        copy[SECRET_KEY] = SECRET_MASK
+def masked(sections: JSONObject) -> JSONObject:
+    """The sections as they may be stored or shown: the secret replaced by a mask."""
+    copy = dict(sections)
+    token = copy.get(TOKEN)
+    if isinstance(token, dict) and token.get(SECRET_KEY):
+        copy[TOKEN] = {**token, SECRET_KEY: SECRET_MASK}
     return copy
+
+
+def unmasked(sections: JSONObject, secret: str) -> JSONObject:
+    """Stored sections ready to send again: the mask replaced by the domain's secret now."""
+    copy = dict(sections)
+    token = copy.get(TOKEN)
+    if isinstance(token, dict) and token.get(SECRET_KEY) == SECRET_MASK:
+        copy[TOKEN] = {**token, SECRET_KEY: secret} if secret else {
+            key: value for key, value in token.items() if key != SECRET_KEY}
+    return copy
+
+
+def changed_sections(sections: JSONObject, previous: JSONObject | None) -> list[str]:
+    """The sections whose (masked) value differs from `previous`, all of them without one."""
+    if previous is None:
+        return [name for name in SECTIONS if name in sections]
+    return [name for name in SECTIONS if name in sections
+            and sections[name] != previous.get(name)]

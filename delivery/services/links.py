@@ -1,11 +1,12 @@
-"""Links as staff build them: the pure builders of `delivery.rules` fed with the configured
-edge address, separator and token secret."""
+"""Links as staff build them: the pure builders of `delivery.rules` fed with the domain's
+link address, separator and token secret."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
 
+from console.models import Domain
 from delivery import rules
 from delivery.models import DeliverySettings, ImageVersion
 from delivery.services.connection import delivery_base_url, token_secret
@@ -19,17 +20,17 @@ class Signing:
     upp: int | None = None
 
 
-def separator() -> str:
-    return DeliverySettings.current().separator
+def separator(domain: Domain) -> str:
+    return DeliverySettings.for_domain(domain).separator
 
 
-def file_url(path: str, suffix: str = "") -> str:
-    """The edge URL of a file, optionally followed by a separator suffix (`!thumb`,
-    `!/fw/300`); the suffix must start with the configured separator."""
-    url = rules.edge_url(delivery_base_url(), path)
+def file_url(domain: Domain, path: str, suffix: str = "") -> str:
+    """The edge URL of a file on `domain`, optionally followed by a separator suffix
+    (`!thumb`, `!/fw/300`); the suffix must start with the domain's separator."""
+    url = rules.edge_url(delivery_base_url(domain), path)
     suffix = suffix.strip()
     if suffix:
-        sep = separator()
+        sep = separator(domain)
         problems = []
         if not suffix.startswith(sep):
             problems.append(rules.problem("suffix", "suffix_separator",
@@ -42,42 +43,48 @@ def file_url(path: str, suffix: str = "") -> str:
     return url + suffix
 
 
-def sign(url: str, signing: Signing | None) -> str:
+def sign(domain: Domain, url: str, signing: Signing | None) -> str:
     if signing is None:
         return url
-    return rules.signed_url(url, token_secret(), signing.etime, signing.upp)
+    return rules.signed_url(url, token_secret(domain), signing.etime, signing.upp)
 
 
-def signed_link(path: str, signing: Signing, suffix: str = "") -> str:
-    return sign(file_url(path, suffix), signing)
+def signed_link(domain: Domain, path: str, signing: Signing, suffix: str = "") -> str:
+    return sign(domain, file_url(domain, path, suffix), signing)
 
 
-def secret_link(path: str, secret: str, signing: Signing | None = None) -> str:
-    return sign(rules.secret_url(file_url(path), separator(), secret), signing)
+def secret_link(domain: Domain, path: str, secret: str, signing: Signing | None = None) -> str:
+    return sign(domain, rules.secret_url(file_url(domain, path), separator(domain), secret),
+                signing)
 
 
-def download_link(path: str, name: str | None, signing: Signing | None = None) -> str:
-    return sign(rules.download_url(file_url(path), name), signing)
+def download_link(domain: Domain, path: str, name: str | None,
+                  signing: Signing | None = None) -> str:
+    return sign(domain, rules.download_url(file_url(domain, path), name), signing)
 
 
-def cache_bypass_link(path: str, value: str, signing: Signing | None = None) -> str:
-    return sign(rules.cache_bypass_url(file_url(path), value), signing)
+def cache_bypass_link(domain: Domain, path: str, value: str,
+                      signing: Signing | None = None) -> str:
+    return sign(domain, rules.cache_bypass_url(file_url(domain, path), value), signing)
 
 
-def combine_link(directory: str, files: list[str], signing: Signing | None = None) -> str:
-    return sign(rules.combine_url(delivery_base_url(), directory, files), signing)
+def combine_link(domain: Domain, directory: str, files: list[str],
+                 signing: Signing | None = None) -> str:
+    return sign(domain, rules.combine_url(delivery_base_url(domain), directory, files), signing)
 
 
-def version_link(path: str, name: str, signing: Signing | None = None) -> str:
-    if not ImageVersion.objects.filter(name=name).exists():
+def version_link(domain: Domain, path: str, name: str, signing: Signing | None = None) -> str:
+    if not ImageVersion.objects.filter(domain=domain, name=name).exists():
         raise rules.LinkError([rules.problem("version", "version_unknown",
                                              "no image version is named {value}", value=name)])
-    return sign(rules.version_url(file_url(path), separator(), name), signing)
+    return sign(domain, rules.version_url(file_url(domain, path), separator(domain), name),
+                signing)
 
 
-def processed_link(path: str, pairs: list[tuple[str, str]],
+def processed_link(domain: Domain, path: str, pairs: list[tuple[str, str]],
                    signing: Signing | None = None) -> str:
-    return sign(rules.processed_image_url(file_url(path), separator(), pairs), signing)
+    return sign(domain, rules.processed_image_url(file_url(domain, path), separator(domain),
+                                                  pairs), signing)
 
 
 def preview_signing(token_protection: bool, lifetime_s: int = 600) -> Signing | None:

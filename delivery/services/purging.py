@@ -5,6 +5,9 @@ Every purge is a `PurgeRequest` written before the provider is called. Sending c
 URLs sent in the last minute, so the 600-URLs-a-minute limit (DECISIONS, purge) is kept here
 rather than discovered as a 429. A manual request that would break it is refused before
 anything is stored; an automatic one waits for room (the task retries with a countdown).
+
+The window is the account's (one purge API for every domain), so the lock is account-wide
+too; each request records the domains of ours its URLs touch (`PurgeRequest.domains`).
 """
 
 from __future__ import annotations
@@ -17,14 +20,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 
 from backoffice.annotations import StaffUser
+from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.operations.queue import enqueue
 from backoffice.security.audit import audited
+from console.models import Domain, Service
+from console.services import default_domain, domain_access
 from delivery import rules
 from delivery.client import (
     DeliveryConnectionError,
@@ -47,6 +54,8 @@ logger = logging.getLogger(__name__)
 MAX_URLS_PER_MINUTE = 600
 WINDOW = timedelta(seconds=60)
 MAX_ATTEMPTS = 5
+# The key of the PostgreSQL advisory lock that serialises the window's checks ("PURGEWIN").
+WINDOW_LOCK_KEY = 0x5055524745574E
 # A `sending` row older than this was interrupted (worker lost mid-call): send it again.
 STUCK_AFTER = timedelta(minutes=10)
 # A `pending` row older than this lost its task (broker down at enqueue time).
@@ -119,10 +128,12 @@ def _check_room(asked: int, now: datetime) -> None:
 
 
 def _lock() -> None:
-    """Serialise window checks: lock the settings row (PostgreSQL); SQLite's IMMEDIATE
-    transactions already serialise writers."""
-    DeliverySettings.current()
-    DeliverySettings.objects.select_for_update().filter(pk=DeliverySettings.SINGLETON_PK).get()
+    """Serialise window checks across domains and processes: a transaction-scoped advisory
+    lock on PostgreSQL (no row stands for the account); SQLite's IMMEDIATE transactions
+    already serialise writers."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [WINDOW_LOCK_KEY])
 
 
 def _claim(pk: int, now: datetime) -> bool:
@@ -138,37 +149,93 @@ def _claim(pk: int, now: datetime) -> bool:
     return claimed == 1
 
 
+def _host_of(url: str) -> str:
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    return f"{host}:{parts.port}" if parts.port else host
+
+
+def domains_of_urls(urls: Sequence[str]) -> list[Domain]:
+    """The domains of ours the URLs are on: by the domain's name, or by the host of its link
+    address (the environment's domain is reached at DELIVERY_URL, the sandbox's with a port)."""
+    hosts = {_host_of(url) for url in urls} | {_host_of(url).split(":")[0] for url in urls}
+    found = []
+    for domain in Domain.objects.select_related("service").order_by("name"):
+        try:
+            address = _host_of(domain_access(domain).base_url)
+        except ProviderNotConfigured:  # an unconfigured domain is still known by its name
+            address = ""
+        if domain.name in hosts or (address and address in hosts):
+            found.append(domain)
+    return found
+
+
+def _record(*, source: str, urls: list[str], domains: Sequence[Domain], path: str = "",
+            user: StaffUser | None = None) -> PurgeRequest:
+    request = PurgeRequest.objects.create(
+        domain=domains[0] if len(domains) == 1 else None,
+        requested_by=user if getattr(user, "pk", None) else None,
+        source=source, path=path[:1024], urls="\n".join(urls), url_count=len(urls))
+    request.domains.set(domains)
+    return request
+
+
 @audited("delivery", "purge", lambda urls, user: (None, f"purge of {len(urls)} URLs"),
          result_target=lambda request: request)
 def request_manual_purge(urls: list[str], user: StaffUser) -> PurgeRequest:
     """Store and send a purge from the purge page. PurgeWindowFull (nothing stored) when the
-    minute's room is too small; provider problems end up on the returned row."""
-    purge_client()  # ProviderNotConfigured before anything is stored
+    minute's room is too small; provider problems end up on the returned row.
+
+    The URLs may be on any domains (the purge API serves the account's): the request records
+    those of ours they touch, and the first storage domain among them signs (`_send_claimed`).
+    """
+    domains = domains_of_urls(urls)
+    purge_client(next((d for d in domains if d.service.is_storage), None))  # before storing
     now = timezone.now()
     with transaction.atomic():
         _lock()
         _check_room(len(urls), now)
-        request = PurgeRequest.objects.create(
-            requested_by=user if getattr(user, "pk", None) else None,
-            source=PurgeSource.MANUAL, urls="\n".join(urls), url_count=len(urls))
+        request = _record(source=PurgeSource.MANUAL, urls=urls, domains=domains, user=user)
         _claim(request.pk, now)
     return _send_claimed(request.pk)
 
 
-def file_urls(path: str) -> list[str]:
-    """The edge URL of a stored file and of each of its custom image versions."""
-    url = rules.edge_url(delivery_base_url(), path)
-    separator = DeliverySettings.current().separator
-    names = ImageVersion.objects.order_by("name").values_list("name", flat=True)
+def file_urls(path: str, domain: Domain) -> list[str]:
+    """The edge URL of a stored file on `domain` and of each of the domain's image versions."""
+    url = rules.edge_url(delivery_base_url(domain), path)
+    separator = DeliverySettings.for_domain(domain).separator
+    names = ImageVersion.objects.filter(domain=domain).order_by("name").values_list(
+        "name", flat=True)
     return [url, *(f"{url}{separator}{name}" for name in names)]
 
 
-def purge_file_urls(path: str, source: str = PurgeSource.AUTOMATIC) -> PurgeRequest:
-    """Record an automatic purge of a file's URL and all its version URLs and send it after
-    the current transaction commits (hook for storage's file_replaced / file_deleted)."""
-    urls = file_urls(path)
-    request = PurgeRequest.objects.create(
-        source=source, path=path[:1024], urls="\n".join(urls), url_count=len(urls))
+def service_file_urls(path: str, service: Service) -> tuple[list[str], list[Domain]]:
+    """A storage service's file is served on each of the service's domains: its URLs on all
+    of them (domains without a link address are skipped), and those domains."""
+    urls: list[str] = []
+    domains: list[Domain] = []
+    for domain in service.domains.order_by("-from_environment", "name"):
+        try:
+            urls.extend(file_urls(path, domain))
+        except ProviderNotConfigured:
+            continue
+        domains.append(domain)
+    return urls, domains
+
+
+def purge_file_urls(path: str, source: str = PurgeSource.AUTOMATIC, *,
+                    service: Service | None = None) -> PurgeRequest | None:
+    """Record an automatic purge of a file's URLs on every domain of its storage service (the
+    default service's when none is named) and send it after the current transaction commits
+    (hook for storage's file_replaced / file_deleted). None when the service has no domain
+    with a link address: there is nothing at the edge to refresh."""
+    if service is None:
+        service = default_domain().service  # ProviderNotConfigured without any domain
+    urls, domains = service_file_urls(path, service)
+    if not urls:
+        return None
+    request = _record(source=source, urls=urls[:MAX_URLS_PER_MINUTE], domains=domains,
+                      path=path)
     enqueue_purge(request.pk)
     return request
 
@@ -184,10 +251,16 @@ def send_purge(pk: int) -> PurgeRequest | None:
     return _send_claimed(pk)
 
 
+def _signing_domain(request: PurgeRequest) -> Domain | None:
+    """The domain whose storage operator signs: the first storage domain the URLs touch."""
+    return next((d for d in request.domains.select_related("service")
+                 if d.service.is_storage), None)
+
+
 def _send_claimed(pk: int) -> PurgeRequest:
     request = PurgeRequest.objects.get(pk=pk)
     try:
-        result = purge_client().purge(request.url_list())
+        result = purge_client(_signing_domain(request)).purge(request.url_list())
     except (PurgeRateLimited, DeliveryConnectionError) as error:
         _finish(pk, PurgeStatus.FAILED, error=str(error), answer=error.body)
     except PurgeRefused as error:

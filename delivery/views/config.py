@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from backoffice.annotations import StaffRequest
 from backoffice.security.access import check_permissions
+from console.models import Domain
 from delivery import services
 from delivery.forms import DeliverySettingsForm, ImageVersionFormSet
 from delivery.models import DeliverySettings, ImageVersion
@@ -21,20 +22,25 @@ from delivery.views.access import (
     abilities,
     needs,
 )
+from delivery.views.domain import page, with_domain
 
 
 @needs()
-def settings_page(request: StaffRequest) -> HttpResponse:
-    row = DeliverySettings.current()
+@with_domain
+def settings_page(request: StaffRequest, domain: Domain) -> HttpResponse:
+    row = DeliverySettings.for_domain(domain)
+    own = ImageVersion.objects.filter(domain=domain)
     user = request.user
     if request.method == "POST":
         check_permissions(request, CHANGE_DELIVERY_SETTINGS, CHANGE_IMAGE_VERSION,
                           ADD_IMAGE_VERSION, DELETE_IMAGE_VERSION)
         form = DeliverySettingsForm(request.POST, instance=row)
-        versions = ImageVersionFormSet(request.POST, queryset=ImageVersion.objects.all(),
-                                       prefix="versions")
+        versions = ImageVersionFormSet(request.POST, queryset=own, prefix="versions",
+                                       form_kwargs={"domain": domain})
         if form.is_valid() and versions.is_valid():
             changed = versions.save(commit=False)  # builds the rows, writes nothing
+            for version in changed:
+                version.domain = domain
             services.save_delivery_settings(form.save(commit=False), changed,
                                             versions.deleted_objects, user)
             messages.success(request, _("Settings saved. Publish them to put them on the "
@@ -43,7 +49,8 @@ def settings_page(request: StaffRequest) -> HttpResponse:
         messages.error(request, _("Nothing was saved: correct the marked fields."))
     else:
         form = DeliverySettingsForm(instance=row)
-        versions = ImageVersionFormSet(queryset=ImageVersion.objects.all(), prefix="versions")
+        versions = ImageVersionFormSet(queryset=own, prefix="versions",
+                                       form_kwargs={"domain": domain})
     may_change = user.has_perms((CHANGE_DELIVERY_SETTINGS, CHANGE_IMAGE_VERSION))
     if not may_change:
         for field in form.fields.values():
@@ -51,10 +58,10 @@ def settings_page(request: StaffRequest) -> HttpResponse:
         for version_form in versions.forms:
             for field in version_form.fields.values():
                 field.disabled = True
-    fingerprint = services.current_secret_fingerprint()
+    fingerprint = services.current_secret_fingerprint(domain)
     return render(request, "delivery/settings.html", {
         "nav": "settings", "form": form, "versions": versions, "may_change": may_change,
         "secret_fingerprint": fingerprint,
-        "secret_changed": services.secret_changed_since_publish(fingerprint),
-        "settings_row": row, **abilities(user),
+        "secret_changed": services.secret_changed_since_publish(domain, fingerprint),
+        "settings_row": row, **page(request, domain), **abilities(user),
     })

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from backoffice.annotations import StaffRequest
+from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.ui.dashboard import ServiceOverviewView
 from delivery import services
-from delivery.models import DeliverySettings, ImageVersion, PurgeRequest, RuleSet
+from delivery.models import DeliverySettings, ImageVersion, RuleSet
 from delivery.views.access import abilities
+from delivery.views.domain import page
 
 
 class DeliveryHomeView(ServiceOverviewView):
@@ -16,17 +19,24 @@ class DeliveryHomeView(ServiceOverviewView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)  # checks delivery.access_delivery
-        fingerprint = services.current_secret_fingerprint()
+        request = cast(StaffRequest, self.request)  # the overview's check let only staff in
+        try:
+            domain = services.page_domain(request.user)
+        except ProviderNotConfigured as error:
+            context.update(nav="home", no_domain=str(error), **abilities(self.request.user))
+            return context
+        fingerprint = services.current_secret_fingerprint(domain)
         context.update(
             nav="home",
-            delivery_settings=DeliverySettings.current(),
-            versions=ImageVersion.objects.all(),
-            rule_set_count=RuleSet.objects.count(),
-            last_publication=services.last_publication(),
+            delivery_settings=DeliverySettings.for_domain(domain),
+            versions=ImageVersion.objects.filter(domain=domain),
+            rule_set_count=RuleSet.objects.filter(domain=domain).count(),
+            last_publication=services.last_publication(domain),
             secret_configured=fingerprint is not None,
-            secret_changed=services.secret_changed_since_publish(fingerprint),
-            recent_purges=PurgeRequest.objects.select_related("requested_by")[:10],
-            purged_today=services.purged_today(),
+            secret_changed=services.secret_changed_since_publish(domain, fingerprint),
+            recent_purges=services.purges_of(domain).select_related("requested_by")[:10],
+            purged_today=services.purged_today(domain),
+            **page(request, domain),
             **abilities(self.request.user),
         )
         return context

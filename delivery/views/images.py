@@ -15,30 +15,33 @@ from django.views.decorators.http import require_GET
 
 from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
+from console.models import Domain
 from delivery import services
 from delivery.forms import ImageForm, add_link_errors
 from delivery.models import DeliverySettings
 from delivery.rules import LinkError
 from delivery.services import Signing, preview_signing
 from delivery.views.access import SIGN, abilities, needs
+from delivery.views.domain import page, with_domain
 from storage import services as storage
 
 
-def build_image_url(form: ImageForm, signing: Signing | None) -> str:
+def build_image_url(domain: Domain, form: ImageForm, signing: Signing | None) -> str:
     data = form.cleaned_data
     if data["mode"] == ImageForm.MODE_VERSION:
-        return services.version_link(data["path"], data["version"], signing)
-    return services.processed_link(data["path"], form.pairs(), signing)
+        return services.version_link(domain, data["path"], data["version"], signing)
+    return services.processed_link(domain, data["path"], form.pairs(), signing)
 
 
 @needs()
 @require_GET
-def image_builder(request: StaffRequest) -> HttpResponse:
+@with_domain
+def image_builder(request: StaffRequest, domain: Domain) -> HttpResponse:
     may_sign = request.user.has_perm(SIGN)
     # A link from the storage file browser carries only `path`: fill it in, check nothing yet.
     submitted = "mode" in request.GET
-    row = DeliverySettings.current()
-    form = ImageForm(request.GET if submitted else None, may_sign=may_sign,
+    row = DeliverySettings.for_domain(domain)
+    form = ImageForm(request.GET if submitted else None, may_sign=may_sign, domain=domain,
                      token_protection=row.token_protection,
                      initial={"path": request.GET.get("path", "")})
     url = ""
@@ -46,7 +49,7 @@ def image_builder(request: StaffRequest) -> HttpResponse:
     errors: list[str] = []
     if submitted and form.is_valid():
         try:
-            url = build_image_url(form, form.signing())
+            url = build_image_url(domain, form, form.signing())
             unsigned = form.refused_by_edge()
         except LinkError as error:
             add_link_errors(form, error, {"version": "version"})
@@ -56,7 +59,7 @@ def image_builder(request: StaffRequest) -> HttpResponse:
         "nav": "images", "form": form, "url": url, "page_errors": errors, "unsigned": unsigned,
         "size_texts": storage.size_texts(),
         "separator": row.separator, "preview_texts": _preview_texts(),
-        **abilities(request.user)})
+        **page(request, domain), **abilities(request.user)})
 
 
 def _preview_texts() -> dict[str, str]:
@@ -72,14 +75,19 @@ def _preview_texts() -> dict[str, str]:
 @needs()
 @require_GET
 def image_preview(request: StaffRequest) -> HttpResponse:
-    """The processed image as the edge serves it; JSON errors (400 input, 502 edge)."""
-    form = ImageForm(request.GET, may_sign=False)
+    """The processed image as the edge serves it; JSON errors (400 input, 502 edge, 503
+    without a domain)."""
+    try:
+        domain = services.page_domain(request.user)
+    except ProviderNotConfigured as error:
+        return JsonResponse({"errors": [str(error)]}, status=503)
+    form = ImageForm(request.GET, may_sign=False, domain=domain)
     if not form.is_valid():
         return _invalid(form)
-    row = DeliverySettings.current()
+    row = DeliverySettings.for_domain(domain)
     try:
-        plain_url = build_image_url(form, None)
-        url = build_image_url(form, preview_signing(row.token_protection))
+        plain_url = build_image_url(domain, form, None)
+        url = build_image_url(domain, form, preview_signing(row.token_protection))
     except LinkError as error:
         add_link_errors(form, error)
         return _invalid(form)

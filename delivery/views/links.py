@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.security.access import check_permissions
+from console.models import Domain
 from delivery import services
 from delivery.forms import (
     CacheBypassForm,
@@ -28,34 +29,35 @@ from delivery.forms import (
 from delivery.models import DeliverySettings
 from delivery.rules import LinkError
 from delivery.views.access import SIGN, abilities, needs
+from delivery.views.domain import page, with_domain
 
-Builder = Callable[[Any], str]
+Builder = Callable[[Domain, Any], str]
 
 
-def _build_signed(form: SignedLinkForm) -> str:
+def _build_signed(domain: Domain, form: SignedLinkForm) -> str:
     data = form.cleaned_data
     signing = form.signing()
     assert signing is not None  # a SignedLinkForm always signs
-    return services.signed_link(data["path"], signing, data["suffix"])
+    return services.signed_link(domain, data["path"], signing, data["suffix"])
 
 
-def _build_secret(form: SecretLinkForm) -> str:
+def _build_secret(domain: Domain, form: SecretLinkForm) -> str:
     data = form.cleaned_data
-    return services.secret_link(data["path"], data["secret"], form.signing())
+    return services.secret_link(domain, data["path"], data["secret"], form.signing())
 
 
-def _build_download(form: DownloadLinkForm) -> str:
+def _build_download(domain: Domain, form: DownloadLinkForm) -> str:
     data = form.cleaned_data
-    return services.download_link(data["path"], data["name"] or None, form.signing())
+    return services.download_link(domain, data["path"], data["name"] or None, form.signing())
 
 
-def _build_bypass(form: CacheBypassForm) -> str:
+def _build_bypass(domain: Domain, form: CacheBypassForm) -> str:
     data = form.cleaned_data
-    return services.cache_bypass_link(data["path"], data["upv"], form.signing())
+    return services.cache_bypass_link(domain, data["path"], data["upv"], form.signing())
 
 
-def _build_combine(form: CombineForm) -> str:
-    return services.combine_link(form.cleaned_data["directory"], form.file_list(),
+def _build_combine(domain: Domain, form: CombineForm) -> str:
+    return services.combine_link(domain, form.cleaned_data["directory"], form.file_list(),
                                  form.signing())
 
 
@@ -93,9 +95,10 @@ def _unsigned_warning(form: forms.Form) -> str:
 
 
 @needs()
-def link_builder(request: StaffRequest) -> HttpResponse:
+@with_domain
+def link_builder(request: StaffRequest, domain: Domain) -> HttpResponse:
     posted = request.POST.get("kind") if request.method == "POST" else None
-    settings_row = DeliverySettings.current()
+    settings_row = DeliverySettings.for_domain(domain)
     protected = settings_row.token_protection
     results: dict[str, str] = {}
     warnings: dict[str, str] = {}
@@ -109,7 +112,7 @@ def link_builder(request: StaffRequest) -> HttpResponse:
             form = _form(kind, request, protected, request.POST)
             if form.is_valid():
                 try:
-                    results[kind] = builder(form)
+                    results[kind] = builder(domain, form)
                     warnings[kind] = _unsigned_warning(form)
                 except LinkError as error:
                     add_link_errors(form, error, {"_upp": "upp", "_upd": "name",
@@ -135,6 +138,7 @@ def link_builder(request: StaffRequest) -> HttpResponse:
         "separator": settings_row.separator,
         "param_follow": settings_row.param_follow,
         "combine_on": settings_row.combine_js_css,
+        **page(request, domain),
         **abilities(request.user),
     })
 

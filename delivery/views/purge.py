@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.humanize.templatetags.humanize import intcomma
+from django.db.models import Q, QuerySet
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -14,14 +15,17 @@ from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.security.access import check_permissions
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
+from console.models import Domain
 from delivery import services, texts
 from delivery.forms import PurgeForm
 from delivery.models import PurgeRequest, PurgeStatus
 from delivery.views.access import PURGE, abilities, needs
+from delivery.views.domain import page, with_domain
 
 
 @needs()
-def purge_page(request: StaffRequest) -> HttpResponse:
+@with_domain
+def purge_page(request: StaffRequest, domain: Domain) -> HttpResponse:
     form = PurgeForm(request.POST or None)
     if request.method == "POST":
         check_permissions(request, PURGE)
@@ -33,10 +37,18 @@ def purge_page(request: StaffRequest) -> HttpResponse:
                 return redirect("delivery:purge")
     return render(request, "delivery/purge.html", {
         "nav": "purge", "form": form,
-        "history": PurgeRequest.objects.select_related("requested_by")[:30],
+        "history": _history(domain)[:30],
         "limit": services.MAX_URLS_PER_MINUTE,
+        **page(request, domain),
         **abilities(request.user),
     })
+
+
+def _history(domain: Domain) -> QuerySet[PurgeRequest]:
+    """The purges that touched the domain, and manual ones that touched none of ours (they
+    belong to no page else)."""
+    return (PurgeRequest.objects.filter(Q(domains=domain) | Q(domains__isnull=True))
+            .distinct().select_related("requested_by").prefetch_related("domains"))
 
 
 def _purge(request: StaffRequest, form: PurgeForm) -> bool | HttpResponse:

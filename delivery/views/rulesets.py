@@ -18,12 +18,14 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from backoffice.annotations import StaffRequest
+from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.security import bounded_input
 from backoffice.security.access import check_permissions
 from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
+from console.models import Domain
 from delivery import services, texts
 from delivery.forms import RuleFormSet, RuleSetForm
-from delivery.models import PublishedConfig, PublishStatus, RuleSet
+from delivery.models import RuleSet
 from delivery.tester import SampleInputError, SampleRequest
 from delivery.views.access import (
     ADD_RULE_SET,
@@ -32,6 +34,7 @@ from delivery.views.access import (
     abilities,
     needs,
 )
+from delivery.views.domain import page, with_domain
 from edgerules import lint
 from edgerules.diagnostics import MISSING_VARIABLE
 from providerkit.json_types import JSONObject, JSONValue
@@ -41,19 +44,23 @@ MAX_RULES = 500
 
 
 @needs()
-def rule_set_list(request: StaffRequest) -> HttpResponse:
-    published = PublishedConfig.objects.filter(status=PublishStatus.OK).first()
+@with_domain
+def rule_set_list(request: StaffRequest, domain: Domain) -> HttpResponse:
+    published = services.last_successful_publication(domain)
     return render(request, "delivery/ruleset_list.html", {
         "nav": "rules",
-        "rule_sets": RuleSet.objects.all(),
+        "rule_sets": RuleSet.objects.filter(domain=domain),
         "published_id": published.rule_set_id if published else None,
+        **page(request, domain),
         **abilities(request.user),
     })
 
 
 @needs()
-def rule_set_edit(request: StaffRequest, pk: int | None = None) -> HttpResponse:
-    rule_set = get_object_or_404(RuleSet, pk=pk) if pk is not None else RuleSet()
+@with_domain
+def rule_set_edit(request: StaffRequest, domain: Domain, pk: int | None = None) -> HttpResponse:
+    rule_set = (get_object_or_404(RuleSet, pk=pk, domain=domain) if pk is not None
+                else RuleSet(domain=domain))
     may_save = request.user.has_perm(CHANGE_RULE_SET if pk is not None else ADD_RULE_SET)
     if pk is None and not may_save:
         check_permissions(request, ADD_RULE_SET)
@@ -84,7 +91,7 @@ def rule_set_edit(request: StaffRequest, pk: int | None = None) -> HttpResponse:
         "nav": "rules", "rule_set": rule_set, "form": form, "formset": formset,
         "may_save": may_save, "methods": ("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"),
         "editor_texts": _editor_texts(), "functions": texts.function_reference(),
-        **abilities(request.user),
+        **page(request, domain), **abilities(request.user),
     })
 
 
@@ -100,8 +107,9 @@ def _editor_texts() -> dict[str, str]:
 
 @needs(DELETE_RULE_SET)
 @require_http_methods(["GET", "POST"])
-def rule_set_delete(request: StaffRequest, pk: int) -> HttpResponse:
-    rule_set = get_object_or_404(RuleSet, pk=pk)
+@with_domain
+def rule_set_delete(request: StaffRequest, domain: Domain, pk: int) -> HttpResponse:
+    rule_set = get_object_or_404(RuleSet, pk=pk, domain=domain)
     name = rule_set.name
     if not confirmed(request):
         count = rule_set.rules.count()
@@ -202,7 +210,11 @@ def test_endpoint(request: StaffRequest) -> JsonResponse:
     except ValueError as error:
         return JsonResponse({"error": str(error)}, status=400)
     try:
-        outcome = services.run_test(specs, typed)
+        domain: Domain | None = services.page_domain(request.user)
+    except ProviderNotConfigured:
+        domain = None  # the tester still runs, on a stand-in host
+    try:
+        outcome = services.run_test(domain, specs, typed)
     except SampleInputError as error:
         return JsonResponse({"input_errors": [
             {"field": p.field, "line": p.line, "text": texts.input_problem_text(p)}

@@ -25,13 +25,13 @@ def auditor(db: Any, make_user: Callable[..., Any]) -> Any:
 
 
 @pytest.fixture
-def manager_client(client: Any, manager: Any) -> Any:
+def manager_client(client: Any, manager: Any, domain: Any) -> Any:
     client.force_login(manager)
     return client
 
 
 @pytest.fixture
-def auditor_client(client: Any, auditor: Any) -> Any:
+def auditor_client(client: Any, auditor: Any, domain: Any) -> Any:
     client.force_login(auditor)
     return client
 
@@ -89,30 +89,55 @@ def edge(provider: SandboxProcess) -> Edge:
 
 
 @pytest.fixture
+def domain(db: Any, request: pytest.FixtureRequest) -> Any:
+    """The default domain: the environment's (DELIVERY_URL) when the test uses the sandbox
+    (`provider` set up first, whatever the order of the test's arguments), else one made here
+    that reads the environment's settings like the environment's domain."""
+    from backoffice.operations.provider import ProviderNotConfigured
+    from console.models import Domain, Service
+    from console.services import default_domain
+
+    if {"provider", "edge", "sandbox"} & set(request.fixturenames):
+        request.getfixturevalue("provider")
+    try:
+        return default_domain()
+    except ProviderNotConfigured:
+        # As the environment's: its address and secret are whatever the test puts in
+        # settings.PROVIDER["delivery"], as before domains were records.
+        service = Service.objects.create(name="test-bucket", from_environment=True)
+        return Domain.objects.create(service=service, name="cdn.example.com",
+                                     from_environment=True)
+
+
+@pytest.fixture
 def publish(db: Any) -> Callable[..., Any]:
-    """Save settings fields (and optionally versions and rules) and publish them for real."""
+    """Save settings fields (and optionally versions and rules) of a domain (the default one
+    unless `domain=` names another) and publish them for real."""
+    from console.services import default_domain
     from delivery import services
     from delivery.models import DeliverySettings, ImageVersion, Rule, RuleSet
 
     def do(*, versions: dict[str, str] | None = None,
-           rules: list[dict[str, Any]] | None = None, **fields: Any) -> Any:
-        row = DeliverySettings.current()
+           rules: list[dict[str, Any]] | None = None, domain: Any = None,
+           **fields: Any) -> Any:
+        domain = domain or default_domain()
+        row = DeliverySettings.for_domain(domain)
         for name, value in fields.items():
             setattr(row, name, value)
         row.save()
         if versions is not None:
-            ImageVersion.objects.all().delete()
+            ImageVersion.objects.filter(domain=domain).delete()
             for name, params in versions.items():
-                ImageVersion.objects.create(name=name, params=params)
+                ImageVersion.objects.create(domain=domain, name=name, params=params)
         rule_set = None
         if rules is not None:
-            RuleSet.objects.filter(name="test rules").delete()
-            rule_set = RuleSet.objects.create(name="test rules")
+            RuleSet.objects.filter(domain=domain, name="test rules").delete()
+            rule_set = RuleSet.objects.create(domain=domain, name="test rules")
             for position, item in enumerate(rules, start=1):
                 Rule.objects.create(rule_set=rule_set, position=position,
                                     pattern=item.get("pattern", ""), rule=item["rule"],
                                     breaks=item.get("break", False),
                                     debug=item.get("debug", False))
-        return services.publish(user=None, rule_set=rule_set)
+        return services.publish(user=None, domain=domain, rule_set=rule_set)
 
     return do

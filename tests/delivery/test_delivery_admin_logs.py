@@ -21,10 +21,11 @@ def admin_client(client: Any, django_user_model: Any) -> Any:
     return client
 
 
-def test_the_logs_are_listed_and_read_only(admin_client: Any) -> None:
+def test_the_logs_are_listed_and_read_only(admin_client: Any, domain: Any) -> None:
     purge = PurgeRequest.objects.create(source=PurgeSource.MANUAL, urls="http://a.example/x",
                                         url_count=1)
-    record = PublishedConfig.objects.create(target="sandbox edge", config={"a": 1})
+    record = PublishedConfig.objects.create(domain=domain, target="provider console",
+                                            config={"a": 1})
     for name in ("purgerequest", "publishedconfig", "ruleset"):
         assert admin_client.get(reverse(f"admin:delivery_{name}_changelist")).status_code == 200
     assert admin_client.get(reverse("admin:delivery_purgerequest_add")).status_code == 403

@@ -10,13 +10,13 @@ import pytest
 from backoffice.models import AuditEntry
 from backoffice.security import audit
 from delivery import services
-from delivery.models import RuleSet
+from delivery.models import DeliverySettings, RuleSet
 
 pytestmark = pytest.mark.django_db
 
 
-def test_a_rule_set_save_is_recorded_with_the_person(manager: Any) -> None:
-    rule_set = RuleSet(name="site")
+def test_a_rule_set_save_is_recorded_with_the_person(manager: Any, domain: Any) -> None:
+    rule_set = RuleSet(domain=domain, name="site")
     with audit.acting(manager, "192.0.2.9"):
         services.save_rule_set(rule_set, [], [], manager)
     saved = AuditEntry.objects.get(app="delivery")
@@ -25,7 +25,8 @@ def test_a_rule_set_save_is_recorded_with_the_person(manager: Any) -> None:
     assert "'site'" in saved.summary
 
 
-def test_a_purge_that_cannot_be_sent_is_recorded_as_failed(manager: Any, settings: Any) -> None:
+def test_a_purge_that_cannot_be_sent_is_recorded_as_failed(manager: Any, settings: Any,
+                                                           domain: Any) -> None:
     settings.PROVIDER = {**settings.PROVIDER, "delivery": {
         "delivery_url": None, "purge_url": None, "token_secret": None}}
     with audit.acting(manager, "192.0.2.9"), pytest.raises(services.ProviderNotConfigured):
@@ -35,9 +36,10 @@ def test_a_purge_that_cannot_be_sent_is_recorded_as_failed(manager: Any, setting
 
 
 def test_a_publish_refused_for_a_missing_secret_is_recorded_as_failed(
-        manager: Any, settings: Any) -> None:
+        manager: Any, settings: Any, domain: Any) -> None:
     settings.PROVIDER = {**settings.PROVIDER, "delivery": {
         "delivery_url": None, "purge_url": None, "token_secret": None}}
+    DeliverySettings.objects.create(domain=domain, token_protection=True)
     with audit.acting(manager, None), pytest.raises(services.ProviderNotConfigured):
-        services.publish(user=manager, rule_set=None)
+        services.publish(domain=domain, user=manager, rule_set=None)
     assert AuditEntry.objects.get(app="delivery").action == "publish"

@@ -103,7 +103,7 @@ def test_purge_file_urls_waits_for_the_commit(versions: Edge, eager_tasks: None,
                                               django_capture_on_commit_callbacks: Any) -> None:
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         purge = services.purge_file_urls("/x/y.jpg")
-    assert purge.status == PurgeStatus.PENDING
+    assert purge is not None and purge.status == PurgeStatus.PENDING
     assert len(callbacks) == 1
     callbacks[0]()
     purge.refresh_from_db()

@@ -8,15 +8,17 @@ from typing import Any
 
 import pytest
 
+from console.services import default_domain
 from delivery.models import PublishedConfig, PurgeRequest, Rule, RuleSet
 from tests.delivery.conftest import Edge
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PUBLISH = {
-    "en": ("Publish the delivery settings and the rule set “site” (1 rule) to the edge?",
+    "en": ("Publish the delivery settings of 127.0.0.1 and the rule set “site” (1 rule) to the "
+           "edge?",
            "Publish now"),
-    "zh-hans": ("将分发设置和规则集“site”（1 条规则）发布到边缘节点？", "立即发布"),
+    "zh-hans": ("将 127.0.0.1 的分发设置和规则集“site”（1 条规则）发布到边缘节点？", "立即发布"),
 }
 PURGE = {"en": "Refresh 2 URLs at the edge?", "zh-hans": "在边缘节点刷新 2 个 URL？"}
 
@@ -31,7 +33,7 @@ def sign_in(page: Any, live_server: Any, staff_login: Any, language: str) -> Non
 def test_publishing_is_confirmed_naming_the_rule_set(page: Any, live_server: Any,
                                                      staff_login: Any, edge: Edge,
                                                      language: str) -> None:
-    rule_set = RuleSet.objects.create(name="site")
+    rule_set = RuleSet.objects.create(domain=default_domain(), name="site")
     Rule.objects.create(rule_set=rule_set, position=1, pattern="^/a$", rule="/b", debug=False)
     sign_in(page, live_server, staff_login, language)
     question, button = PUBLISH[language]

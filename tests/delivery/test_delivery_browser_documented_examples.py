@@ -14,9 +14,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_documented_example_is_clean_runs_in_the_tester_and_saves(
-        page: Any, live_server: Any, staff_login: Any) -> None:
+        page: Any, live_server: Any, staff_login: Any, domain: Any) -> None:
     staff_login("manager", groups=("Content managers",))
-    rule_set = RuleSet.objects.create(name="site")
+    rule_set = RuleSet.objects.create(domain=domain, name="site")
     Rule.objects.create(rule_set=rule_set, position=1, rule="/x", debug=False)
     page.goto(f"{live_server.url}/delivery/rules/{rule_set.pk}/")
 

@@ -12,7 +12,7 @@ SCALE_ERROR = "scale: must be a whole number from 1 to 99, not “150”."
 
 
 def test_a_field_error_is_shown_beside_its_field_and_not_again_in_the_preview(
-        page: Any, live_server: Any, staff_login: Any) -> None:
+        page: Any, live_server: Any, staff_login: Any, domain: Any) -> None:
     staff_login("manager", groups=("Content managers",))
     page.goto(f"{live_server.url}/delivery/images/?path=/a.png&mode=params&key_scale=150")
     note = page.locator("#dl-preview-errors li")

@@ -14,9 +14,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_syntax_error_is_marked_then_fixed_and_the_tester_runs(
-        page: Any, live_server: Any, staff_login: Any) -> None:
+        page: Any, live_server: Any, staff_login: Any, domain: Any) -> None:
     staff_login("manager", groups=("Content managers",))
-    rule_set = RuleSet.objects.create(name="site")
+    rule_set = RuleSet.objects.create(domain=domain, name="site")
     Rule.objects.create(rule_set=rule_set, position=1, pattern=r"^/img/(.*)$",
                         rule="/images/$1", debug=False)
     page.goto(f"{live_server.url}/delivery/rules/{rule_set.pk}/")
@@ -55,7 +55,7 @@ def test_a_syntax_error_is_marked_then_fixed_and_the_tester_runs(
 
 
 def test_a_new_rule_row_is_added_and_checked(page: Any, live_server: Any,
-                                             staff_login: Any) -> None:
+                                             staff_login: Any, domain: Any) -> None:
     staff_login("manager", groups=("Content managers",))
     page.goto(f"{live_server.url}/delivery/rules/new/")
     page.fill("#id_name", "fresh")

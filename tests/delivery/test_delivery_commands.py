@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def configured(settings: Any) -> None:
+def configured(settings: Any, domain: Any) -> None:
     settings.PROVIDER["delivery"] = {"delivery_url": "http://cdn.example.com",
                                      "purge_url": "http://purge.example.com",
                                      "token_secret": "abc123"}

@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 
 from backoffice.models import AuditEntry
+from console.services import default_domain
 from delivery.models import PublishedConfig, PurgeRequest, Rule, RuleSet
 from tests.delivery.conftest import Edge
 
@@ -32,7 +33,7 @@ def hidden_fields(html: str) -> dict[str, str]:
 
 @pytest.fixture
 def rule_set(db: Any) -> RuleSet:
-    rule_set = RuleSet.objects.create(name="site")
+    rule_set = RuleSet.objects.create(domain=default_domain(), name="site")
     for position in (1, 2, 3):
         Rule.objects.create(rule_set=rule_set, position=position, pattern=f"^/{position}$",
                             rule="/b", debug=False)
@@ -44,8 +45,8 @@ def test_publish_asks_first_naming_the_rule_set_and_its_rules(edge: Edge, manage
     response = manager_client.post(reverse("delivery:publish_now"), {"rule_set": rule_set.pk})
     html = response.content.decode()
     assert response.status_code == 200
-    assert question(html) == ("Publish the delivery settings and the rule set “site” (3 rules) "
-                              "to the edge?")
+    assert question(html) == ("Publish the delivery settings of 127.0.0.1 and the rule set "
+                              "“site” (3 rules) to the edge?")
     assert "Nothing was published before." in html
     assert not PublishedConfig.objects.exists()
     answer = manager_client.post(reverse("delivery:publish_now"), hidden_fields(html))
@@ -58,7 +59,7 @@ def test_publish_asks_first_naming_the_rule_set_and_its_rules(edge: Edge, manage
 
 def test_a_rule_set_with_errors_is_refused_before_any_question(edge: Edge,
                                                                manager_client: Any) -> None:
-    broken = RuleSet.objects.create(name="broken")
+    broken = RuleSet.objects.create(domain=default_domain(), name="broken")
     Rule.objects.create(rule_set=broken, position=1, pattern="", rule="$REDIRECT(/x, 303)")
     response = manager_client.post(reverse("delivery:publish_now"), {"rule_set": broken.pk})
     assert response.status_code == 302

@@ -14,9 +14,16 @@ from tests.delivery.conftest import Edge
 pytestmark = pytest.mark.django_db
 
 
-def test_figures_for_an_empty_app(manager: Any) -> None:
+def test_figures_for_an_empty_app(manager: Any, domain: Any) -> None:
     assert {f.label: f.value for f in dashboard.figures(manager)} == {
-        "Rule sets": "0", "Last publish": "never", "Purges today": "0 (0 URLs)"}
+        "Domain": "cdn.example.com", "Rule sets": "0", "Last publish": "never",
+        "Purges today": "0 (0 URLs)"}
+
+
+def test_the_tile_says_there_is_no_domain_yet(manager: Any) -> None:
+    assert {f.label: f.value for f in dashboard.figures(manager)} == {"Domain": "none yet"}
+    chart = dashboard.chart(manager)
+    assert chart is not None and set(chart.values) == {0}
 
 
 def test_figures_are_empty_for_staff_without_access(make_user: Any) -> None:
@@ -27,7 +34,7 @@ def test_demo_data_is_published_and_loading_twice_changes_nothing(edge: Edge,
                                                                   manager: Any) -> None:
     out = io.StringIO()
     demo.load(out)
-    assert "published to sandbox edge" in out.getvalue()
+    assert "published to provider console for 127.0.0.1" in out.getvalue()
     config = edge.config()
     assert config["versions"] == {"thumb": "/fw/200", "webp": "/fw/600/format/webp"}
     assert len(config["rules"]) == len(demo.RULES)
@@ -42,9 +49,16 @@ def test_demo_data_is_published_and_loading_twice_changes_nothing(edge: Edge,
     assert figures["Last publish"] != "never"
 
 
-def test_demo_without_a_sandbox_says_why(settings: Any) -> None:
+def test_demo_without_a_sandbox_says_why(settings: Any, domain: Any) -> None:
     settings.PROVIDER["delivery"] = {"delivery_url": None, "purge_url": None,
                                      "token_secret": None}
+    settings.PROVIDER["console"] = {"console_url": None, "username": None, "password": None}
     out = io.StringIO()
     demo.load(out)
-    assert "not published: delivery: set DELIVERY_TOKEN_SECRET" in out.getvalue()
+    assert "not published: console: set console_url" in out.getvalue()
+
+
+def test_demo_without_any_domain_says_why(settings: Any) -> None:
+    out = io.StringIO()
+    demo.load(out)
+    assert "no demo data: storage: set STORAGE_BUCKET" in out.getvalue()

@@ -10,22 +10,28 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from console.models import Domain
+from console.services import default_domain
 from delivery import dashboard
 from delivery.models import PurgeRequest, PurgeStatus
 
 pytestmark = pytest.mark.django_db
 
 
-def purge(days_ago: int, status: str = PurgeStatus.SENT) -> None:
-    PurgeRequest.objects.create(source="manual", urls="https://a.example/x", url_count=1,
-                                status=status,
-                                attempted_at=timezone.now() - timedelta(days=days_ago))
+def purge(days_ago: int, status: str = PurgeStatus.SENT, domain: Any = None) -> None:
+    domain = domain or default_domain()
+    request = PurgeRequest.objects.create(
+        domain=domain, source="manual", urls=f"http://{domain.name}/x", url_count=1,
+        status=status, attempted_at=timezone.now() - timedelta(days=days_ago))
+    request.domains.set([domain])
 
 
-def test_the_chart_counts_purges_sent_per_day(manager: Any) -> None:
+def test_the_chart_counts_purges_sent_per_day(manager: Any, domain: Any) -> None:
     for days_ago in (0, 0, 3, 20):
         purge(days_ago)
     purge(0, PurgeStatus.FAILED)  # not sent: not counted, as in "Purges today"
+    other = Domain.objects.create(service=domain.service, name="other.example.com")
+    purge(0, domain=other)  # another domain's: counted on its own tile only
 
     chart = dashboard.chart(manager)
 
@@ -36,12 +42,12 @@ def test_the_chart_counts_purges_sent_per_day(manager: Any) -> None:
     assert {f.label: f.value for f in dashboard.figures(manager)}["Purges today"].startswith("2 ")
 
 
-def test_every_figure_links_to_a_page_that_opens(manager: Any) -> None:
+def test_every_figure_links_to_a_page_that_opens(manager: Any, domain: Any) -> None:
     client = Client()
     client.force_login(manager)
     figures = dashboard.figures(manager)
     assert [figure.url for figure in figures] == [
-        "/delivery/rules/", "/delivery/publish/", "/delivery/purge/#purge-history"]
+        "/delivery/", "/delivery/rules/", "/delivery/publish/", "/delivery/purge/#purge-history"]
     for figure in figures:
         assert client.get(figure.url).status_code == 200, figure.label
     assert 'id="purge-history"' in client.get("/delivery/purge/").content.decode()

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from console.services import default_domain
 from delivery import services
 from tests.delivery.conftest import Edge, png_bytes
 
@@ -54,7 +55,7 @@ def images(edge: Edge, publish: Any) -> Edge:
 
 
 def fetch(edge: Edge, path: str, pairs: list[tuple[str, str]]) -> Image.Image:
-    response = edge.get(services.processed_link(path, pairs))
+    response = edge.get(services.processed_link(default_domain(), path, pairs))
     assert response.status_code == 200, response.text[:300]
     image = Image.open(io.BytesIO(response.content))
     image.load()
@@ -118,7 +119,7 @@ def test_gaussblur_softens_the_edge_and_unsharp_keeps_the_size(images: Edge) -> 
 
 def test_quality_and_compress_change_the_jpeg_bytes(images: Edge) -> None:
     def size_of(pairs: list[tuple[str, str]]) -> int:
-        response = images.get(services.processed_link("/img/halves.png", pairs))
+        response = images.get(services.processed_link(default_domain(), "/img/halves.png", pairs))
         assert response.status_code == 200
         return len(response.content)
 
@@ -150,9 +151,10 @@ def test_border_adds_a_coloured_frame(images: Edge) -> None:
 
 
 def test_custom_versions_apply_their_parameters(images: Edge) -> None:
-    thumb = images.get(services.version_link(SOURCE, "thumb"))
+    thumb = images.get(services.version_link(default_domain(), SOURCE, "thumb"))
     assert Image.open(io.BytesIO(thumb.content)).size == (200, 150)
-    webp = Image.open(io.BytesIO(images.get(services.version_link(SOURCE, "webp")).content))
+    webp_url = services.version_link(default_domain(), SOURCE, "webp")
+    webp = Image.open(io.BytesIO(images.get(webp_url).content))
     assert (webp.format, webp.size) == ("WEBP", (100, 75))
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from console.services import default_domain
 from delivery import services
 from delivery.tester import SampleRequest
 from tests.delivery.conftest import Edge
@@ -77,5 +78,5 @@ def test_a_debug_rule_applies_only_with_the_preview_header(site: Edge) -> None:
 ])
 def test_the_tester_agrees_with_the_edge(site: Edge, url: str, headers: str,
                                          expected: str) -> None:
-    outcome = services.run_test(SPECS, SampleRequest(url=url, headers=headers))
+    outcome = services.run_test(default_domain(), SPECS, SampleRequest(url=url, headers=headers))
     assert outcome.url == expected

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from console.services import default_domain
 from delivery.models import DeliverySettings, PublishedConfig, PurgeRequest, Rule, RuleSet
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +19,7 @@ PAGES = ["delivery:index", "delivery:links", "delivery:images", "delivery:rulese
 
 @pytest.fixture
 def rule_set(db: Any) -> RuleSet:
-    rule_set = RuleSet.objects.create(name="site")
+    rule_set = RuleSet.objects.create(domain=default_domain(), name="site")
     Rule.objects.create(rule_set=rule_set, position=1, pattern="^/a$", rule="/b")
     return rule_set
 
@@ -64,7 +65,7 @@ def test_auditors_cannot_change_anything(auditor_client: Any, rule_set: RuleSet,
     for url, data in attempts:
         assert auditor_client.post(url, data).status_code == 403, url
     assert RuleSet.objects.get().name == "site"
-    assert DeliverySettings.current().separator == "!"
+    assert DeliverySettings.for_domain(default_domain()).separator == "!"
     assert not PurgeRequest.objects.exists()
     assert not PublishedConfig.objects.exists()
 

@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
+from console.models import Domain, Service
+from console.services import default_domain
 from delivery import services
-from delivery.client import DeliveryConnectionError
-from delivery.models import DeliverySettings, PublishedConfig, PublishStatus, Rule, RuleSet
-from delivery.services.edgeconfig import SECRET_MASK
+from delivery.models import PublishedConfig, PublishStatus, Rule, RuleSet
+from delivery.services.edgeconfig import SECRET_MASK, SECTIONS
 from tests.delivery.conftest import Edge
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +35,8 @@ def test_every_setting_reaches_the_edge(edge: Edge, publish: Any) -> None:
     assert config["referer"] == {"mode": "allow", "domains": ["shop.example.com"],
                                  "deny_empty": True}
     assert config["ip_blacklist"] == ["10.0.0.0/8"]
-    assert config["ua_whitelist"] == ["Mozilla"]
+    # "containing Mozilla" is the console pattern *Mozilla*, which the edge keeps as a regex
+    assert config["ua_whitelist"] == ["/^.*Mozilla.*$/"]
     assert (config["force_https"], config["html_minify"], config["combine"],
             config["param_follow"]) == (True, True, True, True)
     assert record.status == PublishStatus.OK
@@ -44,20 +46,22 @@ def test_every_setting_reaches_the_edge(edge: Edge, publish: Any) -> None:
 def test_the_record_keeps_a_fingerprint_never_the_secret(edge: Edge, publish: Any) -> None:
     record = publish(token_protection=True)
     stored = PublishedConfig.objects.get(pk=record.pk)
-    assert stored.config["token_secret"] == SECRET_MASK
-    assert stored.answer is not None and stored.answer["token_secret"] == SECRET_MASK
-    assert edge.secret not in str(stored.config) + str(stored.answer)
-    assert stored.secret_fingerprint == services.current_secret_fingerprint()
-    assert not services.secret_changed_since_publish(services.current_secret_fingerprint())
+    assert stored.config["token"] == {"enabled": True, "secret": SECRET_MASK}
+    assert stored.answers["token"]["ok"] is True
+    assert edge.secret not in str(stored.config) + str(stored.answers)
+    domain = default_domain()
+    assert stored.secret_fingerprint == services.current_secret_fingerprint(domain)
+    assert not services.secret_changed_since_publish(
+        domain, services.current_secret_fingerprint(domain))
 
 
 def test_a_rule_set_with_errors_is_not_published(edge: Edge) -> None:
-    rule_set = RuleSet.objects.create(name="broken")
+    rule_set = RuleSet.objects.create(domain=default_domain(), name="broken")
     Rule.objects.create(rule_set=rule_set, position=1, pattern="", rule="/ok", debug=False)
     Rule.objects.create(rule_set=rule_set, position=2, pattern="", rule="$NOPE(1)",
                         debug=False)
     with pytest.raises(services.PublishBlocked) as caught:
-        services.publish(user=None, rule_set=rule_set)
+        services.publish(domain=default_domain(), user=None, rule_set=rule_set)
     assert list(caught.value.errors) == [2]
     assert not PublishedConfig.objects.exists()
     assert edge.config()["rules"] == []
@@ -66,37 +70,43 @@ def test_a_rule_set_with_errors_is_not_published(edge: Edge) -> None:
 def test_publishing_without_a_rule_set_clears_the_rules(edge: Edge, publish: Any) -> None:
     publish(rules=[{"rule": "/x"}])
     assert len(edge.config()["rules"]) == 1
-    services.publish(user=None, rule_set=None)
+    services.publish(domain=default_domain(), user=None, rule_set=None)
     assert edge.config()["rules"] == []
 
 
-def test_an_unreachable_target_is_recorded_as_failed(edge: Edge, settings: Any) -> None:
-    settings.PROVIDER["sandbox_control_url"] = "http://127.0.0.1:9"
-    with pytest.raises(DeliveryConnectionError):
-        services.publish(user=None, rule_set=None)
+def test_an_unreachable_console_is_recorded_as_failed(edge: Edge, settings: Any) -> None:
+    settings.PROVIDER["console"]["console_url"] = "http://127.0.0.1:9"
+    with pytest.raises(services.PublishFailed) as caught:
+        services.publish(domain=default_domain(), user=None, rule_set=None)
+    assert caught.value.failed[0] == "token"
     record = PublishedConfig.objects.get()
     assert record.status == PublishStatus.FAILED
-    assert "no answer" in record.error
+    assert "no answer" in record.answers["token"]["answer"]
+    # The console is not answering: the other sections are marked, not tried one by one.
+    assert "not sent" in record.answers["optimise"]["answer"]
 
 
 def test_the_target_is_swappable(db: Any, settings: Any) -> None:
     settings.PROVIDER["delivery"] = {"delivery_url": "http://cdn.example.com",
                                      "purge_url": "http://purge.example.com",
                                      "token_secret": "s3cret"}
+    service = Service.objects.create(name="test-bucket", from_environment=True)
+    domain = Domain.objects.create(service=service, name="cdn.example.com",
+                                   from_environment=True)
 
-    class ConsoleTarget:
-        name = "provider console"
+    class PrintedTarget:
+        name = "printed for a person"
 
         def __init__(self) -> None:
-            self.sent: list[dict[str, Any]] = []
+            self.sent: dict[str, Any] = {}
 
-        def publish(self, config: Any) -> dict[str, Any]:
-            self.sent.append(dict(config))
-            return {}
+        def put_section(self, domain: Domain, section: str, value: Any) -> dict[str, Any]:
+            self.sent[section] = value
+            return {"section": section}
 
-    target = ConsoleTarget()
-    DeliverySettings.current()
-    record = services.publish(user=None, rule_set=None, target=target)
-    assert record.target == "provider console"
-    assert target.sent[0]["token_secret"] == "s3cret"
-    assert record.config["token_secret"] == SECRET_MASK
+    target = PrintedTarget()
+    record = services.publish(domain=domain, user=None, rule_set=None, target=target)
+    assert record.target == "printed for a person"
+    assert target.sent["token"] == {"enabled": False, "secret": "s3cret"}
+    assert list(target.sent) == list(SECTIONS)
+    assert record.config["token"]["secret"] == SECRET_MASK

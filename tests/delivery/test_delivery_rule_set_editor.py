@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from console.services import default_domain
 from delivery.models import Rule, RuleSet
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +44,7 @@ def test_a_new_rule_set_is_saved_with_rules_in_the_chosen_order(manager_client: 
 
 
 def test_editing_reorders_deletes_and_adds(manager_client: Any) -> None:
-    rule_set = RuleSet.objects.create(name="site")
+    rule_set = RuleSet.objects.create(domain=default_domain(), name="site")
     first = Rule.objects.create(rule_set=rule_set, position=1, pattern="", rule="/one")
     second = Rule.objects.create(rule_set=rule_set, position=2, pattern="", rule="/two")
     third = Rule.objects.create(rule_set=rule_set, position=3, pattern="", rule="/three")
@@ -79,7 +80,7 @@ def test_a_bad_pattern_is_refused_on_the_pattern(manager_client: Any) -> None:
 
 
 def test_a_duplicate_name_is_refused(manager_client: Any) -> None:
-    RuleSet.objects.create(name="site")
+    RuleSet.objects.create(domain=default_domain(), name="site")
     response = manager_client.post(reverse("delivery:ruleset_new"), formset_data([]))
     assert response.status_code == 200
     assert response.context["form"].errors["name"]
@@ -87,7 +88,7 @@ def test_a_duplicate_name_is_refused(manager_client: Any) -> None:
 
 
 def test_deleting_a_rule_set(manager_client: Any) -> None:
-    rule_set = RuleSet.objects.create(name="old")
+    rule_set = RuleSet.objects.create(domain=default_domain(), name="old")
     Rule.objects.create(rule_set=rule_set, position=1, pattern="", rule="/x")
     response = manager_client.post(reverse("delivery:ruleset_delete", args=[rule_set.pk]),
                                    {"confirmed": "1"})

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from console.services import default_domain
 from delivery.models import DeliverySettings, ImageVersion
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,7 @@ def test_settings_and_versions_are_saved(manager_client: Any, manager: Any) -> N
         ip_blacklist="10.0.0.0/8\n192.168.1.7\n2001:db8::/32", ua_whitelist="ShopApp",
         cors_allow_origin="*", cors_max_age="600", force_https="on"))
     assert response.status_code == 302
-    row = DeliverySettings.current()
+    row = DeliverySettings.for_domain(default_domain())
     assert (row.token_protection, row.separator, row.referer_mode, row.referer_allow_empty,
             row.force_https, row.updated_by) == (True, "-", "deny", False, True, manager)
     assert dict(ImageVersion.objects.values_list("name", "params")) == {
@@ -54,12 +55,12 @@ def test_settings_and_versions_are_saved(manager_client: Any, manager: Any) -> N
 ])
 def test_bad_settings_are_refused_naming_the_field(manager_client: Any, fields: dict,
                                                     field: str, fragment: str) -> None:
-    DeliverySettings.objects.create(pk=1, separator="_", ua_whitelist="Keep")
+    DeliverySettings.objects.create(domain=default_domain(), separator="_", ua_whitelist="Keep")
     response = manager_client.post(reverse("delivery:settings"), data(**fields))
     assert response.status_code == 200
     errors = response.context["form"].errors[field]
     assert fragment in " ".join(errors)
-    row = DeliverySettings.current()
+    row = DeliverySettings.for_domain(default_domain())
     assert (row.separator, row.ua_whitelist) == ("_", "Keep")
 
 
@@ -71,7 +72,7 @@ def test_bad_settings_are_refused_naming_the_field(manager_client: Any, fields: 
 ])
 def test_bad_versions_are_refused_and_existing_ones_kept(
         manager_client: Any, name: str, params: str, field: str, fragment: str) -> None:
-    kept = ImageVersion.objects.create(name="small", params="/fw/100")
+    kept = ImageVersion.objects.create(domain=default_domain(), name="small", params="/fw/100")
     response = manager_client.post(reverse("delivery:settings"), data(
         versions=[("small", "/fw/100"), (name, params)], initial=1,
         **{"versions-0-id": str(kept.pk)}))
@@ -83,6 +84,7 @@ def test_bad_versions_are_refused_and_existing_ones_kept(
 
 def test_the_secret_is_never_on_the_page(manager_client: Any, settings: Any) -> None:
     settings.PROVIDER["delivery"]["token_secret"] = "TopSecretValue42"
+    settings.PROVIDER["delivery"]["delivery_url"] = "http://cdn.example.com"
     html = manager_client.get(reverse("delivery:settings")).content.decode()
     assert "TopSecretValue42" not in html
     assert "fingerprint" in html

@@ -56,8 +56,8 @@ def test_the_demo_rules_have_no_dangling_empty_argument() -> None:
 
 
 @pytest.mark.django_db
-def test_every_stored_rule_lints_without_errors() -> None:
-    demo.load_rule_set()
+def test_every_stored_rule_lints_without_errors(domain: Any) -> None:
+    demo.load_rule_set(domain)
     stored = list(Rule.objects.values("rule", "pattern"))
     assert len(stored) >= len(demo.RULES)
     assert {row["rule"]: [str(d) for d in lint(row["rule"], pattern=row["pattern"])

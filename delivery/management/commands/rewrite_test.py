@@ -1,5 +1,5 @@
 """`manage.py rewrite_test rules.json URL [-X METHOD] [-H 'Name: value'] [-b 'a=1; b=2']
-[-d BODY] [--preview] [--json]`.
+[-d BODY] [--preview] [--json] [--domain NAME]`.
 
 Runs a rule set file (a JSON list of {pattern, rule, break, debug}) against one request with
 edgerules, locally, and prints each rule's trace and the outcome. Exits 1 when the file's rules
@@ -14,7 +14,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from backoffice.operations.provider import ProviderNotConfigured
+from console.models import Domain
 from delivery import tester
+from delivery.services import named_domain
 from edgerules import lint_rule_set
 
 
@@ -33,6 +36,9 @@ class Command(BaseCommand):
         parser.add_argument("--preview", action="store_true",
                             help="send X-svc-Rewrite-Preview: true (debug rules apply)")
         parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
+        parser.add_argument("--domain", default="", metavar="NAME",
+                            help="host of a URL without one (default: the default domain, "
+                                 "or localhost without any)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         specs = self._load(Path(options["rules"]))
@@ -47,7 +53,8 @@ class Command(BaseCommand):
             cookies="\n".join(options["cookie"]), body=options["data"],
             preview=options["preview"])
         try:
-            context = tester.build_context(request, default_host="localhost")
+            context = tester.build_context(request,
+                                           default_host=self._host(options["domain"]))
         except tester.SampleInputError as error:
             raise CommandError("\n".join(f"{p.field} line {p.line}: {p.message}"
                                          for p in error.problems)) from None
@@ -59,6 +66,14 @@ class Command(BaseCommand):
             self.stdout.write(tester.format_trace(outcome))
         if any(errors.values()):
             raise CommandError("the rule set has syntax errors (listed above)", returncode=1)
+
+    def _host(self, name: str) -> str:
+        try:
+            return named_domain(name).name
+        except Domain.DoesNotExist:
+            raise CommandError(f"--domain: no domain is named {name!r}") from None
+        except ProviderNotConfigured:
+            return "localhost"
 
     def _load(self, path: Path) -> list[dict[str, Any]]:
         try:

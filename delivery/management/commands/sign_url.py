@@ -1,6 +1,7 @@
 """`manage.py sign_url /path/to/file.jpg [--expires-in 3600 | --until UNIX] [--upp N]`.
 
-Prints the file's edge URL signed with `_upt` (DELIVERY_TOKEN_SECRET, DELIVERY_URL).
+Prints the file's edge URL on a domain (`--domain NAME`, default: the default domain) signed
+with `_upt` (the domain's secret: DELIVERY_TOKEN_SECRET for the environment's domain).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from backoffice.operations.provider import ProviderNotConfigured
+from console.models import Domain
 from delivery import services
 from delivery.rules import LinkError
 
@@ -29,6 +31,8 @@ class Command(BaseCommand):
                             help="sign only the first N directory levels (0-20)")
         parser.add_argument("--suffix", default="",
                             help="version or processing suffix, e.g. '!thumb'")
+        parser.add_argument("--domain", default="", metavar="NAME",
+                            help="the domain (default: the default domain)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["until"] is not None:
@@ -38,7 +42,14 @@ class Command(BaseCommand):
                 raise CommandError("--expires-in: must be a positive number of seconds")
             etime = int(time.time()) + options["expires_in"]
         try:
-            url = services.signed_link(options["path"], services.Signing(etime, options["upp"]),
+            domain = services.named_domain(options["domain"])
+        except Domain.DoesNotExist:
+            raise CommandError(f"--domain: no domain is named {options['domain']!r}") from None
+        except ProviderNotConfigured as error:
+            raise CommandError(str(error)) from None
+        try:
+            url = services.signed_link(domain, options["path"],
+                                       services.Signing(etime, options["upp"]),
                                        options["suffix"])
         except LinkError as error:
             raise CommandError("\n".join(f"{p.field}: {p.message}" for p in error.problems)) \
