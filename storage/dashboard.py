@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from django.core.cache import cache
 from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import formats, timezone
@@ -27,7 +26,7 @@ FILES_TTL_S = 60
 
 
 def bucket_usage_text() -> str:
-    if cache.get(FAILURE_KEY):
+    if soft_cache.read(FAILURE_KEY):
         return _("unavailable")
     try:
         client = services.storage_client(timeout=USAGE_TIMEOUT_S, retry=RetryPolicy(attempts=1))
@@ -35,7 +34,7 @@ def bucket_usage_text() -> str:
     except ProviderNotConfigured:
         return _("not configured")
     except (StorageError, rules.RuleViolation):
-        cache.set(FAILURE_KEY, True, FAILURE_MEMORY_S)
+        soft_cache.write(FAILURE_KEY, True, FAILURE_MEMORY_S)
         return _("unavailable")
     return services.size_text(used)
 

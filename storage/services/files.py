@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-from django.core.cache import cache
 from django.utils import timezone
 
+from backoffice.operations import soft_cache
 from backoffice.security.audit import audited
 from storage import paths, rules
 from storage.client import OpenDownload, StorageClient, StorageError
@@ -216,11 +216,11 @@ def bucket_usage(*, refresh: bool = False, client: StorageClient | None = None) 
     14-day chart.
     """
     if not refresh:
-        cached = cache.get(USAGE_CACHE_KEY)
+        cached = soft_cache.read(USAGE_CACHE_KEY)
         if cached is not None:
             return int(cached)
     used = _client(client).usage()
-    cache.set(USAGE_CACHE_KEY, used, USAGE_CACHE_S)
+    soft_cache.write(USAGE_CACHE_KEY, used, USAGE_CACHE_S)
     now = timezone.now()
     UsageSnapshot.objects.update_or_create(
         day=timezone.localdate(now), defaults={"used_bytes": used, "taken_at": now})
