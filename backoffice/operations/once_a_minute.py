@@ -42,7 +42,7 @@ def warn(logger_name: str, topic: str, message: str, *args: Any,
     if skipped:
         message += " (%d more since the last line)"
         args = (*args, skipped)
-    logging.getLogger(logger_name).log(level, message, *args, exc_info=exc_info)
+    logging.getLogger(logger_name).log(level, message, *args, exc_info=exc_info, stacklevel=2)
 
 
 def forget() -> None:

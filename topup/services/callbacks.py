@@ -45,6 +45,9 @@ logger = logging.getLogger(__name__)
 
 S = OrderState
 ACK = {"info": "1"}
+# Answered when the callback could not be judged or stored through our own fault (503 with
+# Retry-After): never 200 unless stored, never 4xx for what the sender did not cause.
+UNAVAILABLE = {"info": "0", "error": "unavailable"}
 # The provider's callback is a few hundred bytes; a body over this is refused unread (413).
 MAX_CALLBACK_BYTES = 16 * 1024
 REFUSED_ADDRESS_TALLY = "topup_callback_address"
@@ -121,6 +124,10 @@ def receive_callback(
         logger.warning("top-up callback #%s refused: bad sign (custno %r)", receipt.pk,
                        verdict.fields["custno"])
         return CallbackReply(403, {"info": "0", "error": "sign"}, receipt.pk)
+    if verdict.fields["outcome"] == ReceiptOutcome.ERROR:
+        # Our fault, not the sender's: kept, judged again by a beat job
+        # (`judge_receipts_again`), and answered 503 so that the provider sends it again.
+        return CallbackReply(503, dict(UNAVAILABLE), receipt.pk)
     # The detail (parser or codec messages, exception text) stays on the receipt for staff;
     # the unauthenticated caller only learns which kind of refusal it was.
     return CallbackReply(400, {"info": "0", "error": str(verdict.fields["outcome"])}, receipt.pk)
@@ -405,6 +412,29 @@ def _judge_again(receipt: CallbackReceipt) -> bool:
         **verdict.fields)
     receipt.refresh_from_db()
     return verdict.genuine
+
+
+def judge_receipts_again() -> int:
+    """Judge again every receipt whose judging failed (an outage: the token row could not be
+    read), and apply those that judge genuine; returns how many were applied. Run by beat.
+
+    Judging is computed from the stored body against the tokens known now, as a replay does
+    (`_judge_again`); the provider, answered 503, usually sends the callback again too, and
+    the second copy is a duplicate that changes nothing.
+    """
+    applied = 0
+    waiting = (CallbackReceipt.objects.filter(sign_valid__isnull=True, processed=False,
+                                              outcome=ReceiptOutcome.ERROR)
+               .order_by("pk").values_list("pk", flat=True))
+    for receipt_id in list(waiting[:1000]):
+        receipt = CallbackReceipt.objects.get(pk=receipt_id)
+        try:
+            if _judge_again(receipt):
+                process_receipt(receipt)
+                applied += 1
+        except Exception:  # still failing (the outage goes on): the next run tries again
+            logger.exception("top-up callback #%s could not be judged again", receipt_id)
+    return applied
 
 
 def unprocessed_receipt_ids(limit: int = 500) -> list[int]:
