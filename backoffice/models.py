@@ -164,6 +164,30 @@ class SchedulerLease(models.Model):
         return f"{self.name}: {self.holder or '-'}"
 
 
+class ScheduledRun(models.Model):
+    """One scheduled job's run for one due time, claimed by the beat that sends it.
+
+    The active beat inserts this row before it sends the job; the unique (job, due_at) pair
+    makes the insert the claim: a beat that takes over and finds the due time taken sends
+    nothing (backoffice.operations.beat). Rows older than a week are deleted by the beat.
+    """
+
+    job = models.CharField(max_length=200)
+    due_at = models.DateTimeField()
+    holder = models.CharField(max_length=200)
+    claimed_at = models.DateTimeField()
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("scheduled run")
+        verbose_name_plural = _("scheduled runs")
+        constraints = [models.UniqueConstraint(fields=["job", "due_at"],
+                                               name="backoffice_scheduledrun_once")]
+
+    def __str__(self) -> str:
+        return f"{self.job} @ {self.due_at.isoformat()}"
+
+
 class SealedTOTPDevice(TOTPDevice):  # type: ignore[misc]  # django-otp ships no types
     """django-otp's TOTP device read through its sealed seed (`backoffice.otp_keys`):
     `key` holds the seed encrypted, never in hex. A proxy, so the rows stay django-otp's (its

@@ -126,9 +126,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
 REDIS_URL = env.url("REDIS_URL", ("redis", "rediss"))
+# Seconds a cache call waits for Redis. A healthy Redis answers in a millisecond; an
+# unreachable one (a host gone, packets dropped) would otherwise hold each request for the
+# system's TCP timeout, minutes. Every cache use on a request path treats a failure as a miss.
+REDIS_TIMEOUT_S = env.int("REDIS_TIMEOUT_MS", 500, minimum=50) / 1000
+CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL}}
+                          "LOCATION": REDIS_URL,
+                          "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT_S,
+                                      "socket_timeout": REDIS_TIMEOUT_S}}}
 else:
     # Shared by every process (web, worker, beat), unlike the local-memory cache.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
@@ -297,7 +304,10 @@ if not REDIS_URL:
     }
 else:
     # Countdowns must stay below this, or Redis redelivers a task that is merely waiting.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # A connection attempt gives up after REDIS_TIMEOUT_S: a page that queues a task while
+    # Redis is away answers at once (backoffice.operations.queue logs it; the sweeps re-queue).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600,
+                                       "socket_connect_timeout": REDIS_TIMEOUT_S}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -45,3 +45,4 @@ urlpatterns = [
 
 handler404 = "backoffice.ui.errors.page_not_found"
 handler403 = "backoffice.ui.errors.permission_denied"
+handler500 = "backoffice.ui.outage.server_error"

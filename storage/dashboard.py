@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.urls import reverse
@@ -32,7 +31,7 @@ FILES_TTL_S = 60
 
 
 def bucket_usage_text(service: Service) -> str:
-    if cache.get(FAILURE_KEY.format(service.pk)):
+    if soft_cache.read(FAILURE_KEY.format(service.pk)):
         return _("unavailable")
     try:
         client = services.storage_client(
@@ -41,7 +40,7 @@ def bucket_usage_text(service: Service) -> str:
     except ProviderNotConfigured:
         return _("not configured")
     except (StorageError, rules.RuleViolation):
-        cache.set(FAILURE_KEY.format(service.pk), True, FAILURE_MEMORY_S)
+        soft_cache.write(FAILURE_KEY.format(service.pk), True, FAILURE_MEMORY_S)
         return _("unavailable")
     return services.size_text(used)
 

@@ -19,6 +19,12 @@ BEAT_SCHEDULE = {
         "schedule": 300.0,
         "options": {"expires": 280},
     },
+    "topup-judge-receipts-again": {
+        # Callbacks stored while their sign could not be checked (our outage: answered 503).
+        "task": "topup.tasks.judge_receipts_again_task",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
     "topup-report-unknown-tokens": {
         # A minute's count of unknown API tokens reaches the audit log within two minutes.
         "task": "topup.tasks.report_unknown_tokens_task",

@@ -81,6 +81,12 @@ def process_callbacks_task() -> int:
 
 
 @shared_task(acks_late=True)
+def judge_receipts_again_task() -> int:
+    """Judge again the callbacks whose judging failed in an outage, applying the genuine."""
+    return services.judge_receipts_again()
+
+
+@shared_task(acks_late=True)
 def report_unknown_tokens_task() -> int:
     """One audit entry per address for each finished minute with unknown API tokens (each
     minute claimed once, so an overlapping run writes nothing twice)."""

@@ -4,8 +4,12 @@ Every beat process runs this scheduler. At each tick it takes or renews the leas
 conditional UPDATE: free, expired, or already ours); the holder schedules as usual and writes
 its heartbeat, the others only wait and try again. A holder that dies stops renewing, so a
 standby takes over within LEASE_S + CHECK_EVERY_S (under a minute). A holder that loses the
-lease (its database writes stalled past LEASE_S) stops scheduling at its next tick. The jobs
-themselves stay idempotent, so the rare overlap of one tick is harmless.
+lease (its database writes stalled past LEASE_S) stops scheduling at its next tick.
+
+Each run is claimed before it is sent, keyed by the job and its due time
+(`backoffice.operations.scheduled_runs`), and `last_run_at` is written when it is sent, so a
+takeover, or an overlap of two holders, sends nothing twice. A beat killed between its claim
+and the send loses that one run (at most once: the next due time runs as usual).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from django.utils import timezone
 from django_celery_beat.schedulers import DatabaseScheduler
 
 from backoffice.models import SchedulerLease
-from backoffice.operations import heartbeats
+from backoffice.operations import heartbeats, scheduled_runs
 
 logger = logging.getLogger(__name__)
 
@@ -30,6 +34,7 @@ LEASE_S = 30
 # How often a standby tries the lease, and the longest an active beat sleeps between ticks
 # (so the lease is renewed well within LEASE_S).
 CHECK_EVERY_S = 5
+PURGE_EVERY_S = 3600  # old run claims deleted this often
 
 
 def take_lease(holder: str, *, lease_s: int = LEASE_S) -> bool:
@@ -61,6 +66,7 @@ class LeasedDatabaseScheduler(DatabaseScheduler):
         self.holder = heartbeats.process_name()
         self.active = False
         self.renewed_at = 0.0
+        self.purged_at = 0.0
         super().__init__(*args, **kwargs)
         self.max_interval: float = min(self.max_interval or CHECK_EVERY_S, CHECK_EVERY_S)
 
@@ -71,8 +77,33 @@ class LeasedDatabaseScheduler(DatabaseScheduler):
             self._renew()
         if not self.active:
             return CHECK_EVERY_S
+        self.step("renewed")
         due_in: float = super().tick(*args, **kwargs)
         return min(due_in, CHECK_EVERY_S)
+
+    def apply_entry(self, entry: Any, producer: Any = None) -> None:
+        """Send `entry` unless its due time was already claimed (by this beat or another)."""
+        due_at = scheduled_runs.due_time(entry, self.app.now())
+        try:
+            claimed = scheduled_runs.claim(entry.name, due_at, self.holder)
+        except Exception:
+            logger.exception("beat: could not claim %s due %s; not sent", entry.name, due_at)
+            return
+        if not claimed:
+            logger.info("beat: %s due %s was already sent; skipped", entry.name,
+                        due_at.isoformat())
+            return
+        self.step("claimed")
+        super().apply_entry(entry, producer=producer)
+        self.step("sent")
+        try:
+            scheduled_runs.mark_sent(entry.name, due_at, entry.model.last_run_at)
+        except Exception:
+            logger.exception("beat: could not record that %s was sent", entry.name)
+        self.step("recorded")
+
+    def step(self, name: str) -> None:
+        """A point between the steps of sending a run (tests stop the beat here)."""
 
     def _renew(self) -> None:
         close_old_connections()
@@ -84,6 +115,12 @@ class LeasedDatabaseScheduler(DatabaseScheduler):
             logger.exception("beat: could not reach the lease; standing by")
             holds = False
         self.renewed_at = time.monotonic()
+        if holds and time.monotonic() - self.purged_at > PURGE_EVERY_S:
+            self.purged_at = time.monotonic()
+            try:
+                scheduled_runs.forget_old()
+            except Exception:
+                logger.exception("beat: could not delete old run claims")
         if holds and not self.active:
             # Read the schedule afresh: the previous holder's last runs are in the database,
             # not in what this process read at start-up.

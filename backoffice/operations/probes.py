@@ -11,7 +11,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 
 from backoffice.operations import metrics
 from backoffice.operations.public_answers import same_for_everyone
-from backoffice.operations.readiness import run_checks
+from backoffice.operations.readiness import assess
 
 
 @same_for_everyone
@@ -27,21 +27,22 @@ def health(request: HttpRequest) -> JsonResponse:
 @login_not_required
 @require_GET
 def ready(request: HttpRequest) -> JsonResponse:
-    """Readiness for load balancers and operators: 200 when every check holds, else 503.
+    """Readiness for load balancers and operators: 200 when every check holds or only
+    degrades (the cache, the broker: listed under `degraded`), else 503 naming each cause
+    under `failed` (a database outage as `database` alone, see readiness.py).
 
     Anyone gets `{"ready": true|false}`: a load balancer needs no more. `failed` (each check
     that did not hold) and `checks` (every check's detail) go only to a caller holding the
     metrics token, as `/metrics` does: the details carry exception text, addresses and the
     times of provider contact, which are for operators, not for whoever can reach the port.
     """
-    checks = run_checks()
-    failed = [name for name, check in checks.items() if not check.ok]
-    status = 503 if failed else 200
+    readiness = assess()
+    status = 200 if readiness.ready else 503
     if not holds_metrics_token(request):
-        return JsonResponse({"ready": not failed}, status=status)
+        return JsonResponse({"ready": readiness.ready}, status=status)
     return JsonResponse(
-        {"ready": not failed, "failed": failed,
-         "checks": {name: check.as_json() for name, check in checks.items()}},
+        {"ready": readiness.ready, "failed": readiness.failed, "degraded": readiness.degraded,
+         "checks": {name: check.as_json() for name, check in readiness.checks.items()}},
         status=status,
     )
 

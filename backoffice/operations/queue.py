@@ -12,12 +12,16 @@ the code passes here).
 from __future__ import annotations
 
 import importlib
+import logging
 from typing import Any
 
 from celery import Task
 from django.db import transaction
 
 from backoffice.celery import app
+from backoffice.operations.once_a_minute import warn
+
+logger = logging.getLogger(__name__)
 
 
 def registered_task(name: str) -> Task[..., Any]:
@@ -44,10 +48,17 @@ def enqueue(
 
     def send() -> None:
         # Celery reads a countdown of 0 as "at once"; an expiry only when one is asked for.
-        if expires is None:
-            task.apply_async(args, countdown=countdown)
-        else:
-            task.apply_async(args, countdown=countdown, expires=expires)
+        try:
+            if expires is None:
+                task.apply_async(args, countdown=countdown)
+            else:
+                task.apply_async(args, countdown=countdown, expires=expires)
+        except Exception:
+            # The broker is down. The use case is committed and its rows say what is left to
+            # do; each app's beat sweep (stale `created` orders, campaigns, jobs) queues it
+            # again, so the work is delayed, not lost, and the request still succeeds.
+            warn(__name__, "broker", "broker unavailable: %s not queued, the sweep will "
+                 "take it", name, exc_info=True)
 
     if after_commit:
         transaction.on_commit(send)

@@ -9,18 +9,14 @@ starts from fresh counts.
 
 from __future__ import annotations
 
-import logging
 from datetime import date, datetime, time, timedelta
 
-from django.core.cache import cache
 from django.db.models import Count, Q
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from backoffice.operations import soft_cache
 from sms.models import Message, MessageStatus
-
-logger = logging.getLogger(__name__)
 
 FIGURES_TTL_S = 60
 CHART_DAYS = 14  # as backoffice.ui.tiles.CHART_DAYS, which services do not import
@@ -60,8 +56,8 @@ def forget_today() -> None:
     """Drop today's cached figures and the chart's past days (the next page load counts
     again)."""
     today = timezone.localdate()
-    cache.delete_many([_key(today), *(_day_key(today - timedelta(days=back))
-                                      for back in range(1, CHART_DAYS))])
+    soft_cache.delete(_key(today), *(_day_key(today - timedelta(days=back))
+                                     for back in range(1, CHART_DAYS)))
 
 
 # --- the dashboard's 14-day chart ------------------------------------------------------------
@@ -101,23 +97,16 @@ def sent_per_day(days: list[date]) -> dict[date, int]:
     counted; today's figure is `today_counts()`'s, the same as the tile's "Sent today".
     """
     today, past = days[-1], days[:-1]
-    try:
-        kept = cache.get_many([_day_key(day) for day in past])
-    except Exception:  # a cache that is down must not take the dashboard with it
-        logger.warning("SMS figures: cache unavailable, counting", exc_info=True)
-        kept = {}
+    kept = soft_cache.read_many(_day_key(day) for day in past)  # a cache down: counted
     counts = {day: kept[_day_key(day)] for day in past if _day_key(day) in kept}
     missing = [day for day in past if day not in counts]
     if missing:
         counted = _count_days(missing[0], missing[-1])
         counts.update(counted)
         yesterday = today - timedelta(days=1)
-        try:
-            cache.set_many({_day_key(day): n for day, n in counted.items() if day != yesterday},
-                           DAY_KEPT_S)
-            if yesterday in counted:
-                cache.set(_day_key(yesterday), counted[yesterday], YESTERDAY_KEPT_S)
-        except Exception:
-            logger.warning("SMS figures: could not keep the past days' counts", exc_info=True)
+        soft_cache.write_many({_day_key(day): n for day, n in counted.items()
+                               if day != yesterday}, DAY_KEPT_S)
+        if yesterday in counted:
+            soft_cache.write(_day_key(yesterday), counted[yesterday], YESTERDAY_KEPT_S)
     counts[today] = today_counts()["sent"]
     return counts

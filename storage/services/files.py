@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-from django.core.cache import cache
 from django.utils import timezone
 
+from backoffice.operations import soft_cache
 from backoffice.security.audit import audited
 from console.models import Service
 from storage import paths, rules
@@ -241,11 +241,11 @@ def bucket_usage(
     14-day chart.
     """
     if not refresh:
-        cached = cache.get(USAGE_CACHE_KEY.format(service.pk))
+        cached = soft_cache.read(USAGE_CACHE_KEY.format(service.pk))
         if cached is not None:
             return int(cached)
     used = _client(service, client).usage()
-    cache.set(USAGE_CACHE_KEY.format(service.pk), used, USAGE_CACHE_S)
+    soft_cache.write(USAGE_CACHE_KEY.format(service.pk), used, USAGE_CACHE_S)
     now = timezone.now()
     UsageSnapshot.objects.update_or_create(
         service=service, day=timezone.localdate(now),

@@ -176,3 +176,22 @@ def test_two_real_beats_one_stands_by_and_takes_over_within_a_minute(tmp_path, p
                 except subprocess.TimeoutExpired:  # a loaded machine: do not leave it behind
                     os.killpg(process.pid, signal.SIGKILL)
                     process.wait(10)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_database_outage_is_named_alone_within_half_a_second(operator: Client, postgres):
+    from tests.database_outage import database_unreachable
+
+    heartbeats.beat("worker", "host-a:1")
+    heartbeats.beat("beat", "host-b:2")
+    with database_unreachable():
+        started = time.monotonic()
+        answer = operator.get("/ready")
+        assert time.monotonic() - started < 0.5
+    body = answer.json()
+    assert answer.status_code == 503 and body["failed"] == ["database"], body
+    # What needs the database is not checked, not reported as failing: the cause stands alone.
+    for name in ("worker", "beat"):
+        assert body["checks"][name] == {"ok": None,
+                                        "detail": "not checked: the database is unreachable"}
+    assert body["checks"]["broker"]["ok"] is True

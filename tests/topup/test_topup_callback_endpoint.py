@@ -354,8 +354,9 @@ def test_a_refusal_tells_the_caller_its_kind_but_no_parser_or_exception_text(
 
     monkeypatch.setattr(callbacks, "_fields", broken)
     failed = post(client, body("200", "anything"))
-    assert failed.status_code == 400
-    assert failed.json() == {"info": "0", "error": "error"}
+    # Our own failure to judge it: 503 with Retry-After, never a 4xx the sender would drop.
+    assert failed.status_code == 503 and failed["Retry-After"] == "30"
+    assert failed.json() == {"info": "0", "error": "unavailable"}
     assert "secret internal detail" in CallbackReceipt.objects.latest("pk").error
 
 
@@ -393,3 +394,22 @@ def test_a_forged_receipt_whose_judging_failed_stays_refused_after_a_replay(
     receipt.refresh_from_db()
     order.refresh_from_db()
     assert receipt.sign_valid is False and order.state == OrderState.PENDING
+
+
+def test_a_receipt_whose_judging_failed_is_judged_again_and_applied_by_the_beat_job(
+        client, post, tokens, order, monkeypatch):
+    from topup import services
+    from topup.services import callbacks
+
+    monkeypatch.setattr(callbacks, "_verify", lambda payload: 1 / 0)  # as in an outage
+    answer = post(client, body("200", order.custno))
+    forged = post(client, body("200", order.custno, token="NotTheToken00000"))
+    assert (answer.status_code, forged.status_code) == (503, 503)
+    assert services.judge_receipts_again() == 0  # still failing: kept for the next run
+    monkeypatch.undo()
+    assert services.judge_receipts_again() == 1  # the genuine one; the forged one refused
+    order.refresh_from_db()
+    assert order.state == OrderState.SUCCESS
+    outcomes = sorted(CallbackReceipt.objects.values_list("outcome", flat=True))
+    assert outcomes == sorted([ReceiptOutcome.APPLIED, ReceiptOutcome.INVALID_SIGN])
+    assert services.judge_receipts_again() == 0  # nothing left unjudged

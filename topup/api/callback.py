@@ -13,6 +13,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from backoffice.security.bounded_input import read_body
+from backoffice.ui.outage import RETRY_AFTER_S
 from topup import services
 
 
@@ -37,4 +38,7 @@ class CallbackView(APIView):
             headers=services.request_headers(request.META),
             remote_addr=request.META.get("REMOTE_ADDR") or None,
         )
-        return Response(reply.body, status=reply.status)
+        response = Response(reply.body, status=reply.status)
+        if reply.status == 503:
+            response["Retry-After"] = str(RETRY_AFTER_S)
+        return response

@@ -16,12 +16,12 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from backoffice.operations import soft_cache
 from backoffice.operations.metrics import REFUSED_REQUESTS
 from backoffice.operations.queue import enqueue
 from backoffice.security import bounded_input, tallies
@@ -37,7 +37,7 @@ from topup.models import (
     ReceiptOutcome,
 )
 from topup.rules import OrderOutcome, classify_callback_code
-from topup.services.shared_token import TokenSnapshot, read_snapshot, recent_snapshot, remember
+from topup.services.shared_token import TokenSnapshot, read_row, recent_snapshot, remember
 from topup.services.statemachine import log, move
 from topup.signing import CALLBACK_SIGNED_FIELDS, verify_callback_sign
 
@@ -45,6 +45,9 @@ logger = logging.getLogger(__name__)
 
 S = OrderState
 ACK = {"info": "1"}
+# Answered when the callback could not be judged or stored through our own fault (503 with
+# Retry-After): never 200 unless stored, never 4xx for what the sender did not cause.
+UNAVAILABLE = {"info": "0", "error": "unavailable"}
 # The provider's callback is a few hundred bytes; a body over this is refused unread (413).
 MAX_CALLBACK_BYTES = 16 * 1024
 REFUSED_ADDRESS_TALLY = "topup_callback_address"
@@ -121,6 +124,10 @@ def receive_callback(
         logger.warning("top-up callback #%s refused: bad sign (custno %r)", receipt.pk,
                        verdict.fields["custno"])
         return CallbackReply(403, {"info": "0", "error": "sign"}, receipt.pk)
+    if verdict.fields["outcome"] == ReceiptOutcome.ERROR:
+        # Our fault, not the sender's: kept, judged again by a beat job
+        # (`judge_receipts_again`), and answered 503 so that the provider sends it again.
+        return CallbackReply(503, dict(UNAVAILABLE), receipt.pk)
     # The detail (parser or codec messages, exception text) stays on the receipt for staff;
     # the unauthenticated caller only learns which kind of refusal it was.
     return CallbackReply(400, {"info": "0", "error": str(verdict.fields["outcome"])}, receipt.pk)
@@ -195,9 +202,12 @@ def schedule_processing() -> None:
     At most one task is queued or running at a time (the key), so a burst of callbacks costs
     one task, not one per callback; the common case is a cache read. No callback is left
     behind: this runs after the receipt's commit, and the task clears the key only when it
-    finds nothing left to apply (see `drain_receipts`).
+    finds nothing left to apply (see `drain_receipts`). While the cache is down the key cannot
+    be read: a task is queued for each callback (each finds little to do), and if the broker
+    is down too the beat job applies them.
     """
-    if cache.get(DRAIN_KEY) is None and cache.add(DRAIN_KEY, 1, timeout=DRAIN_KEY_TIMEOUT_S):
+    if soft_cache.read(DRAIN_KEY) is None and \
+            soft_cache.add(DRAIN_KEY, 1, DRAIN_KEY_TIMEOUT_S) is not False:
         enqueue("topup.tasks.process_callbacks_task", after_commit=False)
 
 
@@ -206,11 +216,12 @@ def drain_receipts() -> int:
     done = 0
     while True:
         done += process_pending_receipts()
-        cache.delete(DRAIN_KEY)
+        soft_cache.delete(DRAIN_KEY)
         # A callback stored before the delete saw the key and queued nothing: look again.
         waiting = CallbackReceipt.objects.filter(
             sign_valid=True, processed=False, outcome=ReceiptOutcome.RECEIVED).exists()
-        if not waiting or not cache.add(DRAIN_KEY, 1, timeout=DRAIN_KEY_TIMEOUT_S):
+        # Not added (False), or the cache is down (None): the other task or the beat job.
+        if not waiting or not soft_cache.add(DRAIN_KEY, 1, DRAIN_KEY_TIMEOUT_S):
             return done  # nothing left, or a newly queued task will take it
 
 
@@ -240,12 +251,13 @@ def _verify(payload: JSONObject) -> str | None:
     """"current", "previous" or None.
 
     First against this process's recent copy of the tokens; a sign that does not match it is
-    checked again against the shared store, so a token refreshed by another process seconds ago
-    is never refused.
+    checked again against the token's row (past the cache, whose copy may be stale after a
+    refresh made while the cache was down), so a token refreshed by another process seconds
+    ago is never refused.
     """
     found = _verify_with(payload, recent_snapshot())
     if found is None:
-        found = _verify_with(payload, remember(read_snapshot()))
+        found = _verify_with(payload, remember(read_row()))
     return found
 
 
@@ -400,6 +412,29 @@ def _judge_again(receipt: CallbackReceipt) -> bool:
         **verdict.fields)
     receipt.refresh_from_db()
     return verdict.genuine
+
+
+def judge_receipts_again() -> int:
+    """Judge again every receipt whose judging failed (an outage: the token row could not be
+    read), and apply those that judge genuine; returns how many were applied. Run by beat.
+
+    Judging is computed from the stored body against the tokens known now, as a replay does
+    (`_judge_again`); the provider, answered 503, usually sends the callback again too, and
+    the second copy is a duplicate that changes nothing.
+    """
+    applied = 0
+    waiting = (CallbackReceipt.objects.filter(sign_valid__isnull=True, processed=False,
+                                              outcome=ReceiptOutcome.ERROR)
+               .order_by("pk").values_list("pk", flat=True))
+    for receipt_id in list(waiting[:1000]):
+        receipt = CallbackReceipt.objects.get(pk=receipt_id)
+        try:
+            if _judge_again(receipt):
+                process_receipt(receipt)
+                applied += 1
+        except Exception:  # still failing (the outage goes on): the next run tries again
+            logger.exception("top-up callback #%s could not be judged again", receipt_id)
+    return applied
 
 
 def unprocessed_receipt_ids(limit: int = 500) -> list[int]:

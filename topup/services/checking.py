@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.core.cache import cache
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from backoffice.operations import soft_cache
 from topup.client import SeekResult, TopupError
 from topup.conf import knob
 from topup.models import EventKind, Order, OrderState
@@ -47,27 +47,29 @@ def backoff_delay(attempts: int, first_s: int | None = None) -> timedelta:
 
 
 def seek_paused_until() -> datetime | None:
-    """While the provider says 510, every query waits until this moment."""
-    pause: dict[str, datetime] | None = cache.get(PAUSE_KEY)
+    """While the provider says 510, every query waits until this moment. Kept in the cache
+    only: while the cache is down there is no pause, and a new 510 (not kept either) sends
+    the order back to its own backoff, so queries stay paced per order."""
+    pause: dict[str, datetime] | None = soft_cache.read(PAUSE_KEY)
     if pause and pause["until"] > timezone.now():
         return pause["until"]
     return None
 
 
 def _pause_after_510() -> datetime:
-    pause = cache.get(PAUSE_KEY) or {"streak": 0}
+    pause = soft_cache.read(PAUSE_KEY) or {"streak": 0}
     streak = pause["streak"] + 1
     seconds = min(knob("TOPUP_BACK_OFF_MAX_S"), knob("TOPUP_BACK_OFF_S") * 2 ** (streak - 1))
     until = timezone.now() + timedelta(seconds=seconds)
     # Kept a while after the pause so that a repeated 510 doubles it.
-    cache.set(PAUSE_KEY, {"streak": streak, "until": until}, timeout=seconds * 4)
+    soft_cache.write(PAUSE_KEY, {"streak": streak, "until": until}, seconds * 4)
     logger.warning("top-up: 510 from seekOrder, pausing queries for %ss", seconds)
     return until
 
 
 def _clear_pause() -> None:
-    if cache.get(PAUSE_KEY) is not None:
-        cache.delete(PAUSE_KEY)
+    if soft_cache.read(PAUSE_KEY) is not None:
+        soft_cache.delete(PAUSE_KEY)
 
 
 def _schedule(order_id: int, at: datetime, **fields: object) -> None:

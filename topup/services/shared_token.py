@@ -11,7 +11,7 @@ database cache):
   token it was about to refresh, it takes that one instead of calling refreshToken again;
 - Django's cache (Redis or the database cache) holds a copy for fast reads; it is overwritten
   only under the lock, and otherwise only filled when empty, so it never goes back to an
-  older token;
+  older token; while the cache is down every read goes to the row;
 - the callback endpoint also keeps a copy in each process for a few seconds (`recent_snapshot`)
   and checks the shared store again before refusing a sign, so a refresh elsewhere never
   causes a refusal.
@@ -29,10 +29,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+from backoffice.operations import soft_cache
 from topup.client import TopupError
 from topup.conf import knob
 from topup.models import TokenState
@@ -78,29 +78,35 @@ def _cache_put(snapshot: TokenSnapshot, only_if_absent: bool = False) -> None:
     ends = [t for t in (snapshot.expires_at, snapshot.previous_until) if t is not None]
     timeout = max((max(ends) - timezone.now()).total_seconds(), 1) if ends else 60
     # A plain dict, not the dataclass: a cached value must survive a change of this module.
+    # The cache is a copy: when it is down the row is the truth and is read each time.
     if only_if_absent:
-        cache.add(CACHE_KEY, asdict(snapshot), timeout=timeout)
+        soft_cache.add(CACHE_KEY, asdict(snapshot), timeout)
     else:
-        cache.set(CACHE_KEY, asdict(snapshot), timeout=timeout)
+        soft_cache.write(CACHE_KEY, asdict(snapshot), timeout)
 
 
 def read_snapshot() -> TokenSnapshot | None:
-    """The shared token as stored, from the cache or the database; takes no lock."""
-    cached = cache.get(CACHE_KEY)
+    """The shared token as stored, from the cache or the database; takes no lock. A cache that
+    is down reads as a miss: the row answers (the callback check must not fail with Redis)."""
+    cached = soft_cache.read(CACHE_KEY)
     if isinstance(cached, dict):
         try:
             return TokenSnapshot(**cached)
         except TypeError:
             pass  # written by another version: read the database instead
-    state = TokenState.objects.filter(pk=ROW_ID).first()
-    if state is None:
-        return None
-    snapshot = TokenSnapshot.of(state)
-    if snapshot.token:
+    snapshot = read_row()
+    if snapshot is not None and snapshot.token:
         # add, not set: only fills a gap. A refresh writes with set under the row lock, so a
         # value read here before a refresh committed can never overwrite the newer token.
         _cache_put(snapshot, only_if_absent=True)
     return snapshot
+
+
+def read_row() -> TokenSnapshot | None:
+    """The shared token from its row, past the cache: the truth when a copy is in doubt (a
+    refresh made while the cache was down could not overwrite the copy there)."""
+    state = TokenState.objects.filter(pk=ROW_ID).first()
+    return None if state is None else TokenSnapshot.of(state)
 
 
 _recent: dict[str, object] = {}
