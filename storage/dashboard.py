@@ -113,16 +113,16 @@ def figures(user: RequestUser) -> list[Figure]:
 
 
 def chart(user: RequestUser) -> DailyChart | None:
-    """Bucket usage at the last reading of each of the last 14 days."""
+    """The chosen bucket's usage at the last reading of each of the last 14 days (no
+    readings at all while no service is configured)."""
     if not user.has_perm("storage.access_storage"):
         return None
     service = _service(user)
-    if service is None:
-        return None
     days = chart_days()
-    used = services.usage_per_day(service, days[0])
+    used = services.usage_per_day(service, days[0]) if service is not None else {}
     return DailyChart(
-        title=_("Usage of %(bucket)s") % {"bucket": service.name},
+        title=(_("Usage of %(bucket)s") % {"bucket": service.name} if service is not None
+               else _("Bucket usage")),
         days=days,
         values=per_day(days, {day: float(size) for day, size in used.items()}, None),
         format_value=lambda value: services.size_text(int(value)),

@@ -43,10 +43,41 @@ def default_domain() -> Domain:
     return domain
 
 
+# A page asks for the person's service or domain several times (each dashboard tile, its
+# figures and its chart); the answer is kept on the request's user object for the request's
+# life, and `choose` forgets it.
+_MEMO = "_console_choice_memo"
+
+
+def _memo(user: RequestUser | None) -> dict[str, Service | Domain | Exception]:
+    """The person's answers so far, refusals included (a page without any service asks as
+    often as one with)."""
+    if user is None:
+        return {}
+    memo: dict[str, Service | Domain | Exception] = user.__dict__.setdefault(_MEMO, {})
+    return memo
+
+
 def chosen_service(user: RequestUser | None, *, kind: str = ServiceKind.STORAGE) -> Service:
     """The service of `kind` the person last chose, else the default one (for storage), else
     the first of that kind they may use. ProviderNotConfigured when the account has none;
     PermissionDenied when there are some but the person may use none of them."""
+    memo = _memo(user)
+    known = memo.get(f"service:{kind}")
+    if isinstance(known, Exception):
+        raise known
+    if isinstance(known, Service):
+        return known
+    try:
+        found = _chosen_service(user, kind)
+    except (ProviderNotConfigured, PermissionDenied) as refusal:
+        memo[f"service:{kind}"] = refusal
+        raise
+    memo[f"service:{kind}"] = found
+    return found
+
+
+def _chosen_service(user: RequestUser | None, kind: str) -> Service:
     if user is not None and user.is_authenticated:
         choice = Choice.objects.filter(user=user).select_related("service").first()
         if (choice is not None and choice.service is not None and choice.service.kind == kind
@@ -71,17 +102,31 @@ def chosen_service(user: RequestUser | None, *, kind: str = ServiceKind.STORAGE)
 
 def chosen_domain(user: StaffUser | None) -> Domain:
     """The domain the person last chose (of any service), else the default domain."""
+    memo = _memo(user)
+    known = memo.get("domain")
+    if isinstance(known, Exception):
+        raise known
+    if isinstance(known, Domain):
+        return known
+    found: Domain | None = None
     if user is not None and user.is_authenticated:
         choice = Choice.objects.filter(user=user).select_related("domain__service").first()
         if choice is not None and choice.domain is not None:
-            return choice.domain
-    return default_domain()
+            found = choice.domain
+    try:
+        found = found or default_domain()
+    except ProviderNotConfigured as refusal:
+        memo["domain"] = refusal
+        raise
+    memo["domain"] = found
+    return found
 
 
 def choose(user: StaffUser, *, service: Service | None = None,
            domain: Domain | None = None) -> None:
     """Remember a choice: a domain implies its service; a service alone keeps the domain only
     when it belongs to that service."""
+    user.__dict__.pop(_MEMO, None)
     choice, _created = Choice.objects.get_or_create(user=user)
     if domain is not None:
         choice.domain, choice.service = domain, domain.service

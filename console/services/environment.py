@@ -25,16 +25,36 @@ def environment_domain_name() -> str:
     return (urlsplit(url).hostname or "").lower() if url else ""
 
 
-@transaction.atomic
 def environment_service(*, create: bool = True) -> Service | None:
     """The environment's storage service, created (or renamed to follow STORAGE_BUCKET) here.
 
     None when no bucket is configured and no such record exists yet (or `create` is False).
+    Every page asks, so the usual case (records in step with the variables) costs two plain
+    reads; only a creation or a rename takes the lock.
     """
     bucket = environment_bucket()
+    service = Service.objects.filter(from_environment=True).first()
+    if service is not None and (not bucket or service.name == bucket) and _domain_in_step():
+        return service
+    if service is None and (not bucket or not create):
+        return None
+    return _bring_in_step(bucket)
+
+
+def _domain_in_step() -> bool:
+    """Whether the environment's domain record has DELIVERY_URL's name (trivially, without
+    DELIVERY_URL: there is nothing to follow)."""
+    name = environment_domain_name()
+    if not name:
+        return True
+    return Domain.objects.filter(from_environment=True, name=name).exists()
+
+
+@transaction.atomic
+def _bring_in_step(bucket: str) -> Service | None:
     service = Service.objects.select_for_update().filter(from_environment=True).first()
     if service is None:
-        if not bucket or not create:
+        if not bucket:
             return None
         service = Service.objects.filter(name=bucket).first()
         if service is not None:  # staff added it by hand first: the environment takes it over
