@@ -125,16 +125,23 @@ def chosen_domain(user: StaffUser | None) -> Domain:
 def choose(user: StaffUser, *, service: Service | None = None,
            domain: Domain | None = None) -> None:
     """Remember a choice: a domain implies its service; a service alone keeps the domain only
-    when it belongs to that service."""
+    when it belongs to that service. Every page that names its service calls this, so the row
+    is written only when the choice changes."""
     user.__dict__.pop(_MEMO, None)
-    choice, _created = Choice.objects.get_or_create(user=user)
+    choice = Choice.objects.filter(user=user).select_related("domain").first() or Choice(
+        user=user)
+    before = (choice.service_id, choice.domain_id)
     if domain is not None:
         choice.domain, choice.service = domain, domain.service
     elif service is not None:
         choice.service = service
         if choice.domain is not None and choice.domain.service_id != service.pk:
             choice.domain = domain_of(service)
-    choice.save()
+    if choice.pk is None:  # two first choices at once: the later one wins, no duplicate row
+        Choice.objects.update_or_create(
+            user=user, defaults={"service": choice.service, "domain": choice.domain})
+    elif (choice.service_id, choice.domain_id) != before:
+        choice.save()
 
 
 def may_use(user: RequestUser, service: Service) -> bool:
