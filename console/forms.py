@@ -27,11 +27,12 @@ class StorageServiceForm(forms.ModelForm[Service]):
         help_text=_("Leave empty to keep the stored password."))
 
     # Not a model field of the form: the instance must never take an empty password.
-    field_order = ["name", "label", "operator", "operator_password", "line"]
+    field_order = ["name", "label", "operator", "operator_password", "line", "groups"]
 
     class Meta:
         model = Service
-        fields = ["name", "label", "operator", "line"]
+        fields = ["name", "label", "operator", "line", "groups"]
+        widgets = {"groups": forms.CheckboxSelectMultiple}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -53,7 +54,8 @@ class StorageServiceForm(forms.ModelForm[Service]):
 
     def changed_values(self) -> dict[str, Any]:
         """What to save: every edited field, the password only when one was typed."""
-        values = {name: self.cleaned_data[name] for name in ("label", "operator", "line")}
+        values = {name: self.cleaned_data[name]
+                  for name in ("label", "operator", "line", "groups")}
         if not self.instance.pk:
             values["name"] = self.cleaned_data["name"]
         if self.cleaned_data.get("operator_password"):

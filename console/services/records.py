@@ -95,6 +95,8 @@ def save_storage_service(service: Service | None, values: dict[str, Any],
         check_operator(target, target.operator, target.operator_password)
     target.updated_by = user
     target.save()
+    if "groups" in values:  # the per-service limit: empty lets every group with access in
+        target.groups.set(values["groups"])
     return target
 
 
