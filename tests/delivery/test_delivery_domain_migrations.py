@@ -11,7 +11,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
 BEFORE = [("delivery", "0002_delivery_records")]
-AFTER = [("delivery", "0006_domain_required")]
+AFTER = [("delivery", "0006_domain_required"), ("console", "0004_service_groups")]
 
 
 def migrate(targets: list[tuple[str, str]]) -> Any:

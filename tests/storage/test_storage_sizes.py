@@ -11,6 +11,7 @@ from django.utils import translation
 
 from media.models import JobKind, JobState, ProcessingJob
 from storage.services import bytes_text, size_text
+from tests.services_support import some_service
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +51,7 @@ def test_the_file_page_and_the_listing_use_the_one_format(manager_client, provid
 
 def test_a_snapshot_jobs_image_size_uses_the_one_format(manager_client):
     job = ProcessingJob.objects.create(
-        kind=JobKind.SNAPSHOT, state=JobState.SUCCEEDED, sources=["/v.mp4"],
+        service=some_service(), kind=JobKind.SNAPSHOT, state=JobState.SUCCEEDED, sources=["/v.mp4"],
         save_as="/s.jpg", parameters={"point": "00:00:01"},
         answer={"save_as": "/s.jpg", "content_type": "image/jpeg", "content_length": 2048})
     page = manager_client.get(reverse("media:job_detail", args=[job.pk])).content.decode()

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.utils import timezone
+from kombu import pools as kombu_pools
 from rest_framework.test import APIClient
 
 from backoffice.celery import app
@@ -42,6 +43,9 @@ def point_celery_at(url: str) -> None:
     for pool in (celery._pool, celery.amqp._producer_pool):
         if pool is not None:
             pool.force_close_all()
+    # Celery takes its producer pool from kombu's registry, keyed by the broker's address: a
+    # closed pool left there would be handed out again once the app points back at it.
+    kombu_pools.reset()
     celery.conf.broker_url = url
     celery._pool = None
     celery.amqp._producer_pool = None
@@ -58,8 +62,10 @@ def private_redis(tmp_path: Path, settings: Any) -> Iterator[PrivateRedis]:
     settings.CACHES = {"default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": server.url,
         "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}}
-    settings.CELERY_BROKER_URL = server.url
+    # Read before the settings change: Celery loads its configuration from the settings the
+    # first time it is asked, so asking afterwards would "restore" the private server.
     previous_broker = app.conf.broker_url
+    settings.CELERY_BROKER_URL = server.url
     point_celery_at(server.url)
     once_a_minute.forget()
     forget_recent()
