@@ -1,4 +1,5 @@
-"""Forms of the services pages: a storage service, an origin address, a domain."""
+"""Forms of the services pages: a storage service, an origin address, a domain, mirror
+storage."""
 
 from __future__ import annotations
 
@@ -9,7 +10,15 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from console.models import DOMAIN_NAME, Domain, Origin, Service
+from console.models import (
+    DOMAIN_NAME,
+    MIRROR_MIN_CACHE_SECONDS,
+    Domain,
+    MirrorStatus,
+    Origin,
+    Service,
+    ServiceKind,
+)
 
 # `http(s)://host[:port]`, no path, no user, no query: what PUT /buckets/origins takes.
 ORIGIN_ADDRESS = re.compile(
@@ -99,3 +108,37 @@ class DomainForm(forms.Form):
                 _("This domain is already bound to the service %(service)s."),
                 params={"service": holder.service.name})
         return name
+
+
+class MirrorForm(forms.Form):
+    """Mirror storage switched on: the storage service it copies into and the cache time of
+    mirrored files, which the docs want above 24 hours. Pausing and switching off ask
+    nothing: the form then has no fields."""
+
+    storage_bucket = forms.ModelChoiceField(
+        label=_("copy into the storage service"), queryset=Service.objects.none(),
+        empty_label=None)
+    cache_seconds = forms.IntegerField(
+        label=_("cache time of mirrored files (seconds)"), initial=7 * 86400,
+        help_text=_("More than 86,400 seconds (24 hours); 604,800 is a week."))
+
+    def __init__(self, *args: Any, service: Service, to: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if to != MirrorStatus.ON:
+            self.fields.clear()
+            return
+        field = self.fields["storage_bucket"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = Service.objects.filter(kind=ServiceKind.STORAGE).order_by("name")
+        if service.mirror_bucket_id:
+            field.initial = service.mirror_bucket_id
+        if service.mirror_cache_seconds:
+            self.fields["cache_seconds"].initial = service.mirror_cache_seconds
+
+    def clean_cache_seconds(self) -> int:
+        seconds = int(self.cleaned_data["cache_seconds"])
+        if seconds <= MIRROR_MIN_CACHE_SECONDS:
+            raise ValidationError(_(
+                "Mirrored files must stay cached more than 24 hours: give more than 86,400 "
+                "seconds."))
+        return seconds

@@ -93,6 +93,12 @@ class Service(models.Model):
     mirror_cache_seconds = models.PositiveIntegerField(
         _("cache time of mirrored files (seconds)"), null=True, blank=True,
         validators=[MinValueValidator(MIRROR_MIN_CACHE_SECONDS + 1)])
+    # Mirror storage is one resource at the console (PUT /buckets/mirror): its publication
+    # state, and when the current migration began (off -> on), which bounds "files migrated".
+    mirror_state = models.CharField(_("mirror storage published"), max_length=9,
+                                    choices=PublishState.choices, default=PublishState.PUBLISHED)
+    mirror_error = models.CharField(_("console's answer"), max_length=500, blank=True)
+    mirror_since = models.DateTimeField(_("mirror storage on since"), null=True, blank=True)
     provider_seen_at = models.DateTimeField(_("last listed by the provider"), null=True,
                                             blank=True)
     # Per-service permissions: a content manager of the videos bucket only, say. Empty: every

@@ -20,4 +20,6 @@ urlpatterns = [
          name="domain_remove"),
     path("<int:pk>/domains/<int:domain_pk>/publish/", services.domain_publish,
          name="domain_publish"),
+    path("<int:pk>/mirror/publish/", services.mirror_publish, name="mirror_publish"),
+    path("<int:pk>/mirror/<str:to>/", services.mirror_move, name="mirror_move"),
 ]

@@ -18,8 +18,15 @@ from django.utils.translation import gettext_lazy as _
 from console.models import Domain
 from delivery import rules
 from delivery.models import DeliverySettings, ImageVersion, Rule, RuleSet
-from delivery.services import Signing
-from delivery.texts import diagnostic_dict, problem_text
+from delivery.services import (
+    MAX_PATTERNS,
+    MAX_PREHEAT_URLS,
+    RefreshInputError,
+    Signing,
+    parse_patterns,
+    parse_preheat,
+)
+from delivery.texts import diagnostic_dict, problem_text, refresh_problem_texts
 from edgerules import lint
 
 MAX_VERSIONS = 100
@@ -479,3 +486,37 @@ class PurgeForm(forms.Form):
         label=_("URLs"), widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
         help_text=_("One full URL a line, e.g. http://cdn.example.com/photos/a.jpg; at most "
                     "600 a minute."))
+
+
+class RefreshItemsForm(forms.Form):
+    """Rule refresh (`patterns=True`: `*` patterns, at most 10) or preheat (whole URLs, at
+    most 50): every line on a domain of the page's domain's service, checked at the field."""
+
+    items = forms.CharField(widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}))
+
+    def __init__(self, *args: Any, domain: Domain, patterns: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.domain = domain
+        self.patterns = patterns
+        field = self.fields["items"]
+        if patterns:
+            field.label = _("Patterns")
+            field.help_text = _(
+                "One URL a line, “*” standing for any run of characters, e.g. "
+                "http://%(domain)s/images/*.jpg; at most %(limit)s.") % {
+                "domain": domain.name, "limit": MAX_PATTERNS}
+        else:
+            field.label = _("URLs")
+            field.help_text = _(
+                "One full URL a line, e.g. http://%(domain)s/index.html; at most %(limit)s.") % {
+                "domain": domain.name, "limit": MAX_PREHEAT_URLS}
+
+    def clean_items(self) -> list[str]:
+        text = str(self.cleaned_data["items"])
+        try:
+            if self.patterns:
+                return parse_patterns(text, self.domain)
+            return parse_preheat(text, self.domain)
+        except RefreshInputError as error:
+            raise ValidationError(refresh_problem_texts(
+                error.problems, patterns=self.patterns)) from None

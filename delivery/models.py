@@ -295,3 +295,51 @@ class PublishedConfig(models.Model):
 
     def __str__(self) -> str:
         return f"publish #{self.pk} ({self.status})"
+
+
+class RefreshKind(models.TextChoices):
+    """The console's refresh operations (cdn/refresh.md); URL refresh stays a PurgeRequest."""
+
+    RULE = "rule", _("Rule refresh")
+    PREHEAT = "preheat", _("URL preheat")
+    SITE = "site", _("Whole-site refresh")
+
+
+class RefreshState(models.TextChoices):
+    SENDING = "sending", _("Sending")
+    ACCEPTED = "accepted", _("Accepted")
+    PARTLY = "partly", _("Partly refused")
+    REFUSED = "refused", _("Refused")
+    FAILED = "failed", _("Not sent")
+
+
+class RefreshOperation(models.Model):
+    """One rule refresh, preheat or whole-site refresh sent to the console, kept here longer
+    than the provider's 3 days of operation records.
+
+    Written before the call (`sending`); `items` are the URLs or patterns as sent, `answers`
+    the console's answer per item (`{"url", "code", "status"}`, code 1 = accepted) and
+    `error` why nothing was sent when the call failed. `domain` is the domain the page was
+    on: every item is on a domain of its service.
+    """
+
+    domain = models.ForeignKey(
+        "console.Domain", verbose_name=_("domain"), on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(_("kind"), max_length=7, choices=RefreshKind.choices)
+    items = models.JSONField(_("URLs or patterns"), default=list)
+    answers = models.JSONField(_("answers per item"), default=list, blank=True)
+    status = models.CharField(_("status"), max_length=8, choices=RefreshState.choices,
+                              default=RefreshState.SENDING)
+    error = models.TextField(_("error"), blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("requested by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("refresh operation")
+        verbose_name_plural = _("refresh operations")
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} ({len(self.items)} items, {self.status})"

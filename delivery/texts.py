@@ -12,7 +12,10 @@ from django.utils.translation import gettext_lazy as _
 
 from delivery.rules import Problem
 from delivery.services import (
+    MAX_PATTERNS,
+    MAX_PREHEAT_URLS,
     MAX_URLS_PER_MINUTE,
+    ItemProblem,
     PurgeInputError,
     PurgeWindowFull,
     UrlProblem,
@@ -178,6 +181,26 @@ def url_problem_text(problem: UrlProblem) -> str:
 
 def purge_input_texts(error: PurgeInputError) -> list[str]:
     return [url_problem_text(problem) for problem in error.problems]
+
+
+REFRESH_PROBLEMS: Mapping[str, Promise] = {
+    "no_items": _("Give at least one line."),
+    "too_many": _("At most %(limit)s lines a request; send the rest in another."),
+    "url_shape": _("Line %(line)s: “%(item)s” is not an address starting with http:// or "
+                   "https:// and a host."),
+    "wildcard": _("Line %(line)s: “%(item)s” has a “*”; preheat takes whole URLs (use rule "
+                  "refresh for patterns)."),
+    "unknown_domain": _("Line %(line)s: “%(item)s” is not on a domain of this account."),
+    "other_service": _("Line %(line)s: “%(item)s” is on a domain of the service %(service)s, "
+                       "not of this domain's service; choose that domain first."),
+}
+
+
+def refresh_problem_texts(problems: list[ItemProblem], *, patterns: bool) -> list[str]:
+    limit = MAX_PATTERNS if patterns else MAX_PREHEAT_URLS
+    return [str(REFRESH_PROBLEMS[problem.code]) % {
+        "line": problem.line, "item": problem.item, "service": problem.service,
+        "limit": limit} for problem in problems]
 
 
 def window_full_text(error: PurgeWindowFull) -> str:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from delivery.views import config, domain, images, links, publish, purge, rulesets
+from delivery.views import config, domain, images, links, publish, purge, refresh, rulesets
 from delivery.views.home import DeliveryHomeView
 
 app_name = "delivery"
@@ -22,4 +22,7 @@ urlpatterns = [
     path("publish/<int:pk>/retry", publish.publish_retry, name="publish_retry"),
     path("domain", domain.choose_domain, name="choose_domain"),
     path("purge/", purge.purge_page, name="purge"),
+    path("refresh/", refresh.rule_refresh, name="refresh_rule"),
+    path("refresh/preheat/", refresh.url_preheat, name="refresh_preheat"),
+    path("refresh/site/", refresh.site_refresh, name="refresh_site"),
 ]

@@ -5,3 +5,12 @@ from django.utils.translation import gettext_lazy as _
 class StorageConfig(AppConfig):
     name = "storage"
     verbose_name = _("Object storage")
+
+    def ready(self) -> None:
+        # Mirror storage's "files migrated" on the services page (console cannot import us).
+        from console.services import register_file_count
+        from storage.models import StoredFile
+
+        register_file_count(lambda bucket, since: StoredFile.objects.filter(
+            service=bucket, kind=StoredFile.Kind.FILE, deleted_at__isnull=True,
+            modified_at__gte=since).count())

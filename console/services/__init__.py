@@ -35,6 +35,16 @@ from console.services.credentials import (
     register_credential_check,
 )
 from console.services.environment import environment_service
+from console.services.mirroring import (
+    MOVES,
+    FileCount,
+    MirrorMoveRefused,
+    migrated_files,
+    move_mirror,
+    moves,
+    publish_mirror,
+    register_file_count,
+)
 from console.services.publishing import (
     FAILURES,
     LastOrigin,
@@ -58,6 +68,14 @@ from console.services.records import (
 from console.services.token import ConsoleTokenUnavailable
 
 __all__ = [
+    "MOVES",
+    "FileCount",
+    "MirrorMoveRefused",
+    "migrated_files",
+    "move_mirror",
+    "moves",
+    "publish_mirror",
+    "register_file_count",
     "FAILURES",
     "CredentialCheck",
     "InUse",

@@ -7,17 +7,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.humanize.templatetags.humanize import intcomma
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from backoffice.annotations import StaffRequest
 from backoffice.security.access import staff_user
+from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from console import services
-from console.forms import DomainForm, OriginForm, StorageServiceForm
-from console.models import Domain, Origin, Service, ServiceKind
+from console.forms import DomainForm, MirrorForm, OriginForm, StorageServiceForm
+from console.models import Domain, MirrorStatus, Origin, Service, ServiceKind
 from console.texts import console_error_text, references_text
 from console.views.access import MANAGE, abilities, needs
 
@@ -52,6 +55,7 @@ def _service_page(request: StaffRequest, service: Service, *, status: int = 200,
         "origin_form": forms.get("origin_form") or OriginForm(service=service),
         "domain_form": forms.get("domain_form") or DomainForm(),
         "references": services.references(service),
+        **_mirror_context(service, forms.get("mirror_form")),
         **abilities(request.user),
     }
     return render(request, "console/service.html", context, status=status)
@@ -195,3 +199,88 @@ def domain_publish(request: StaffRequest, pk: int, domain_pk: int) -> HttpRespon
     _published(request, ok, gettext("Domain %(name)s bound.") % {"name": domain.name},
                domain.publish_error)
     return redirect(reverse("console:service", args=[pk]))
+
+
+# --- mirror storage -----------------------------------------------------------------------------
+
+MOVE_BUTTONS = {
+    MirrorStatus.ON: _("Switch mirror storage on"),
+    MirrorStatus.PAUSED: _("Pause mirror storage"),
+    MirrorStatus.OFF: _("Switch mirror storage off"),
+}
+
+
+def _mirror_context(service: Service, form: MirrorForm | None) -> dict[str, Any]:
+    if not service.is_cdn:
+        return {}
+    moves = [{"to": to, "button": MOVE_BUTTONS[MirrorStatus(to)],
+              "form": form if form is not None and to == MirrorStatus.ON
+              else MirrorForm(service=service, to=to)}
+             for to in services.moves(service)]
+    return {"mirror_moves": moves, "migrated_files": services.migrated_files(service)}
+
+
+def _mirror_question(service: Service, to: str, form: MirrorForm) -> Confirmation:
+    data = form.cleaned_data
+    if to == MirrorStatus.ON:
+        question = gettext("Switch mirror storage on for %(service)s, copying into "
+                           "%(bucket)s?") % {"service": service.name,
+                                             "bucket": data["storage_bucket"].name}
+        consequences = [
+            gettext("A file the edge does not hold is looked up in the storage service first; "
+                    "one it does not have is fetched from the origin, served, and copied into "
+                    "the storage service."),
+            gettext("Mirrored files stay cached %(seconds)s seconds.") % {
+                "seconds": intcomma(data["cache_seconds"])},
+        ]
+        fields = {"storage_bucket": str(data["storage_bucket"].pk),
+                  "cache_seconds": str(data["cache_seconds"])}
+    elif to == MirrorStatus.PAUSED:
+        question = gettext("Pause mirror storage for %(service)s?") % {"service": service.name}
+        consequences = [gettext("No new files are copied; files already copied are still "
+                                "served from the storage service before the origin is asked.")]
+        fields = {}
+    else:
+        question = gettext("Switch mirror storage off for %(service)s?") % {
+            "service": service.name}
+        consequences = [gettext("Every miss goes to the origin again: the files copied stay in "
+                                "the storage service but are no longer served from it.")]
+        fields = {}
+    return Confirmation(question=question, consequences=consequences,
+                        button=str(MOVE_BUTTONS[MirrorStatus(to)]),
+                        back_url=reverse("console:service", args=[service.pk]), fields=fields)
+
+
+@needs(MANAGE)
+@require_POST
+def mirror_move(request: StaffRequest, pk: int, to: str) -> HttpResponse:
+    """Move mirror storage to `to` after a confirmation; the cache time and the bucket are
+    checked at their fields first (for "on")."""
+    service = get_object_or_404(Service, pk=pk, kind=ServiceKind.CDN)
+    if to not in services.moves(service):
+        messages.error(request, gettext("Mirror storage cannot go from %(now)s to %(to)s; "
+                                        "on is left through paused.") % {
+            "now": service.get_mirror_status_display(),
+            "to": MirrorStatus(to).label if to in MirrorStatus.values else to})
+        return redirect("console:service", pk)
+    form = MirrorForm(request.POST, service=service, to=to)
+    if not form.is_valid():
+        return _service_page(request, service, status=400, mirror_form=form)
+    if not confirmed(request):
+        return confirmation_page(request, _mirror_question(service, to, form))
+    data = form.cleaned_data
+    ok = services.move_mirror(service, to, data.get("storage_bucket"), data.get("cache_seconds"),
+                              staff_user(request))
+    service.refresh_from_db()
+    _published(request, ok, gettext("Mirror storage is now %(state)s.") % {
+        "state": service.get_mirror_status_display()}, service.mirror_error)
+    return redirect("console:service", pk)
+
+
+@needs(MANAGE)
+@require_POST
+def mirror_publish(request: StaffRequest, pk: int) -> HttpResponse:
+    service = get_object_or_404(Service, pk=pk, kind=ServiceKind.CDN)
+    ok = services.publish_mirror(service, staff_user(request))
+    _published(request, ok, gettext("Mirror storage published."), service.mirror_error)
+    return redirect("console:service", pk)

@@ -9,6 +9,9 @@ Each use case lives in a small module of its own; this module gathers them:
   `delivery.services.console_target`);
 - purge: `request_manual_purge`, `purge_file_urls` (the storage hook), `send_purge`,
   `due_purges`, `domains_of_urls` (`delivery.services.purging`);
+- the console's refreshes: `refresh_rules`, `preheat`, `refresh_site` and their input checks
+  (`delivery.services.refreshing`), and the operation list with the provider's progress,
+  `operation_records` (`delivery.services.refresh_records`);
 - counts: `purged_today`, `purges_per_day` (`delivery.services.counts`);
 - rule sets: `save_rule_set`, `delete_rule_set` (`delivery.services.rulesets`);
 - settings: `save_delivery_settings` (`delivery.services.edge_settings`);
@@ -68,11 +71,45 @@ from delivery.services.purging import (
     resend_purges,
     send_purge,
 )
+from delivery.services.refresh_records import (
+    ItemView,
+    OperationList,
+    OperationView,
+    operation_records,
+)
+from delivery.services.refreshing import (
+    MAX_PATTERNS,
+    MAX_PREHEAT_URLS,
+    ItemProblem,
+    RefreshInputError,
+    SiteRefreshRefused,
+    parse_patterns,
+    parse_preheat,
+    preheat,
+    refresh_rules,
+    refresh_site,
+    site_pattern,
+)
 from delivery.services.rulesets import delete_rule_set, save_rule_set
 from delivery.services.testing import default_host, run_test
 from delivery.tester import outcome_dict
 
 __all__ = [
+    "MAX_PATTERNS",
+    "MAX_PREHEAT_URLS",
+    "ItemProblem",
+    "ItemView",
+    "OperationList",
+    "OperationView",
+    "RefreshInputError",
+    "SiteRefreshRefused",
+    "operation_records",
+    "parse_patterns",
+    "parse_preheat",
+    "preheat",
+    "refresh_rules",
+    "refresh_site",
+    "site_pattern",
     "delete_rule_set",
     "save_delivery_settings",
     "UrlProblem",
