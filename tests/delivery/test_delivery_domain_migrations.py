@@ -11,7 +11,9 @@ from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
 BEFORE = [("delivery", "0002_delivery_records")]
-AFTER = [("delivery", "0006_domain_required")]
+# The console's latest state too: the domain made below needs its columns (publish state, on
+# PostgreSQL a NOT NULL column the migration's default does not leave in the table).
+AFTER = [("delivery", "0006_domain_required"), ("console", "0004_service_groups")]
 
 
 def migrate(targets: list[tuple[str, str]]) -> Any:
