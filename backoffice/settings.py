@@ -354,6 +354,9 @@ PROVIDER: dict[str, Any] = {  # each service's settings, and the sandbox's contr
         "password": env.str("CONSOLE_PASSWORD"),
     },
     "sandbox_control_url": env.url("SANDBOX_CONTROL_URL", ("http", "https")),
+    # `make run`'s own web server standing for a merchant's site (scripts/demo_origin.py): the
+    # origin of the demo's CDN service (console/demo.py). Demo data only, like the line above.
+    "demo_origin_url": env.url("DEMO_ORIGIN_URL", ("http", "https")),
 }
 PROVIDER_TIMEOUT_S = env.int("PROVIDER_TIMEOUT_S", 15, minimum=1)
 

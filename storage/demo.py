@@ -1,5 +1,7 @@
 """Demo data for `make run`: folders with generated images, a text file and a 12 MiB file that
-goes through the resumable path, uploaded through the services to the configured bucket.
+goes through the resumable path, uploaded through the services to the configured bucket; and a
+few files in the second storage service, `demo-videos` (console/demo.py makes it), so that the
+file browser has two buckets to switch between.
 
 Idempotent: a folder or file that is already there is left alone.
 """
@@ -14,7 +16,8 @@ from typing import TextIO
 from PIL import Image, ImageDraw
 
 from backoffice.operations.provider import ProviderNotConfigured
-from console.models import Service
+from console import demo as console_demo
+from console.models import Service, ServiceKind
 from console.services import default_service
 from storage import services
 from storage.models import UploadTask
@@ -35,6 +38,17 @@ README_TEXT = (
     "Demo bucket of the merchant back-office.\n"
     "photos/ holds generated images, videos/ a 12 MiB file uploaded in 1 MiB parts.\n"
     "演示数据：图片、文本和一个分片上传的大文件。\n"
+)
+# The second bucket's files: posters and a note (no video: this app generates none).
+VIDEOS_ROOT = "/videos"
+VIDEOS_IMAGES = (
+    ("/videos/posters/intro.jpg", (640, 360), ((10, 30, 60), (220, 80, 60)), "JPEG"),
+    ("/videos/posters/trailer.png", (640, 360), ((40, 40, 40), (250, 200, 40)), "PNG"),
+)
+VIDEOS_NOTE = "/videos/readme.txt"
+VIDEOS_NOTE_TEXT = (
+    "The demo-videos bucket: a second storage service with its own operator and domain.\n"
+    "第二个存储服务 demo-videos：有自己的操作员和域名。\n"
 )
 
 
@@ -88,8 +102,40 @@ def _files() -> list[tuple[str, bytes]]:
     return files
 
 
+def _videos_files() -> list[tuple[str, bytes]]:
+    files = [
+        (path, image_bytes(size, colours, image_format, path.rsplit("/", 1)[-1]))
+        for path, size, colours, image_format in VIDEOS_IMAGES
+    ]
+    files.append((VIDEOS_NOTE, VIDEOS_NOTE_TEXT.encode("utf-8")))
+    return files
+
+
+def load_videos(stdout: TextIO) -> None:
+    """The demo files missing from `demo-videos`, then mirror its /videos."""
+    service = Service.objects.filter(name=console_demo.VIDEOS, kind=ServiceKind.STORAGE).first()
+    if service is None or service.needs_operator:
+        stdout.write(f"  {console_demo.VIDEOS}: skipped (no such service with an operator)\n")
+        return
+    try:
+        client = services.storage_client(service)
+        for path, data in _videos_files():
+            if not client.exists(path):
+                _upload(service, path, data, stdout)
+        run = services.sync_tree(service, VIDEOS_ROOT)
+        stdout.write(f"  mirrored {run.seen} entries under {VIDEOS_ROOT} of {service.name}\n")
+    except (ProviderNotConfigured, StorageError) as error:
+        stdout.write(f"  {service.name} demo data stopped: {error}\n")
+
+
 def load(stdout: TextIO) -> None:
-    """Create the demo folders and files that are missing, then mirror /demo."""
+    """Create the demo folders and files that are missing, then mirror /demo; the same for
+    the second bucket's few files."""
+    load_default(stdout)
+    load_videos(stdout)
+
+
+def load_default(stdout: TextIO) -> None:
     try:
         service = default_service()
         client = services.storage_client(service)

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from backoffice.env import StrictEnv
-from console.models import Domain, Service
+from console.models import ConsoleBearer, Domain, Service
 from console.sealed import UnreadableCredential
 
 pytestmark = pytest.mark.django_db
@@ -49,13 +49,15 @@ def test_a_rotation_reseals_under_the_new_key_and_the_old_key_can_then_go(settin
                                      operator_password="s3cret-password")
     domain = Domain.objects.create(service=service, name="img.example.com",
                                    token_secret="token-secret")
+    bearer = ConsoleBearer.objects.create(pk=1, token="console-bearer-token")
     settings.CREDENTIALS_KEYS = [KEY_NEW, KEY_OLD]
     out = io.StringIO()
     call_command("rotate_credentials", stdout=out)
-    assert out.getvalue().strip().endswith(": 2")
+    assert out.getvalue().strip().endswith(": 3")
     settings.CREDENTIALS_KEYS = [KEY_NEW]
     assert Service.objects.get(pk=service.pk).operator_password == "s3cret-password"
     assert Domain.objects.get(pk=domain.pk).token_secret == "token-secret"
+    assert ConsoleBearer.objects.get(pk=bearer.pk).token == "console-bearer-token"
 
 
 def test_a_value_no_key_opens_is_an_error_and_rotation_leaves_it_untouched(settings):

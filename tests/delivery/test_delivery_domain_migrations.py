@@ -11,6 +11,8 @@ from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
 BEFORE = [("delivery", "0002_delivery_records")]
+# The console's latest state too: the domain made below needs its columns (publish state, on
+# PostgreSQL a NOT NULL column the migration's default does not leave in the table).
 AFTER = [("delivery", "0006_domain_required"), ("console", "0004_service_groups")]
 
 

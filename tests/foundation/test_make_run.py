@@ -1,6 +1,7 @@
 """`make run`'s supervisor on a bare machine: embedded SQLite and file broker, a demo user whose
 printed password signs in, the sandbox and the demo origin wired in, the product's own 404
-page (DEBUG off), every log line of every process stamped in UTC with its offset, and one
+page (DEBUG off), the demo's three services (two buckets and a CDN service in front of the
+demo origin), every log line of every process stamped in UTC with its offset, and one
 interrupt stopping every process."""
 
 import os
@@ -96,6 +97,21 @@ def test_make_run_serves_the_back_office_and_one_interrupt_stops_everything(tmp_
         demo_origin = f"http://127.0.0.1:{sandbox_base + 8}"
         assert f"Demo origin (a merchant's own site): {demo_origin}/" in output
         assert requests.get(f"{demo_origin}/style.css", timeout=10).ok
+        # The demo's services: the environment's bucket, a second bucket with its own files,
+        # and a CDN service whose domain the edge serves from the demo origin.
+        listed = browser.get(f"{base}/services/", timeout=10).text
+        assert {"demo-bucket", "demo-videos", "demo-site"} <= set(
+            re.findall(r'<tr data-service="([^"]+)"', listed))
+        videos = browser.get(f"{base}/storage/", params={"service": "demo-videos",
+                                                         "path": "/videos"}, timeout=10).text
+        assert 'data-name="readme.txt"' in videos and 'data-name="posters"' in videos
+        edge = f"http://127.0.0.1:{sandbox_base + 5}"
+        site = requests.get(f"{edge}/style.css", headers={"Host": "site.sandbox.localhost"},
+                            timeout=10)
+        assert site.ok and site.text == requests.get(f"{demo_origin}/style.css", timeout=10).text
+        note = requests.get(f"{edge}/videos/readme.txt",
+                            headers={"Host": "videos.sandbox.localhost"}, timeout=10)
+        assert note.ok and "demo-videos bucket" in note.text
         assert_one_zone(log_path.read_text())
     finally:
         supervisor.send_signal(signal.SIGINT)

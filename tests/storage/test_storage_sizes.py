@@ -9,9 +9,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from console.models import Service
 from media.models import JobKind, JobState, ProcessingJob
 from storage.services import bytes_text, size_text
-from tests.services_support import some_service
 
 pytestmark = pytest.mark.django_db
 
@@ -50,8 +50,10 @@ def test_the_file_page_and_the_listing_use_the_one_format(manager_client, provid
 
 
 def test_a_snapshot_jobs_image_size_uses_the_one_format(manager_client):
+    # A job belongs to a storage service (PostgreSQL enforces it; SQLite let it pass).
+    service = Service.objects.create(name="media-bucket")
     job = ProcessingJob.objects.create(
-        service=some_service(), kind=JobKind.SNAPSHOT, state=JobState.SUCCEEDED, sources=["/v.mp4"],
+        service=service, kind=JobKind.SNAPSHOT, state=JobState.SUCCEEDED, sources=["/v.mp4"],
         save_as="/s.jpg", parameters={"point": "00:00:01"},
         answer={"save_as": "/s.jpg", "content_type": "image/jpeg", "content_length": 2048})
     page = manager_client.get(reverse("media:job_detail", args=[job.pk])).content.decode()

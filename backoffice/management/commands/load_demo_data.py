@@ -1,7 +1,8 @@
 """Load every app's demo data for `make run`.
 
 An app contributes by providing `<app>/demo.py` with `load(stdout) -> None`, idempotent and
-talking to the provider through the app's own services (the sandbox, under `make run`).
+talking to the provider through the app's own services (the sandbox, under `make run`). The
+menu's pages come first: the console's demo makes the services the other apps' demo data go to.
 """
 
 import importlib
@@ -10,14 +11,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from backoffice.catalogue import SERVICES
+from backoffice.catalogue import MENU_PAGES, SERVICES
 
 
 class Command(BaseCommand):
     help = "Load the demo data of every app (idempotent)."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        for service in SERVICES:
+        for service in (*MENU_PAGES, *SERVICES):
             module_name = f"{service.app_label}.demo"
             if importlib.util.find_spec(module_name) is None:
                 continue

@@ -12,12 +12,13 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, models, transaction
 
-from console.models import Domain, Service
+from console.models import ConsoleBearer, Domain, Service
 from console.sealed import UnreadableCredential, reseal
 
-# Every sealed column.
+# Every sealed column: the console's shared Bearer token too, or a process would find it
+# unreadable once the old key is dropped.
 SEALED_COLUMNS: tuple[tuple[type[models.Model], str], ...] = (
-    (Service, "operator_password"), (Domain, "token_secret"))
+    (Service, "operator_password"), (Domain, "token_secret"), (ConsoleBearer, "token"))
 
 
 class Command(BaseCommand):

@@ -9,21 +9,56 @@ share one token between processes (`console.services.token`). When the console a
 (no, unknown or expired token) the call is sent once more with a fresh token: a 401 means the
 console did nothing with the request, so resending is safe for every call.
 """
-
 from __future__ import annotations
 
 import logging
 import secrets
 import string
-import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Protocol
+from collections.abc import Iterator, Mapping, Sequence
 
 import requests
 
+# The client's errors and answers live in their own modules; every name is here as before.
+from console.client.answers import (
+    ConsoleToken,
+    DomainBinding,
+    DomainConfig,
+    LocalTokenSupply,
+    MirrorState,
+    OriginAddress,
+    RecordPage,
+    RefreshItem,
+    RefreshRecord,
+    SectionSaved,
+    ServiceInfo,
+    ServicePage,
+    TokenSupply,
+    _item,
+    _items,
+    _mirror,
+    _moment,
+    _origin,
+    _pager_max,
+    _record,
+    _revision,
+    _service,
+)
+from console.client.errors import (
+    ERRORS,
+    BadField,
+    Conflict,
+    ConsoleConnectionError,
+    ConsoleError,
+    ConsoleProtocolError,
+    ConsoleRefused,
+    NotApplicable,
+    NotFound,
+    TokenRejected,
+    TooMany,
+    WrongCredentials,
+    _protocol,
+    _refusal,
+)
 from providerkit import json_readers as read
 from providerkit.failures import NoAnswer, ShapeError, UnusableAnswer
 from providerkit.json_types import JSONObject, JSONValue
@@ -31,7 +66,16 @@ from providerkit.observing import CallObserver
 from providerkit.timeouts import DEFAULT_TIMEOUT, Timeout
 from providerkit.transport import Params, Transport, json_answer
 
+__all__ = [
+    "ERRORS", "BadField", "Conflict", "ConsoleClient", "ConsoleConnectionError", "ConsoleError",
+    "ConsoleProtocolError", "ConsoleRefused", "ConsoleToken", "DomainBinding", "DomainConfig",
+    "LocalTokenSupply", "MirrorState", "NotApplicable", "NotFound", "OriginAddress",
+    "RecordPage", "RefreshItem", "RefreshRecord", "SectionSaved", "ServiceInfo", "ServicePage",
+    "TokenRejected", "TokenSupply", "TooMany", "WrongCredentials",
+]
+
 logger = logging.getLogger(__name__)
+
 
 SERVICE = "console"
 TOKENS_PATH = "/oauth/tokens"
@@ -43,227 +87,6 @@ SECTIONS = ("token", "separator", "versions", "rewrite", "cors", "referer", "ip_
             "https", "optimise")
 RECORD_TYPES = ("url", "rule", "preheat", "site")
 MIRROR_STATES = ("on", "paused", "off")
-
-
-# --- errors ---------------------------------------------------------------------------------------
-
-
-class ConsoleError(Exception):
-    """Base of every error this client raises. `status` is the HTTP status (0: no answer)."""
-
-    status: int = 0
-
-
-class ConsoleConnectionError(ConsoleError):
-    """No answer arrived: connection refused or reset, timeout. The console may have acted."""
-
-    def __init__(self, path: str, detail: str, *, timed_out: bool = False) -> None:
-        super().__init__(f"{path}: {detail}")
-        self.path = path
-        self.timed_out = timed_out
-
-
-class ConsoleProtocolError(ConsoleError):
-    """An answer arrived that is not the protocol's: not JSON, a missing or mistyped field."""
-
-    def __init__(self, path: str, detail: str, status: int = 0) -> None:
-        super().__init__(f"{path}: {detail}" + (f" (HTTP {status})" if status else ""))
-        self.path = path
-        self.status = status
-
-
-class ConsoleRefused(ConsoleError):
-    """The console's error answer: `error_code`, `message`, `field` (the bad field, for 10400
-    and field-level 409s, else None), `request` (its request id, for support) and `status`."""
-
-    def __init__(self, path: str, status: int, error_code: int, message: str,
-                 field: str | None = None, request: str = "") -> None:
-        about = f" [{field}]" if field else ""
-        super().__init__(f"{path}: {error_code}{about} {message} (HTTP {status})")
-        self.path = path
-        self.status = status
-        self.error_code = error_code
-        self.message = message
-        self.field = field
-        self.request = request
-
-
-class BadField(ConsoleRefused):
-    """10400: a missing or malformed field; `field` names it."""
-
-
-class TokenRejected(ConsoleRefused):
-    """10401: no, unknown or expired Bearer token (after the one retry with a fresh token)."""
-
-
-class WrongCredentials(ConsoleRefused):
-    """10402: `/oauth/tokens` refused the username or password."""
-
-
-class NotApplicable(ConsoleRefused):
-    """10403: the operation does not apply to this service (origins of a storage service...)."""
-
-
-class NotFound(ConsoleRefused):
-    """10404: unknown service or domain."""
-
-
-class Conflict(ConsoleRefused):
-    """10409: the domain is bound to another service, or the service name exists."""
-
-
-class TooMany(ConsoleRefused):
-    """10429: more than 10 refresh patterns, or more than 50 URLs in one request."""
-
-
-ERRORS: dict[int, type[ConsoleRefused]] = {
-    10400: BadField, 10401: TokenRejected, 10402: WrongCredentials, 10403: NotApplicable,
-    10404: NotFound, 10409: Conflict, 10429: TooMany,
-}
-
-
-# --- token supply ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ConsoleToken:
-    """`POST /oauth/tokens`'s answer. Its repr never shows the token."""
-
-    access_token: str
-    expired_at: datetime
-
-    def __repr__(self) -> str:
-        return f"ConsoleToken(expired_at={self.expired_at.isoformat()})"
-
-
-class TokenSupply(Protocol):
-    """Where the client gets its Bearer token; shared across processes by the Django layer."""
-
-    def current(self) -> str:
-        """The token to send now, obtaining one first if none is held or it is due."""
-        ...
-
-    def refresh(self, rejected: str) -> str:
-        """A token other than `rejected`, which the console refused (10401); a supply renews
-        only if `rejected` is still the one it holds (another process may have renewed)."""
-        ...
-
-
-class LocalTokenSupply:
-    """A TokenSupply for one process (scripts, tests): `fetch` asks for a new token."""
-
-    def __init__(self, fetch: Callable[[], ConsoleToken]) -> None:
-        self._fetch = fetch
-        self._token: ConsoleToken | None = None
-        self._lock = threading.Lock()
-
-    def current(self) -> str:
-        with self._lock:
-            if self._token is None or self._token.expired_at <= datetime.now(UTC):
-                self._token = self._fetch()
-            return self._token.access_token
-
-    def refresh(self, rejected: str) -> str:
-        with self._lock:
-            if self._token is None or self._token.access_token == rejected:
-                self._token = self._fetch()
-            return self._token.access_token
-
-
-# --- answers --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ServiceInfo:
-    """A service (the provider's "bucket"): `business_type` `file` or `cdn`."""
-
-    bucket_id: int
-    name: str
-    business_type: str
-    status: str
-    created_at: datetime
-    domains: tuple[str, ...]
-    line: str
-
-
-@dataclass(frozen=True)
-class ServicePage:
-    services: tuple[ServiceInfo, ...]
-    next_max: int | None  # `pager.max`: pass it as `max` for the next page; None: last page
-
-
-@dataclass(frozen=True)
-class DomainBinding:
-    domain: str
-    status: str
-    created_at: datetime
-
-
-@dataclass(frozen=True)
-class OriginAddress:
-    address: str
-    weight: int
-    backup: bool = False
-
-    def as_json(self) -> JSONObject:
-        return {"address": self.address, "weight": self.weight, "backup": self.backup}
-
-
-@dataclass(frozen=True)
-class MirrorState:
-    status: str
-    storage_bucket: str | None
-    cache_seconds: int | None
-    changed_at: datetime | None
-
-
-@dataclass(frozen=True)
-class SectionSaved:
-    """`PUT /buckets/domains/config`'s answer: `revision` is the domain's new settings
-    revision."""
-
-    domain: str
-    section: str
-    value: JSONValue
-    revision: int | str
-
-
-@dataclass(frozen=True)
-class DomainConfig:
-    """`GET /buckets/domains/config`: every section's value, by section name."""
-
-    domain: str
-    sections: dict[str, JSONValue]
-    revision: int | str
-
-
-@dataclass(frozen=True)
-class RefreshItem:
-    """One line of a refresh or preheat answer; `code` 1 means accepted."""
-
-    code: int
-    status: str
-    url: str
-
-    @property
-    def accepted(self) -> bool:
-        return self.code == 1
-
-
-@dataclass(frozen=True)
-class RefreshRecord:
-    id: int | str
-    type: str
-    url: str
-    status: str
-    progress: int
-    created_at: datetime
-
-
-@dataclass(frozen=True)
-class RecordPage:
-    records: tuple[RefreshRecord, ...]
-    next_max: int | None
 
 
 # --- client ---------------------------------------------------------------------------------------
@@ -526,33 +349,6 @@ class ConsoleClient:
             return read.as_object(value, path)
 
 
-# --- answer reading -------------------------------------------------------------------------------
-
-
-@contextmanager
-def _protocol(path: str) -> Iterator[None]:
-    """Inside it, the kit's ShapeError becomes ConsoleProtocolError."""
-    try:
-        yield
-    except ShapeError as failure:
-        raise ConsoleProtocolError(path, failure.detail) from None
-
-
-def _refusal(path: str, response: requests.Response) -> ConsoleError:
-    """The typed error of an error answer; one without the error shape is a protocol error."""
-    try:
-        body = json_answer(response, path)
-    except UnusableAnswer:
-        return ConsoleProtocolError(path, "error answer is not JSON", response.status_code)
-    code = body.get("error_code") if isinstance(body, dict) else None
-    if not isinstance(body, dict) or isinstance(code, bool) or not isinstance(code, int):
-        return ConsoleProtocolError(path, "error answer without an error_code",
-                                    response.status_code)
-    message, field, request = body.get("message"), body.get("field"), body.get("request")
-    kind = ERRORS.get(code, ConsoleRefused)
-    return kind(path, response.status_code, code, message if isinstance(message, str) else "",
-                field if isinstance(field, str) and field else None,
-                request if isinstance(request, str) else "")
 
 
 def _token_code() -> str:
@@ -560,78 +356,3 @@ def _token_code() -> str:
     alphabet = string.ascii_letters + string.digits
     return "".join(secrets.choice(alphabet) for _ in range(32))
 
-
-def _moment(data: JSONObject, key: str, where: str) -> datetime:
-    """A time answered as Unix seconds (as `expired_at` is) or as an ISO 8601 text."""
-    value = data.get(key)
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return datetime.fromtimestamp(value, UTC)
-    return read.read_timestamp(data, key, where)
-
-
-def _optional_moment(data: JSONObject, key: str, where: str) -> datetime | None:
-    return None if data.get(key) is None else _moment(data, key, where)
-
-
-def _pager_max(answer: JSONObject, where: str) -> int | None:
-    pager = read.optional_object(answer, "pager", where)
-    return None if pager is None else read.optional_int(pager, "max", f"{where} pager")
-
-
-def _revision(data: JSONObject, where: str, *, required: bool) -> int | str:
-    """A settings revision: a number or a text ("" before the first change)."""
-    revision = data.get("revision")
-    if revision is None and not required:
-        return ""
-    if isinstance(revision, bool) or not isinstance(revision, int | str):
-        raise ShapeError(f"{where}: field 'revision' is not a number or text")
-    return revision
-
-
-def _service(data: JSONObject, where: str) -> ServiceInfo:
-    names = read.as_list(data.get("domains") or [], f"{where} domains")
-    if not all(isinstance(name, str) for name in names):
-        raise ShapeError(f"{where}: field 'domains' holds something other than names")
-    domains = tuple(str(name) for name in names)
-    return ServiceInfo(
-        bucket_id=read.read_int(data, "bucket_id", where),
-        name=read.read_str(data, "bucket_name", where),
-        business_type=read.read_str(data, "business_type", where),
-        status=read.optional_str(data, "status", where) or "",
-        created_at=_moment(data, "created_at", where),
-        domains=domains,
-        line=read.optional_str(data, "line", where) or "auto",
-    )
-
-
-def _origin(data: JSONObject, where: str) -> OriginAddress:
-    return OriginAddress(read.read_str(data, "address", where),
-                         read.read_int(data, "weight", where), bool(data.get("backup", False)))
-
-
-def _mirror(data: JSONObject, where: str) -> MirrorState:
-    with _protocol(where):
-        return MirrorState(read.read_str(data, "status", where),
-                           read.optional_str(data, "storage_bucket", where),
-                           read.optional_int(data, "cache_seconds", where),
-                           _optional_moment(data, "changed_at", where))
-
-
-def _item(data: JSONObject, where: str) -> RefreshItem:
-    return RefreshItem(read.read_int(data, "code", where), read.read_str(data, "status", where),
-                       read.read_str(data, "url", where))
-
-
-def _items(value: JSONValue, where: str) -> tuple[RefreshItem, ...]:
-    with _protocol(where):
-        return tuple(_item(read.as_object(raw, f"{where}[]"), where)
-                     for raw in read.as_list(value, where))
-
-
-def _record(data: JSONObject, where: str) -> RefreshRecord:
-    identifier = data.get("id")
-    if isinstance(identifier, bool) or not isinstance(identifier, int | str):
-        raise ShapeError(f"{where}: field 'id' is missing or not a number")
-    return RefreshRecord(identifier, read.read_str(data, "type", where),
-                         read.read_str(data, "url", where), read.read_str(data, "status", where),
-                         read.read_int(data, "progress", where), _moment(data, "created_at", where))
