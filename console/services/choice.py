@@ -108,18 +108,31 @@ def chosen_domain(user: StaffUser | None) -> Domain:
         raise known
     if isinstance(known, Domain):
         return known
-    found: Domain | None = None
-    if user is not None and user.is_authenticated:
-        choice = Choice.objects.filter(user=user).select_related("domain__service").first()
-        if choice is not None and choice.domain is not None:
-            found = choice.domain
     try:
-        found = found or default_domain()
-    except ProviderNotConfigured as refusal:
+        found = _chosen_domain(user)
+    except (ProviderNotConfigured, PermissionDenied) as refusal:
         memo["domain"] = refusal
         raise
     memo["domain"] = found
     return found
+
+
+def _chosen_domain(user: StaffUser | None) -> Domain:
+    """The chosen domain if its service is open to the person, else the default domain if
+    open, else the first domain of a service open to them."""
+    if user is not None and user.is_authenticated:
+        choice = Choice.objects.filter(user=user).select_related("domain__service").first()
+        if (choice is not None and choice.domain is not None
+                and may_use(user, choice.domain.service)):
+            return choice.domain
+    domain = default_domain()
+    if user is None or may_use(user, domain.service):
+        return domain
+    for service in visible_services(user):
+        first = domain_of(service)
+        if first is not None:
+            return first
+    raise PermissionDenied("no domain of a service open to you")
 
 
 def choose(user: StaffUser, *, service: Service | None = None,

@@ -12,14 +12,15 @@ from django.db.models import QuerySet
 from backoffice.annotations import StaffUser
 from backoffice.operations.provider import ProviderNotConfigured
 from console.models import Domain
-from console.services import choose, chosen_domain, default_domain
+from console.services import choose, chosen_domain, default_domain, visible_services
 
 
 def domain_choices(user: StaffUser) -> QuerySet[Domain]:
-    """The domains the person may switch to, by service then name. Every service's for now:
-    services carry no per-person limits yet, and every delivery page checks its own
-    permission."""
-    return Domain.objects.select_related("service").order_by("service__name", "name")
+    """The domains the person may switch to, by service then name: those of the services open
+    to them (a service limited to other groups is left out)."""
+    return (Domain.objects.select_related("service")
+            .filter(service__in=visible_services(user))
+            .order_by("service__name", "name"))
 
 
 def page_domain(user: StaffUser) -> Domain:

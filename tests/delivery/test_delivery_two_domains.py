@@ -198,3 +198,27 @@ def test_a_localhost_domain_is_fetched_through_the_loopback_address() -> None:
     assert headers == {"A": "b", "Host": "shop.sandbox.localhost:8105"}
     assert localhost_route("https://cdn.example.com/a.jpg", {}) == (
         "https://cdn.example.com/a.jpg", {})
+
+
+def test_domains_of_a_service_limited_to_other_groups_are_not_offered(
+        edge: Edge, make_user: Any) -> None:
+    """Per-service limits reach the delivery pages: the switcher leaves such domains out, and
+    a person whose chosen domain was closed to them falls back to one they may use."""
+    from django.contrib.auth.models import Group
+
+    from console.models import Service
+
+    videos = Service.objects.create(name="videos-bucket", operator="o", operator_password="p")
+    videos.groups.set([Group.objects.create(name="Videos team")])
+    closed = Domain.objects.create(service=videos, name="videos.example.com")
+    person = make_user("limited", "Content managers")
+    browser = Client()
+    browser.force_login(person)
+    page = browser.get(reverse("delivery:settings")).content.decode()
+    assert "videos.example.com" not in page
+    answer = browser.post(reverse("delivery:choose_domain"), {"domain": closed.pk})
+    assert answer.status_code == 400
+    person.groups.add(Group.objects.get(name="Videos team"))
+    person = type(person).objects.get(pk=person.pk)
+    browser.force_login(person)
+    assert "videos.example.com" in browser.get(reverse("delivery:settings")).content.decode()
