@@ -38,6 +38,9 @@ class SimulatedBeat(LeasedDatabaseScheduler):
         self.sent = sent
         self.kill_at = kill_at
         super().__init__(*args, **kwargs)
+        # django-celery-beat syncs every scheduler at interpreter exit (a multiprocessing
+        # finalizer); a simulated beat dies with its test, long before the test database.
+        self._finalize.cancel()
 
     @property
     def producer(self) -> None:
