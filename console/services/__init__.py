@@ -32,6 +32,7 @@ from console.services.connection import console_client
 from console.services.credentials import (
     CredentialCheck,
     OperatorRefused,
+    Verdict,
     register_credential_check,
 )
 from console.services.environment import environment_service
@@ -82,6 +83,7 @@ __all__ = [
     "LastOrigin",
     "Listed",
     "OperatorRefused",
+    "Verdict",
     "Reference",
     "UnbindFailed",
     "add_domain",

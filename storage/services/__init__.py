@@ -74,6 +74,7 @@ from storage.services.files import (
     usage_per_day,
 )
 from storage.services.mirror import DETAILS_PER_RUN, refresh_mirror, sync_tree
+from storage.services.operator_check import operator_verdict
 from storage.services.private import PrivatePath, is_private, refuse_private
 from storage.services.upload_housekeeping import recover_stalled_uploads, remove_orphan_copies
 from storage.services.uploads import (
@@ -146,6 +147,7 @@ __all__ = [
     "is_previewable",
     "local_file_upload",
     "open_download",
+    "operator_verdict",
     "part_length",
     "probe_targets",
     "read_page",

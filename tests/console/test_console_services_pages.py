@@ -57,6 +57,29 @@ def test_a_wrong_operator_password_is_the_fields_error_and_stores_nothing(
     assert entries.count() == 2 and not any("video-pw-1" in e.summary for e in entries)
 
 
+def test_a_bucket_the_provider_does_not_have_is_the_names_error_and_stores_nothing(
+        provider: SandboxProcess, manager_client: Any) -> None:
+    fields = {"name": "no-such-bucket", "label": "", "operator": "someone",
+              "operator_password": "some-password", "line": "auto"}
+    response = manager_client.post(reverse("console:new"), fields)
+    assert response.status_code == 400
+    assert "no bucket of this name" in str(response.context["form"].errors["name"])
+    assert not Service.objects.filter(name="no-such-bucket").exists()
+
+
+def test_an_unreachable_storage_service_saves_nothing_and_says_so(
+        provider: SandboxProcess, manager_client: Any, settings: Any) -> None:
+    settings.PROVIDER = {**settings.PROVIDER, "storage": {
+        **settings.PROVIDER["storage"],
+        "lines": {**settings.PROVIDER["storage"]["lines"], "auto": "http://127.0.0.1:1"}}}
+    fields = {"name": "videos-bucket", "label": "", "operator": "video-op",
+              "operator_password": "video-pw-1", "line": "auto"}
+    response = manager_client.post(reverse("console:new"), fields)
+    assert response.status_code == 400
+    assert "could not be asked to check the operator" in response.content.decode()
+    assert not Service.objects.filter(name="videos-bucket").exists()
+
+
 def test_on_edit_the_password_is_never_shown_and_empty_keeps_it(
         provider: SandboxProcess, manager_client: Any) -> None:
     create_service(provider, name="videos-bucket", business_type="file",
