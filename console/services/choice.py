@@ -160,19 +160,29 @@ def choose(user: StaffUser, *, service: Service | None = None,
 def may_use(user: RequestUser, service: Service) -> bool:
     """Whether the person may work on the service: superusers always; others when the service
     is limited to no group, or to one of theirs."""
-    if user.is_superuser:
-        return True
+    return user.is_superuser or _open_to(service, _group_ids(user))
+
+
+def _group_ids(user: RequestUser) -> set[int]:
+    return set(user.groups.values_list("pk", flat=True))
+
+
+def _open_to(service: Service, group_ids: set[int]) -> bool:
     limited_to = {group.pk for group in service.groups.all()}
-    return not limited_to or bool(
-        limited_to & set(user.groups.values_list("pk", flat=True)))
+    return not limited_to or bool(limited_to & group_ids)
 
 
 def visible_services(user: RequestUser, *, kind: str | None = None) -> list[Service]:
-    """The services the person may work on, by name (of `kind` when given)."""
-    services = Service.objects.prefetch_related("groups", "domains").order_by("name")
+    """The services the person may work on, by name (of `kind` when given). Every storage and
+    media page shows the switcher, so this costs two queries whatever the number of services:
+    the services with their groups, and the person's groups once."""
+    services = Service.objects.prefetch_related("groups").order_by("name")
     if kind is not None:
         services = services.filter(kind=kind)
-    return [service for service in services if may_use(user, service)]
+    if user.is_superuser:
+        return list(services)
+    group_ids = _group_ids(user)
+    return [service for service in services if _open_to(service, group_ids)]
 
 
 class UnknownService(LookupError):
