@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from backoffice.annotations import RequestUser, StaffUser
 from backoffice.operations.provider import ProviderNotConfigured
 from console.models import Choice, Domain, Service, ServiceKind
-from console.services.environment import environment_service
+from console.services.environment import environment_bucket, environment_service
 
 
 def storage_services() -> QuerySet[Service]:
@@ -200,6 +200,8 @@ def service_for(user: RequestUser | None, name: str | None, *,
     if not name:
         return chosen_service(user, kind=kind)
     service = Service.objects.filter(name=name, kind=kind).first()
+    if service is None and kind == ServiceKind.STORAGE and name == environment_bucket():
+        service = environment_service()  # STORAGE_BUCKET's record, made on first use
     if service is None:
         raise UnknownService(name)
     if user is None:

@@ -150,3 +150,20 @@ def test_an_unconfigured_provider_stops_the_commands_with_the_missing_setting(se
     with pytest.raises(CommandError, match="set STORAGE_URL"):
         run("storage_sync")
     assert Path(local).exists() and not UploadTask.objects.exists()
+
+
+def test_every_command_refuses_a_service_the_account_does_not_have(provider, tmp_path):
+    local = tmp_path / "f.txt"
+    local.write_text("x")
+    for command in (("storage_list",), ("storage_upload", str(local)), ("storage_sync",),
+                    ("storage_download", "/f.txt", str(tmp_path / "out"))):
+        with pytest.raises(CommandError, match="--service: there is no storage service named"):
+            run(*command, "--service", "no-such-bucket")
+    assert not UploadTask.objects.exists()
+
+
+def test_a_command_works_on_the_service_it_names(provider, sandbox_storage):
+    """`--service` names the bucket; the environment's bucket is found by its name too."""
+    sandbox_storage.upload("/named/a.txt", io.BytesIO(b"abc"))
+    listed = run("storage_list", "/named", "--service", provider.info["storage"]["bucket"])
+    assert "/named/a.txt" in listed
