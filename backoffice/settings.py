@@ -74,6 +74,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "backoffice.security.sessions.SessionLifetimeMiddleware",
+    "backoffice.security.session_touch.SessionTouchMiddleware",
     "backoffice.security.sessions.PrivateAnswersMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "backoffice.security.otp.SecondFactorMiddleware",
@@ -147,11 +148,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Staff sessions end after this long without a request: every request pushes the expiry on
-# (SESSION_SAVE_EVERY_REQUEST), so the cookie age is an idle limit, not a total one.
+# Staff sessions end after this long without a request: requests push the expiry on, so the
+# cookie age is an idle limit, not a total one. The session is written again only when its
+# last write is SESSION_TOUCH_S old (backoffice/security/session_touch.py), not at every request
+# (three queries a page), so the limit holds to within a minute.
 SESSION_IDLE_S = env.int("SESSION_IDLE_S", 8 * 3600, minimum=60)
 SESSION_COOKIE_AGE = SESSION_IDLE_S
-SESSION_SAVE_EVERY_REQUEST = True
+SESSION_TOUCH_S = min(60, SESSION_IDLE_S // 10)
 # ...and whatever the activity, a session ends this long after its sign-in
 # (backoffice/security/sessions.py), so that a stolen cookie in use does not live for ever.
 SESSION_MAX_S = env.int("SESSION_MAX_S", 7 * 24 * 3600, minimum=60)

@@ -5,7 +5,8 @@ Builds (bench/scale_fixture.py) in a database of its own on the server of DATABA
 scale, `--rebuild` to start again): 1,000,000 messages over 30 days in 50 campaigns, 500,000
 top-up orders in mixed states and 200,000 mirrored storage files (`--scale 0.05` for a quick
 run). Then, with Django's test client logged in as a superuser, it measures p50/p95 over
-`--requests` requests (20) and the queries of each page:
+`--requests` requests (20) and the queries of each page, counted twice: right after the cache
+(Redis, as deployed) is emptied, and with it warm:
 
 - the delivery report: no filter, each status, a mobile number written with its +86 prefix,
   a day, a day plus a status, the 50th page;
@@ -21,11 +22,11 @@ of the table whole, which grows with the merchant. Then the report CSV export of
 is timed through the view beside PostgreSQL's own `COPY ... TO STDOUT` of the same rows and
 columns (best of `--repeat`, alternating), with the growth of the process's peak memory.
 
-Targets: p95 < 150 ms and <= 20 queries on every page, no flagged query, export >= 0.3 of
-COPY. Prints "targets met" or the figures that miss (exit status 1).
+Targets: p95 < 150 ms and <= 20 queries on every page, cold or warm, no flagged query, export
+>= 0.3 of COPY. Prints "targets met" or the figures that miss (exit status 1).
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/x SECRET_KEY=x \\
-        .venv/bin/python bench/report_scale.py [--scale 1] [--requests 20] [--rebuild]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/x REDIS_URL=redis://127.0.0.1:6379/15 \\
+        SECRET_KEY=x .venv/bin/python bench/report_scale.py [--scale 1] [--requests 20] [--rebuild]
 """
 
 from __future__ import annotations
@@ -119,7 +120,8 @@ class Measured:
     name: str
     p50_ms: float
     p95_ms: float
-    queries: int
+    queries: int  # with the caches warm
+    cold_queries: int  # right after the cache was emptied
     flagged: list[str] = field(default_factory=list)
 
     def misses(self) -> list[str]:
@@ -128,6 +130,8 @@ class Measured:
             found.append(f"p95 {self.p95_ms:.0f} ms")
         if self.queries > TARGET_QUERIES:
             found.append(f"{self.queries} queries")
+        if self.cold_queries > TARGET_QUERIES:
+            found.append(f"{self.cold_queries} queries with a cold cache")
         found.extend(self.flagged)
         return found
 
@@ -178,12 +182,19 @@ def flag_whole_reads(sql: str, sizes: dict[str, int]) -> list[str]:
 
 
 def measure(client, name: str, url: str, requests: int, sizes: dict[str, int]) -> Measured:  # type: ignore[no-untyped-def]
+    from django.core.cache import cache
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    response = client.get(url)  # warm: caches, the template loader, this plan's pages
+    # Warms the template loader and this plan's pages, and pushes the session's idle expiry on
+    # (a write a minute, not a query of this page's).
+    response = client.get(url)
     if response.status_code != 200:
         sys.exit(f"{name}: {url} answered {response.status_code}")
+    cache.clear()  # as after a deployment or a Redis restart: every cached figure recounted
+    with CaptureQueriesContext(connection) as cold:
+        client.get(url)
+    cold_queries = len(cold.captured_queries)  # now: the next request empties Django's log
     with CaptureQueriesContext(connection) as captured:
         client.get(url)
     queries = [query["sql"] for query in captured.captured_queries]
@@ -195,7 +206,8 @@ def measure(client, name: str, url: str, requests: int, sizes: dict[str, int]) -
     flagged = [flag for sql in queries for flag in flag_whole_reads(sql, sizes)]
     times.sort()
     p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
-    return Measured(name, statistics.median(times), p95, len(queries), flagged)
+    return Measured(name, statistics.median(times), p95, len(queries),
+                    cold_queries, flagged)
 
 
 def pages() -> list[tuple[str, str]]:
@@ -247,7 +259,8 @@ def pages() -> list[tuple[str, str]]:
     ]
     stored = StoredFile.objects.filter(kind=StoredFile.Kind.FILE).order_by("id").last()
     if stored:
-        file_page = f"{reverse('storage:file')}?{urlencode({'path': stored.path})}"
+        query = urlencode({"service": stored.service.name, "path": stored.path})
+        file_page = f"{reverse('storage:file')}?{query}"
         found.append(("storage: file page (mirror)", file_page))
     found.append(("dashboard (storage, SMS, top-up tiles)", reverse("dashboard")))
     return found
@@ -297,6 +310,11 @@ def main() -> int:
     parser.add_argument("--only", default="", help="measure only pages whose name has this")
     arguments = parser.parse_args()
 
+    if not os.environ.get("REDIS_URL", "").startswith("redis://"):
+        # The deployment's cache. The database cache would add its own queries (five per
+        # write) to every page's count, and each page is measured once right after the cache
+        # is emptied.
+        sys.exit("REDIS_URL must name a Redis database the benchmark may empty")
     fresh = use_database(arguments.database, arguments.scale, arguments.rebuild)
     import django
 
@@ -312,7 +330,6 @@ def main() -> int:
         # measuring without them would measure the old schema).
         call_command("migrate", verbosity=0)
 
-    call_command("createcachetable", verbosity=0)  # the cache without REDIS_URL
     user, _created = get_user_model().objects.get_or_create(
         username="bench-scale", defaults={"is_staff": True, "is_superuser": True}
     )
@@ -322,13 +339,14 @@ def main() -> int:
     print("rows: " + ", ".join(f"{table} {count:,}" for table, count in sizes.items()))
 
     misses: list[str] = []
-    print(f"\n{'page':<42} {'p50 ms':>8} {'p95 ms':>8} {'queries':>8}")
+    print(f"\n{'page':<42} {'p50 ms':>8} {'p95 ms':>8} {'queries':>8} {'cold':>5}")
     for name, url in pages():
         if arguments.only not in name:
             continue
         result = measure(client, name, url, arguments.requests, sizes)
         mark = "" if not result.misses() else "  <- MISSES"
-        print(f"{name:<42} {result.p50_ms:8.1f} {result.p95_ms:8.1f} {result.queries:8d}{mark}")
+        print(f"{name:<42} {result.p50_ms:8.1f} {result.p95_ms:8.1f} {result.queries:8d} "
+              f"{result.cold_queries:5d}{mark}")
         for flag in result.flagged:
             print(f"    flagged: {flag}")
         misses += [f"{name}: {miss}" for miss in result.misses()]

@@ -6,7 +6,7 @@
   with the status mix of a real month (mostly delivered, some failed, a few still open);
 - 500,000 top-up orders in mixed states over 30 days, 20,000 of them on `REPORT_DAY_AGO`
   days ago, and that day's reconciliation report;
-- 200,000 mirrored storage files in 200 folders.
+- 200,000 mirrored storage files in 200 folders of one storage service (`BENCH_SERVICE`).
 
 Every row comes from `INSERT ... SELECT ... FROM generate_series`, so no row passes through
 Python: a million rows take seconds of the database's time instead of minutes of ours.
@@ -20,6 +20,8 @@ from datetime import date, timedelta
 from django.db import connection
 from django.utils import timezone
 
+from console.models import Service, ServiceKind
+
 DAYS = 30
 CAMPAIGNS = 50
 MESSAGES = 1_000_000
@@ -31,6 +33,7 @@ FILES = 200_000
 FOLDERS = 200
 CHUNK = 1000
 TEMPLATE_PROVIDER_ID = 990_000_017
+BENCH_SERVICE = "bench-bucket"  # the storage service every mirrored file belongs to
 
 
 @dataclass(frozen=True)
@@ -84,11 +87,11 @@ def _sms(cursor, sizes: Sizes) -> None:  # type: ignore[no-untyped-def]
         "INSERT INTO sms_campaign (id, source, source_name, source_file, encoding, created_at,"
         " confirmed_at, finished_at, state, halt_code, halt_detail, lines_read, skipped_header,"
         " total_numbers, total_units, bad_lines, accepted_count, rejected_count,"
-        " cancelled_count, lease_owner, retries, template_id, suppressed_lines)"
+        " cancelled_count, lease_owner, retries, template_id, suppressed_lines, file_is_private)"
         " SELECT c, 'import', 'campaign-' || c || '.csv', '', 'utf-8',"
         "  %(start)s + (c - 1) * interval '14 hours', %(start)s + (c - 1) * interval '14 hours',"
         "  %(start)s + (c - 1) * interval '14 hours', 'done', '', '', n, false, n, n, 0, n, 0,"
-        "  0, '', 0, %(template)s, 0"
+        "  0, '', 0, %(template)s, 0, true"
         " FROM (SELECT c, CASE WHEN c = 1 THEN %(big)s"
         "  ELSE greatest(0, least(%(per)s, %(rest)s - (c - 2) * %(per)s)) END AS n"
         "  FROM generate_series(1, %(campaigns)s) AS c) AS sized",
@@ -249,20 +252,22 @@ def _topup(cursor, sizes: Sizes) -> None:  # type: ignore[no-untyped-def]
 
 def _storage(cursor, sizes: Sizes) -> None:  # type: ignore[no-untyped-def]
     now = timezone.now()
+    service = Service.objects.create(name=BENCH_SERVICE, kind=ServiceKind.STORAGE)
     cursor.execute(
         "INSERT INTO storage_storedfile (path, parent, name, kind, size, modified_at, md5,"
-        " content_type, metadata, last_seen)"
-        " SELECT '/bench/f' || f, '/bench', 'f' || f, 'folder', 0, NULL, '', '', '{}', %(now)s"
+        " content_type, metadata, last_seen, service_id)"
+        " SELECT '/bench/f' || f, '/bench', 'f' || f, 'folder', 0, NULL, '', '', '{}', %(now)s,"
+        "  %(service)s"
         " FROM generate_series(1, %(folders)s) AS f",
-        {"now": now, "folders": FOLDERS},
+        {"now": now, "folders": FOLDERS, "service": service.pk},
     )
     cursor.execute(
         "INSERT INTO storage_storedfile (path, parent, name, kind, size, modified_at, md5,"
-        " content_type, metadata, last_seen)"
+        " content_type, metadata, last_seen, service_id)"
         " SELECT '/bench/f' || (i %% %(folders)s + 1) || '/photo-' || i || '.jpg',"
         "  '/bench/f' || (i %% %(folders)s + 1), 'photo-' || i || '.jpg', 'file',"
         "  1000 + i, %(now)s - (i %% 1000) * interval '1 hour', md5(i::text), 'image/jpeg',"
-        "  '{}', %(now)s"
+        "  '{}', %(now)s, %(service)s"
         " FROM generate_series(1, %(files)s) AS i",
-        {"now": now, "folders": FOLDERS, "files": sizes.files},
+        {"now": now, "folders": FOLDERS, "files": sizes.files, "service": service.pk},
     )

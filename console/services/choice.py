@@ -36,7 +36,11 @@ def domain_of(service: Service) -> Domain | None:
 
 def default_domain() -> Domain:
     """The default service's first domain; ProviderNotConfigured when there is none."""
-    domain = domain_of(default_service())
+    return _first_domain(default_service())
+
+
+def _first_domain(service: Service) -> Domain:
+    domain = domain_of(service)
     if domain is None:
         raise ProviderNotConfigured(
             "delivery: set DELIVERY_URL in the environment or add a domain to the service")
@@ -49,13 +53,43 @@ def default_domain() -> Domain:
 _MEMO = "_console_choice_memo"
 
 
-def _memo(user: RequestUser | None) -> dict[str, Service | Domain | Exception]:
+def _memo(user: RequestUser | None) -> dict[str, Service | Domain | Choice | Exception | None]:
     """The person's answers so far, refusals included (a page without any service asks as
     often as one with)."""
     if user is None:
         return {}
-    memo: dict[str, Service | Domain | Exception] = user.__dict__.setdefault(_MEMO, {})
+    memo: dict[str, Service | Domain | Choice | Exception | None] = user.__dict__.setdefault(
+        _MEMO, {})
     return memo
+
+
+def _choice(user: StaffUser) -> Choice | None:
+    """The person's choice row, read once a request with both its service and its domain (the
+    storage tile asks for the one, the delivery tile for the other)."""
+    memo = _memo(user)
+    if "choice" not in memo:
+        memo["choice"] = Choice.objects.filter(user=user).select_related(
+            "service", "domain__service").first()
+    found = memo["choice"]
+    return found if isinstance(found, Choice) else None
+
+
+def _default_service(user: RequestUser | None) -> Service:
+    """default_service(), asked once a request: both the storage and the delivery tile fall
+    back on it for a person who never chose."""
+    memo = _memo(user)
+    known = memo.get("default-service")
+    if isinstance(known, Exception):
+        raise known
+    if isinstance(known, Service):
+        return known
+    try:
+        found = default_service()
+    except ProviderNotConfigured as refusal:
+        memo["default-service"] = refusal
+        raise
+    memo["default-service"] = found
+    return found
 
 
 def chosen_service(user: RequestUser | None, *, kind: str = ServiceKind.STORAGE) -> Service:
@@ -79,12 +113,12 @@ def chosen_service(user: RequestUser | None, *, kind: str = ServiceKind.STORAGE)
 
 def _chosen_service(user: RequestUser | None, kind: str) -> Service:
     if user is not None and user.is_authenticated:
-        choice = Choice.objects.filter(user=user).select_related("service").first()
+        choice = _choice(user)
         if (choice is not None and choice.service is not None and choice.service.kind == kind
                 and may_use(user, choice.service)):
             return choice.service
     if kind == ServiceKind.STORAGE:
-        service = default_service()
+        service = _default_service(user)
         if user is None or may_use(user, service):
             return service
     if user is None:
@@ -121,11 +155,11 @@ def _chosen_domain(user: StaffUser | None) -> Domain:
     """The chosen domain if its service is open to the person, else the default domain if
     open, else the first domain of a service open to them."""
     if user is not None and user.is_authenticated:
-        choice = Choice.objects.filter(user=user).select_related("domain__service").first()
+        choice = _choice(user)
         if (choice is not None and choice.domain is not None
                 and may_use(user, choice.domain.service)):
             return choice.domain
-    domain = default_domain()
+    domain = _first_domain(_default_service(user))
     if user is None or may_use(user, domain.service):
         return domain
     for service in visible_services(user):
