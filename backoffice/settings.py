@@ -367,6 +367,9 @@ PROVIDER_TIMEOUT_S = env.int("PROVIDER_TIMEOUT_S", 15, minimum=1)
 # app parses it when Django starts (SmsConfig.ready), so that a malformed value stops start-up,
 # not a campaign. The default is sms.window.DEFAULT_WINDOW (a test keeps them equal).
 SMS_MARKETING_WINDOW = env.str("SMS_MARKETING_WINDOW", "08:00-21:00")
+# Months of messages kept in the table, this one included; older months are archived as the
+# report's CSV in the private file storage, then removed (sms.services.retention).
+SMS_MESSAGE_RETENTION_MONTHS = env.int("SMS_MESSAGE_RETENTION_MONTHS", 24, minimum=1)
 
 if FILE_STORAGE == "bucket" and not PROVIDER["storage"]["url"]:
     from django.core.exceptions import ImproperlyConfigured

@@ -3,6 +3,8 @@
 Countdowns and intervals stay far below the broker's visibility timeout (one hour).
 """
 
+from celery.schedules import crontab
+
 BEAT_SCHEDULE = {
     "sms-sync-reports": {
         "task": "sms.tasks.sync_reports",
@@ -28,6 +30,14 @@ BEAT_SCHEDULE = {
     "sms-discard-stale-drafts": {
         "task": "sms.tasks.discard_stale_drafts",
         "schedule": 3600.0,
+        "options": {"expires": 3500},
+    },
+    # Daily at 03:20 local time, a quiet hour: the next months of the message table made
+    # (three ahead, so missed days lose nothing) and months past SMS_MESSAGE_RETENTION_MONTHS
+    # archived and removed.
+    "sms-maintain-message-table": {
+        "task": "sms.tasks.maintain_message_table",
+        "schedule": crontab(minute=20, hour=3),
         "options": {"expires": 3500},
     },
     # Until every file kept before this release is private; then one cheap query a run.

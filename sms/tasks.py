@@ -66,3 +66,13 @@ def discard_stale_drafts() -> int:
 def secure_kept_files() -> int:
     """Beat job: copy files kept before kept files were private to the private form."""
     return services.secure_kept_files()
+
+
+@shared_task(acks_late=True)
+def maintain_message_table() -> int:
+    """Beat job: the message table's months ahead made, and months past the retention
+    archived and removed; how many months were archived."""
+    made = services.ensure_message_months()
+    if made:
+        logger.info("SMS message table: months %s made", ", ".join(map(str, made)))
+    return len(services.archive_old_months().archived)

@@ -65,5 +65,6 @@ urlpatterns = [
     ),
     path("report/", report.report, name="report"),
     path("report/export.csv", report.report_csv, name="report_csv"),
+    path("report/archive/<int:pk>.csv", report.report_archive, name="report_archive"),
     path("report/sync/", report.report_sync, name="report_sync"),
 ]

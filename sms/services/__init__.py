@@ -45,6 +45,7 @@ from sms.services.lifecycle import (
     start_due_campaigns,
     today_figures,
 )
+from sms.services.partitions import ensure_months as ensure_message_months
 from sms.services.progress import (
     CampaignCounts,
     campaign_counts,
@@ -53,6 +54,15 @@ from sms.services.progress import (
 )
 from sms.services.reports import MAX_PAGES as REPORT_MAX_PAGES
 from sms.services.reports import ReportSync, sync_reports
+from sms.services.retention import (
+    RetentionRun,
+    archive_old_months,
+    kept_from,
+    open_archive,
+)
+from sms.services.retention import (
+    archives as message_archives,
+)
 from sms.services.scheduling import (
     StartTimeError,
     check_start_time,
@@ -181,4 +191,10 @@ __all__ = [
     "sync_templates",
     "sync_templates_and_quota",
     "today_figures",
+    "ensure_message_months",
+    "RetentionRun",
+    "archive_old_months",
+    "kept_from",
+    "message_archives",
+    "open_archive",
 ]

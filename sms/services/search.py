@@ -249,8 +249,13 @@ _CSV_FIELDS = (
 
 def csv_bytes(filters: Filters) -> Iterator[bytes]:
     """The CSV export as sent: written by PostgreSQL's COPY there, by csv_lines elsewhere."""
+    return messages_csv_bytes(filtered(filters))
+
+
+def messages_csv_bytes(messages: QuerySet[Message]) -> Iterator[bytes]:
+    """`messages`, newest first, as the report's CSV export (an archived month's too)."""
     if connection.vendor != "postgresql":
-        return (line.encode() for line in csv_lines(filters))
+        return (line.encode() for line in _csv_lines_of(messages))
     shaped = {
         "created_at": csv_copy.local_time("created_at"),
         "mobile": csv_copy.guarded("mobile"),
@@ -265,7 +270,7 @@ def csv_bytes(filters: Filters) -> Iterator[bytes]:
     label, raw = (index for index, name in enumerate(_CSV_FIELDS) if name == "status")
     cells[f"cell_{label}"] = csv_copy.guarded_expression(_status_label_sql())
     cells[f"cell_{raw}"] = csv_copy.guarded("status")
-    rows = filtered(filters).order_by("-id").annotate(**cells).values_list(*cells)
+    rows = messages.order_by("-id").annotate(**cells).values_list(*cells)
     return csv_copy.copy_csv(_csv_headers(), rows)
 
 
@@ -294,7 +299,11 @@ def _status_label(status: str) -> str:
 
 def csv_lines(filters: Filters) -> Iterator[str]:
     """The CSV export, one line at a time (see backoffice.ui.csv_export), from plain tuples."""
-    rows = filtered(filters).order_by("-id").values_list(*_CSV_FIELDS).iterator(chunk_size=2000)
+    return _csv_lines_of(filtered(filters))
+
+
+def _csv_lines_of(messages: QuerySet[Message]) -> Iterator[str]:
+    rows = messages.order_by("-id").values_list(*_CSV_FIELDS).iterator(chunk_size=2000)
     return csv_export.csv_lines(_csv_headers(), (_csv_row(row) for row in rows))
 
 

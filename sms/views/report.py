@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpResponse, HttpResponseBase, StreamingHttpResponse
+from django.http import (
+    FileResponse,
+    Http404,
+    HttpResponse,
+    HttpResponseBase,
+    StreamingHttpResponse,
+)
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import ngettext
@@ -12,6 +18,7 @@ from django.views.decorators.http import require_POST
 from backoffice.annotations import StaffRequest
 from sms import services, texts
 from sms.forms import ReportFilterForm
+from sms.models import MessageArchive
 from sms.services import SmsError
 from sms.views.access import SEND, abilities, needs
 
@@ -59,6 +66,8 @@ def report(request: StaffRequest) -> HttpResponse:
             "totals": totals,
             "query": query.urlencode(),
             "query_without_status": by_status.urlencode(),
+            "kept_from": services.kept_from().first_day,
+            "archives": services.message_archives(),
             **abilities(request.user),
         },
     )
@@ -76,6 +85,17 @@ def report_csv(request: StaffRequest) -> HttpResponseBase:
     stamp = timezone.localtime().strftime("%Y%m%d-%H%M%S")
     response["Content-Disposition"] = f'attachment; filename="sms-report-{stamp}.csv"'
     return response
+
+
+@needs()
+def report_archive(request: StaffRequest, pk: int) -> HttpResponseBase:
+    """An archived month of messages, as the CSV the retention job wrote."""
+    try:
+        archive, opened = services.open_archive(pk)
+    except MessageArchive.DoesNotExist:
+        raise Http404 from None
+    return FileResponse(opened, as_attachment=True, content_type="text/csv; charset=utf-8",
+                        filename=f"sms-messages-{archive.month:%Y-%m}.csv")
 
 
 @needs(SEND)

@@ -47,9 +47,22 @@ def mostly_delivered(postgres):
         cursor.execute("ANALYZE sms_message")
 
 
+def by_table_index(plan: str) -> str:
+    """The plan with each month's index named as the table's index it belongs to (the table
+    is partitioned by month: sms.services.partitions)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT child.relname, parent.relname FROM pg_inherits"
+            " JOIN pg_class child ON child.oid = inhrelid"
+            " JOIN pg_class parent ON parent.oid = inhparent WHERE child.relkind = 'i'")
+        for child, parent in cursor.fetchall():
+            plan = plan.replace(child, parent)
+    return plan
+
+
 def plan(status: str) -> str:
     rows = search.filtered(search.Filters(status=status)).order_by("-id")[: search.PAGE_SIZE + 1]
-    return rows.explain()
+    return by_table_index(rows.explain())
 
 
 @pytest.mark.parametrize(
@@ -71,7 +84,7 @@ def test_a_search_by_the_first_digits_reads_the_mobile_index_as_a_range(
 ):
     rows = search.filtered(search.Filters(mobile=prefix)).order_by("-id")[: search.PAGE_SIZE + 1]
 
-    assert "sms_message_mobile" in rows.explain(), rows.explain()
+    assert "sms_message_mobile" in by_table_index(rows.explain()), rows.explain()
     assert "LIKE" not in str(rows.query).upper()
     matching = [f"138{n:08d}" for n in range(20_000) if f"138{n:08d}".startswith(prefix)]
     # Newest first, and the fixture numbers its messages in id order.
@@ -89,5 +102,5 @@ def test_the_campaign_pages_invalid_numbers_are_read_from_their_own_index(mostly
 
     invalid = _invalid_numbers(campaign).values("mobile").distinct()
 
-    assert "sms_message_invalid" in invalid.explain(), invalid.explain()
+    assert "sms_message_invalid" in by_table_index(invalid.explain()), invalid.explain()
     assert invalid.count() == 3

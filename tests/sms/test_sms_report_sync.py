@@ -121,4 +121,5 @@ def test_the_beat_schedule_holds_the_sms_jobs():
         "sms.tasks.start_due_campaigns",
         "sms.tasks.discard_stale_drafts",
         "sms.tasks.secure_kept_files",
+        "sms.tasks.maintain_message_table",
     }
