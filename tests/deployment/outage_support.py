@@ -62,6 +62,8 @@ class Deployment:
     lock: threading.Lock = field(default_factory=threading.Lock)
     stopping: threading.Event = field(default_factory=threading.Event)
     began: float = field(default_factory=time.monotonic)
+    api_key: str = ""  # the merchant's API key, and the campaign sent under load
+    campaign_id: int = 0
 
     def start(self, name: str, command: list[str]) -> None:
         log = open(self.tmp / f"{name}.log", "ab")  # noqa: SIM115 - lives with the process
@@ -122,6 +124,9 @@ class Deployment:
     def log(self, name: str) -> str:
         path = self.tmp / f"{name}.log"
         return path.read_text(errors="replace") if path.exists() else ""
+
+    def started(self, worker: str) -> bool:
+        return " ready." in self.log(worker)
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.web_port}{path}"

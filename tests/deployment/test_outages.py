@@ -19,6 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -144,7 +145,7 @@ def deployment(tmp_path: Path, provider, django_db_blocker) -> Iterator[Deployme
                 deployment.beat(name)
             wait_until(lambda: requests.get(deployment.url("/health"), timeout=2).ok, 90, "web")
             for name in WORKERS:
-                wait_until(lambda n=name: " ready." in deployment.log(n), 90, f"{name} ready")
+                wait_until(partial(deployment.started, name), 90, f"{name} ready")
             deployment.supervise()
             yield deployment
     finally:
@@ -260,7 +261,7 @@ def test_outages_lose_nothing_double_nothing_and_answer_503_or_2xx(deployment: D
            if not (a.status in (200, 201) or (a.status == 503 and a.retry_after))]
     assert not odd, odd[:10]
     # One order per key, charged once at the provider, all final and successful.
-    per_key = {}
+    per_key: dict[str, str] = {}
     for answer in load.answers:
         if answer.custno:
             assert per_key.setdefault(answer.key, answer.custno) == answer.custno, answer
