@@ -24,10 +24,12 @@ import logging
 import threading
 import time
 import uuid
+from contextlib import suppress
 from datetime import datetime, timedelta
 from types import TracebackType
 
-from django.db import DatabaseError, close_old_connections, connection
+from django.db import Error as DatabaseFailure
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -96,9 +98,9 @@ def lease_free(now: datetime) -> Q:
 
 class LeaseKeeper:
     """Renews a run's lease from a thread of its own until the run ends (`with` block), the
-    lease is lost, or `limit_s` seconds have passed; it writes through its own connection,
-    closed when it stops. A failed renewal (the database away for a moment) is logged once a
-    minute and tried again at the next turn."""
+    lease is lost, or `limit_s` seconds have passed. It writes through its own connection,
+    kept for the run and closed when it stops. A failed renewal (the database away for a
+    moment) is logged once a minute and tried again at the next turn on a new connection."""
 
     def __init__(self, campaign_id: int, token: str, limit_s: float,
                  lease: timedelta | None = None, every_s: float | None = None) -> None:
@@ -137,12 +139,13 @@ class LeaseKeeper:
     def _renew(self) -> bool:
         """False once the lease is lost; True to carry on (also after a failed write)."""
         try:
-            close_old_connections()
             if not extend(self.campaign_id, self.token, self.lease):
                 return False
-        except DatabaseError as error:
+        except DatabaseFailure as error:  # the server restarting, the connection cut
             once_a_minute.warn(__name__, "campaign-lease", "campaign %s: could not renew its "
                                "lease: %s", self.campaign_id, error)
+            with suppress(DatabaseFailure):
+                connection.close()  # the next turn connects afresh
             return True
         self.renewals += 1
         return True

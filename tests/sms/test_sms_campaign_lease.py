@@ -142,3 +142,23 @@ def test_the_keeper_stops_once_another_run_holds_the_lease(provider, postgres, s
         time.sleep(0.3)
         assert keeper.renewals == renewals  # it gave up
     assert Campaign.objects.get(pk=campaign.pk).lease_owner == "another-run"
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_the_keeper_rides_out_a_database_outage(provider, postgres, sms_template):
+    """A renewal that fails (the server restarting) is tried again on a new connection."""
+    from tests.database_outage import database_unreachable
+
+    campaign = queued_campaign(sms_template())
+    token = campaign_lease.claim(campaign.pk, timedelta(seconds=5))
+    assert token
+    keeper = campaign_lease.LeaseKeeper(campaign.pk, token, limit_s=60)
+    with database_unreachable():
+        assert keeper._renew() is True  # not given up
+    assert keeper.renewals == 0
+    assert keeper._renew() is True
+    assert keeper.renewals == 1
+    expires_at = Campaign.objects.get(pk=campaign.pk).lease_expires_at
+    assert expires_at is not None
+    assert expires_at > timezone.now() + campaign_lease.WATCHED_LEASE - timedelta(seconds=5)
