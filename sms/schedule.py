@@ -22,10 +22,12 @@ BEAT_SCHEDULE = {
         "schedule": 20.0,
         "options": {"expires": 18},
     },
+    # Every 10 s (campaign_lease.SWEEP_EVERY_S): with the 12 s lease of a run in a worker, a
+    # killed worker's campaign is queued again within 22 s (plus the next worker's pick-up).
     "sms-resume-stalled-campaigns": {
         "task": "sms.tasks.resume_stalled_campaigns",
-        "schedule": 60.0,
-        "options": {"expires": 55},
+        "schedule": 10.0,
+        "options": {"expires": 9},
     },
     "sms-discard-stale-drafts": {
         "task": "sms.tasks.discard_stale_drafts",

@@ -2,22 +2,60 @@
 
 A run takes the lease with a conditional update (free or expired only) and gives it up when it
 stops, or keeps it until its backoff is over; a dead worker's lease simply runs out, and the
-beat job's sweep (`stalled_campaigns`) queues such campaigns again.
+beat job's sweep (`stalled_campaigns`, every SWEEP_EVERY_S) queues such campaigns again.
+
+How long the lease lasts decides how soon a dead worker's campaign goes on. A run in a worker
+is *watched*: a `LeaseKeeper` thread renews a short lease (WATCHED_LEASE) every RENEW_EVERY_S,
+whatever the run is doing (waiting on a slow provider call, reading the report), so a SIGKILL
+is noticed within WATCHED_LEASE + SWEEP_EVERY_S (22 s). The keeper stops at the run's time limit
+(its budget plus `lease_duration()`, the longest a call may take), so a run stuck in a call
+beyond any timeout still loses its lease, as it did when a long lease was renewed only between
+calls. A run inside a transaction (a caller's atomic block, a test's) cannot be seen by another
+connection anyway: it keeps the long lease, renewed between calls.
+
+Sending each number once does not rest on the lease alone: a number is marked `submitting`
+before its call, and a run that takes over reconciles such numbers with the provider's report
+before it sends anything else (rule 4), waiting while the call may still be under way.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
 import uuid
-from datetime import datetime
+from contextlib import suppress
+from datetime import datetime, timedelta
+from types import TracebackType
 
+from django.db import Error as DatabaseFailure
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
+from backoffice.operations import once_a_minute
 from sms.models import Campaign, CampaignState, ChunkState
 from sms.services.timing import lease_duration
 
+logger = logging.getLogger(__name__)
 
-def claim(campaign_id: int) -> str | None:
+# Renewed four times a lease: three renewals may fail (the database restarting) before a live
+# run's lease runs out. A dead run's is free 9-12 s after its last renewal.
+WATCHED_LEASE = timedelta(seconds=12)
+RENEW_EVERY_S = 3.0
+SWEEP_EVERY_S = 10.0  # sms.schedule's "sms-resume-stalled-campaigns"
+
+
+def watched() -> bool:
+    """Whether a run started now can be watched by a LeaseKeeper (see the module's note)."""
+    return not connection.in_atomic_block
+
+
+def run_lease(is_watched: bool) -> timedelta:
+    return WATCHED_LEASE if is_watched else lease_duration()
+
+
+def claim(campaign_id: int, lease: timedelta | None = None) -> str | None:
     """Take the campaign's lease; None when another run holds it or nothing is to be done."""
     token = uuid.uuid4().hex
     now = timezone.now()
@@ -27,7 +65,7 @@ def claim(campaign_id: int) -> str | None:
             state__in=(CampaignState.QUEUED, CampaignState.SENDING, CampaignState.CANCELLED),
         )
         .filter(lease_free(now))
-        .update(lease_owner=token, lease_expires_at=now + lease_duration())
+        .update(lease_owner=token, lease_expires_at=now + (lease or lease_duration()))
     )
     if not taken:
         return None
@@ -35,6 +73,15 @@ def claim(campaign_id: int) -> str | None:
         state=CampaignState.SENDING
     )
     return token
+
+
+def extend(campaign_id: int, token: str, lease: timedelta) -> bool:
+    """Push the lease's end `lease` from now; False when the run no longer holds it."""
+    return bool(
+        Campaign.objects.filter(pk=campaign_id, lease_owner=token).update(
+            lease_expires_at=timezone.now() + lease
+        )
+    )
 
 
 def release(campaign_id: int, token: str, until: datetime | None = None) -> None:
@@ -47,6 +94,61 @@ def release(campaign_id: int, token: str, until: datetime | None = None) -> None
 def lease_free(now: datetime) -> Q:
     """No run holds the lease: never taken, given up, or expired with its run."""
     return Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now)
+
+
+class LeaseKeeper:
+    """Renews a run's lease from a thread of its own until the run ends (`with` block), the
+    lease is lost, or `limit_s` seconds have passed. It writes through its own connection,
+    kept for the run and closed when it stops. A failed renewal (the database away for a
+    moment) is logged once a minute and tried again at the next turn on a new connection."""
+
+    def __init__(self, campaign_id: int, token: str, limit_s: float,
+                 lease: timedelta | None = None, every_s: float | None = None) -> None:
+        self.campaign_id = campaign_id
+        self.token = token
+        self.lease = lease or WATCHED_LEASE
+        self.every_s = every_s or RENEW_EVERY_S
+        self.limit = time.monotonic() + limit_s
+        self.renewals = 0
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(
+            target=self._keep, name=f"campaign-{campaign_id}-lease", daemon=True
+        )
+
+    def __enter__(self) -> LeaseKeeper:
+        self._thread.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self._stopping.set()
+        self._thread.join()
+
+    def _keep(self) -> None:
+        try:
+            while not self._stopping.wait(self.every_s):
+                if time.monotonic() > self.limit:
+                    logger.warning("campaign %s: the run passed its time limit; its lease is no "
+                                   "longer renewed", self.campaign_id)
+                    return
+                if not self._renew():
+                    return
+        finally:
+            connection.close()
+
+    def _renew(self) -> bool:
+        """False once the lease is lost; True to carry on (also after a failed write)."""
+        try:
+            if not extend(self.campaign_id, self.token, self.lease):
+                return False
+        except DatabaseFailure as error:  # the server restarting, the connection cut
+            once_a_minute.warn(__name__, "campaign-lease", "campaign %s: could not renew its "
+                               "lease: %s", self.campaign_id, error)
+            with suppress(DatabaseFailure):
+                connection.close()  # the next turn connects afresh
+            return True
+        self.renewals += 1
+        return True
 
 
 def stalled_campaigns(now: datetime | None = None) -> list[int]:

@@ -4,8 +4,10 @@ sending any number twice.
 The rules, in the order a run applies them:
 
 1. Lease. A run first takes the campaign's lease with a conditional update (free or expired
-   only) and renews it after every provider call; a run that loses it stops. Two workers
-   therefore never send the same campaign at once, and a dead worker's lease runs out.
+   only) and renews it before every provider call; a run that loses it stops. Two workers
+   therefore never send the same campaign at once, and a dead worker's lease runs out. In a
+   worker the lease is short and a thread renews it meanwhile (`campaign_lease.LeaseKeeper`),
+   so a killed worker's campaign goes on within about 25 s (campaign_lease).
 2. Chunks in order. A chunk (at most 1000 numbers) is marked `sending` before its first call
    and `sent` once every number in it has a result; the next chunk starts only then.
 3. Intent before the call. The numbers of one call (those of the chunk that share the same
@@ -75,7 +77,7 @@ from sms.models import (
 )
 from sms.services import suppression
 from sms.services.bulk import SendOutcome, mark_submitting, record_outcomes
-from sms.services.campaign_lease import claim, release
+from sms.services.campaign_lease import LeaseKeeper, claim, release, run_lease, watched
 from sms.services.connection import record_quota, sms_client
 from sms.services.scheduling import bound_by_window, window_opens_at
 from sms.services.timing import lease_duration, reconcile_grace
@@ -172,9 +174,11 @@ class CampaignRun:
         client: api.SmsClient,
         budget_s: float = RUN_BUDGET_S,
         clock: Callable[[], float] = time.monotonic,
+        lease: timedelta | None = None,
     ) -> None:
         self.campaign_id = campaign_id
         self.token = token
+        self.lease = lease or lease_duration()
         self.client = client
         self.clock = clock
         self.deadline = clock() + budget_s
@@ -188,7 +192,7 @@ class CampaignRun:
         state = self.campaign.state
         renewed = Campaign.objects.filter(
             pk=self.campaign_id, lease_owner=self.token, state=state
-        ).update(lease_expires_at=timezone.now() + lease_duration())
+        ).update(lease_expires_at=timezone.now() + self.lease)
         if not renewed:
             raise _LeaseLost
 
@@ -351,11 +355,12 @@ class CampaignRun:
             records = self._report_since(since, mobiles)
         candidates = self._unclaimed_by_mobile(records)
         wait_until: datetime | None = None
+        found: list[tuple[Message, api.Message]] = []
         for message in uncertain:
             window_start = (message.submitted_at or timezone.now()) - RECONCILE_SKEW
             record = _take_oldest(candidates.get(message.mobile, []), window_start)
             if record is not None:
-                self._adopt(message, record)
+                found.append((message, record))
             elif message.submitted_at is not None and message.submitted_at > decided_before:
                 # Absent from the report proves nothing yet: the provider may still be working
                 # on the call that carried it (rule 4).
@@ -370,6 +375,7 @@ class CampaignRun:
                 )
             else:
                 self._unmark([message.pk])
+        self._adopt(found)
         if wait_until is not None:
             raise _WaitForProvider(wait_until)
 
@@ -418,21 +424,32 @@ class CampaignRun:
             for mobile, found in by_mobile.items()
         }
 
-    def _adopt(self, message: Message, record: api.Message) -> None:
-        status = fit_code(record.status or MessageStatus.PROCESSING, "message status")
+    def _adopt(self, found: list[tuple[Message, api.Message]]) -> None:
+        """Each message takes its report record's id and status, all in one transaction (a
+        worker killed mid-call leaves up to a chunk to adopt: one commit, not a thousand),
+        and the quota figures of the newest record are kept."""
+        if not found:
+            return
+        adopted = 0
+        now = timezone.now()
         with transaction.atomic():
-            changed = Message.objects.filter(pk=message.pk, status=MessageStatus.SUBMITTING).update(
-                status=status,
-                provider_message_id=record.id,
-                error_code="",
-                sent_at=record.sent_at,
-                units_billed=record.quantity if status == MessageStatus.SUCCESS else None,
-                status_changed_at=timezone.now(),
-            )
+            for message, record in found:
+                status = fit_code(record.status or MessageStatus.PROCESSING, "message status")
+                adopted += Message.objects.filter(
+                    pk=message.pk, status=MessageStatus.SUBMITTING
+                ).update(
+                    status=status,
+                    provider_message_id=record.id,
+                    error_code="",
+                    sent_at=record.sent_at,
+                    units_billed=record.quantity if status == MessageStatus.SUCCESS else None,
+                    status_changed_at=now,
+                )
             Campaign.objects.filter(pk=self.campaign_id).update(
-                accepted_count=F("accepted_count") + changed
+                accepted_count=F("accepted_count") + adopted
             )
-        record_quota(record.owner)
+        newest = max((record for _message, record in found), key=lambda r: r.created_at)
+        record_quota(newest.owner)
 
 
 def _take_oldest(candidates: list[api.Message], window_start: datetime) -> api.Message | None:
@@ -460,12 +477,21 @@ def run_campaign(
     one return at once with `claimed=False`. Never raises for a failure of the run itself:
     the failure is stored on the campaign and the outcome says when to try again.
     """
-    token = claim(campaign_id)
+    is_watched = watched()
+    lease = run_lease(is_watched)
+    token = claim(campaign_id, lease)
     if token is None:
         return RunOutcome(_state_of(campaign_id), claimed=False)
     resume_at: datetime | None = None
     try:
-        outcome = _run_claimed(campaign_id, token, client, budget_s)
+        if is_watched:
+            # Renewed until the run ends, or until it overruns its budget by the longest a
+            # call may last (then a stuck run loses the lease, as a dead one does).
+            limit_s = budget_s + lease_duration().total_seconds()
+            with LeaseKeeper(campaign_id, token, limit_s, lease):
+                outcome = _run_claimed(campaign_id, token, client, budget_s, lease)
+        else:
+            outcome = _run_claimed(campaign_id, token, client, budget_s, lease)
         if outcome.again and outcome.countdown:
             resume_at = timezone.now() + timedelta(seconds=outcome.countdown)
         return outcome
@@ -475,10 +501,11 @@ def run_campaign(
 
 
 def _run_claimed(
-    campaign_id: int, token: str, client: api.SmsClient | None, budget_s: float
+    campaign_id: int, token: str, client: api.SmsClient | None, budget_s: float,
+    lease: timedelta,
 ) -> RunOutcome:
     try:
-        run = CampaignRun(campaign_id, token, client or sms_client(), budget_s)
+        run = CampaignRun(campaign_id, token, client or sms_client(), budget_s, lease=lease)
         return run.execute()
     except _OutOfTime:
         return RunOutcome(CampaignState.SENDING, again=True)

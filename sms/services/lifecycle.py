@@ -40,7 +40,7 @@ from sms.services.counts import today_counts
 from sms.services.scheduling import OVERRIDE_PERMISSION, check_start_time
 
 SYNC_SEND_BUDGET_S = 20.0  # the send page waits this long, then the worker carries on
-STALLED_TASK_EXPIRES_S = 600
+STALLED_TASK_EXPIRES_S = 60  # the sweep queues it again 10 s later anyway
 # A draft of the send page or the command line that nobody confirmed is dropped after this.
 # Import drafts stay until staff discard them: they carry a file and its report.
 STALE_DRAFT_AGE = timedelta(days=1)
@@ -431,7 +431,7 @@ def resume_stalled_campaigns() -> list[int]:
     """Queue a run for every campaign whose worker died or whose task was lost."""
     stalled = stalled_campaigns()
     for campaign_id in stalled:
-        # The sweep runs every minute: while no worker is up, let its tasks lapse rather
+        # The sweep runs every 10 s: while no worker is up, let its tasks lapse rather
         # than pile up (the lease would make the extra ones no-ops anyway).
         enqueue_campaign(campaign_id, expires=STALLED_TASK_EXPIRES_S)
     return stalled
