@@ -14,6 +14,7 @@ INVALID_TOKEN = "40310013"  # DECISIONS.md, "Content delivery"
 BAD_PARAMETER = "40000001"  # _upv, _upd or the query string itself
 BAD_IMAGE_PARAMETER = "40000010"
 NOT_AN_IMAGE = "40000011"
+NOT_AN_IMAGE_INFO = "40600011"  # cloud/image.md: 406 for information asked of a non-image
 BAD_COMBINE = "40000012"
 IP_DENIED = "40310010"
 REFERER_DENIED = "40310011"
