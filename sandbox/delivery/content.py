@@ -121,7 +121,7 @@ def _render(local_path: Path | None, recipe: Recipe,
     except imaging.NotAnImage as error:
         if error.info:  # cloud/image.md: information asked of a non-image is 406
             raise EdgeError(406, NOT_AN_IMAGE_INFO, str(error)) from None
-        raise EdgeError(400, NOT_AN_IMAGE, str(error)) from None
+        raise EdgeError(405, NOT_AN_IMAGE, str(error)) from None
 
 
 def _mark_loader(target: Target) -> watermarks.MarkLoader:

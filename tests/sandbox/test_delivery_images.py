@@ -221,7 +221,7 @@ def test_bad_values_are_refused_naming_the_key(edge, params, key):
 
 def test_processing_a_file_that_is_not_an_image_is_refused(edge, sandbox):
     Storage(sandbox).put("/img/notes.png", b"not an image at all")
-    assert_refused(edge.get("/img/notes.png!/fw/100"), 400, "40000011")
+    assert_refused(edge.get("/img/notes.png!/fw/100"), 405, "40500011")  # cloud/image.md
 
 
 def test_parameters_on_a_missing_file_are_not_found(edge):
