@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 from sandbox.delivery.imageparams import MAX_SIDE, ImageParamError, Watermark
 from sandbox.storage import fonts
 
+MAX_TILES = 10_000  # `repeat/true`: more copies than this are refused (time, not the page)
 # Opens the image of a `/watermark/url/` path (in the same service) or raises ImageParamError.
 MarkLoader = Callable[[str], Image.Image]
 # Each gravity as (horizontal, vertical) placement.
@@ -100,6 +101,10 @@ def _image_layer(size: tuple[int, int], mark: Watermark, load: MarkLoader | None
     if mark.repeat:
         step_x = picture.width + mark.margin[0]
         step_y = picture.height + mark.margin[1]
+        tiles = -(-size[0] // step_x) * -(-size[1] // step_y)
+        if tiles > MAX_TILES:
+            raise ImageParamError("repeat", f"the watermark would be drawn {tiles} times, more "
+                                            f"than {MAX_TILES}: use a larger mark or margin")
         for top in range(0, size[1], step_y):
             for left in range(0, size[0], step_x):
                 layer.paste(picture, (left, top))  # tiles never overlap: a plain copy

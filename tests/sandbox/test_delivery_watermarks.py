@@ -133,6 +133,13 @@ def test_repeat_tiles_the_image_mark(edge):
     assert image.getpixel((50, 10)) == WHITE
 
 
+def test_repeat_refuses_more_tiles_than_the_edge_draws(edge, sandbox):
+    Storage(sandbox).put("/w/marks/dot.png", image_bytes(1, 1, colour=RED))
+    params = f"/watermark/url/{encoded('/w/marks/dot.png')}/repeat/true/margin/0x0"
+    body = assert_refused(edge.get(f"/w/white.png!{params}"), 400, "40000010")
+    assert body["msg"].startswith("repeat: the watermark would be drawn 80000 times"), body
+
+
 def test_image_mark_opacity(edge):
     params = f"/watermark/url/{encoded('/w/marks/logo.png')}/opacity/50/margin/0x0"
     red, green, blue = pixel(opened(edge.get(f"/w/white.png!{params}")), (5, 5))
