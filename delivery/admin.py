@@ -32,7 +32,7 @@ class RuleSetAdmin(admin.ModelAdmin[RuleSet]):
 class PurgeRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin[PurgeRequest]):
     list_display = ("created_at", "domain", "source", "path", "url_count", "status", "attempts",
                     "requested_by")
-    list_filter = ("status", "source")
+    list_filter = ("status", "source", "error_kind")
     search_fields = ("urls", "path")
     actions = ["send_again"]
 

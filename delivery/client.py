@@ -17,6 +17,7 @@ exactly the text of the `purge` form field.
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -105,11 +106,32 @@ class DeliveryConnectionError(DeliveryError):
 
 
 class PurgeRateLimited(DeliveryError):
-    """429: more than 600 URLs in a minute."""
+    """406 (api/purge.md): more than 600 URLs in a minute; the same URLs may be sent again once
+    the minute has room. A 429, which a proxy in front may answer, means the same."""
 
 
 class PurgeAuthError(DeliveryError):
-    """401/403: the purge signature, bucket or operator was refused."""
+    """401/403: the purge signature, bucket, operator or date was refused.
+
+    `reason` names which, when the answer carries one of api/purge.md's hint texts
+    (`PURGE_AUTH_REASONS`); None for any other wording.
+    """
+
+    def __init__(self, message: str, *, status: int | None = None, body: str = "",
+                 reason: str | None = None) -> None:
+        super().__init__(message, status=status, body=body)
+        self.reason = reason
+
+
+# api/purge.md's 401 hint texts ("提示信息"), lowercased, and the reason each stands for.
+PURGE_AUTH_REASONS: Mapping[str, str] = {
+    "need authorization header": "need_authorization",
+    "need date header": "need_date",
+    "user is not exists": "user_not_exists",
+    "bucket is not exists": "bucket_not_exists",
+    "date offset error": "date_offset",
+    "sign error": "sign_error",
+}
 
 
 class PurgeRefused(DeliveryError):
@@ -199,13 +221,29 @@ class PurgeClient:
         return _purge_result(response)
 
 
+def purge_auth_reason(body: str) -> str | None:
+    """The reason of a 401 from its hint text: the `msg` (or `message`) of a JSON answer, or
+    the whole answer when it is plain text; compared without case or surrounding space."""
+    text = body
+    try:
+        payload = json.loads(body)
+    except ValueError:
+        payload = None
+    if isinstance(payload, dict):
+        found = payload.get("msg", payload.get("message"))
+        text = found if isinstance(found, str) else ""
+    return PURGE_AUTH_REASONS.get(text.strip().lower())
+
+
 def _purge_result(response: requests.Response) -> PurgeResult:
     status = response.status_code
     body = response.text[:2000]
-    if status == 429:
-        raise PurgeRateLimited("purge: more than 600 URLs a minute (429)", status=status, body=body)
+    if status in (406, 429):
+        raise PurgeRateLimited(f"purge: more than 600 URLs a minute ({status})", status=status,
+                               body=body)
     if status in (401, 403):
-        raise PurgeAuthError(f"purge: refused ({status}): {body}", status=status, body=body)
+        raise PurgeAuthError(f"purge: refused ({status}): {body}", status=status, body=body,
+                             reason=purge_auth_reason(body))
     if status != 200:
         raise PurgeRefused(f"purge: HTTP {status}: {body}", status=status, body=body)
     try:

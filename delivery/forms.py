@@ -202,8 +202,9 @@ class CombineForm(OptionalSigningForm):
 
 
 class ImageForm(OptionalSigningForm):
-    """The image URL builder: a custom version, or URL parameters with every key of the
-    spec's table (empty keys are left out)."""
+    """The image URL builder: a custom version (optionally followed by parameters), or URL
+    parameters with every key of the spec's table (empty keys are left out) and one text or
+    image watermark (cloud/image.md)."""
 
     MODE_VERSION = "version"
     MODE_PARAMS = "params"
@@ -212,6 +213,33 @@ class ImageForm(OptionalSigningForm):
         label=_("Processing"), widget=forms.RadioSelect, initial=MODE_PARAMS,
         choices=[(MODE_PARAMS, _("URL parameters")), (MODE_VERSION, _("Custom version"))])
     version = forms.ChoiceField(label=_("Version"), required=False)
+    version_params = forms.CharField(
+        label=_("Parameters after the version"), required=False, max_length=1000,
+        help_text=_("Optional, e.g. /fw/80: they replace the version's keys of the same name."),
+        widget=forms.TextInput(attrs={"placeholder": "/fw/80"}))
+    wm_text = forms.CharField(label=_("Watermark text"), required=False,
+                              max_length=rules.MAX_WATERMARK_TEXT)
+    wm_image = forms.CharField(label=_("Watermark image"), required=False, max_length=1024,
+                               help_text=_("Path of an image of the same service, e.g. "
+                                           "/marks/logo.png"))
+    wm_font = forms.ChoiceField(label=_("Watermark font"), required=False,
+                                choices=[("", "—")] + [(f, f) for f in rules.FONTS])
+    wm_size = forms.CharField(label=_("Watermark text size"), required=False, max_length=10,
+                              help_text=_("Pixels, 1 to 1000 (32 when empty)"))
+    wm_color = forms.CharField(label=_("Watermark text colour"), required=False, max_length=10,
+                               help_text=_("RRGGBB (000000 when empty)"))
+    wm_align = forms.ChoiceField(label=_("Watermark position"), required=False,
+                                 choices=[("", "—")] + [(g, g) for g in rules.GRAVITIES])
+    wm_margin = forms.CharField(label=_("Watermark margin"), required=False, max_length=20,
+                                help_text=_("<x>x<y> pixels (20x20 when empty)"))
+    wm_opacity = forms.CharField(label=_("Watermark opacity"), required=False, max_length=10,
+                                 help_text=_("0 to 100 (100, opaque, when empty)"))
+
+    # The watermark fields and the key each stands for; a problem of that key goes to it.
+    WATERMARK_FIELDS = {"wm_font": "font", "wm_size": "size", "wm_color": "color",
+                        "wm_align": "align", "wm_margin": "margin", "wm_opacity": "opacity"}
+    PROBLEM_FIELDS = {"watermark/text": "wm_text", "watermark/url": "wm_image",
+                      **{key: name for name, key in WATERMARK_FIELDS.items()}}
 
     def __init__(self, *args: Any, domain: Domain | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -220,25 +248,67 @@ class ImageForm(OptionalSigningForm):
             (name, f"{name} ({params})") for name, params in names]
         for key in rules.IMAGE_KEYS:
             self.fields[f"key_{key.name}"] = image_key_field(key)
+        for name, word in [("wm_text", "watermark/text"), ("wm_image", "watermark/url"),
+                           *self.WATERMARK_FIELDS.items()]:
+            self.fields[name].api_word = word  # type: ignore[attr-defined]  # _field.html
 
     def key_fields(self) -> list[forms.BoundField]:
         return [self[f"key_{key.name}"] for key in rules.IMAGE_KEYS]
 
+    def watermark_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("wm_text", "wm_image", *self.WATERMARK_FIELDS)]
+
     def pairs(self) -> list[tuple[str, str]]:
         data = self.cleaned_data
-        return [(key.name, data[f"key_{key.name}"]) for key in rules.IMAGE_KEYS
-                if data.get(f"key_{key.name}")]
+        pairs = [(key.name, data[f"key_{key.name}"]) for key in rules.IMAGE_KEYS
+                 if data.get(f"key_{key.name}")]
+        return pairs + self._watermark_pairs()
+
+    def version_pairs(self) -> list[tuple[str, str]]:
+        """The parameters after the version, read in `clean`."""
+        return list(self.cleaned_data.get("version_pairs") or [])
+
+    def _watermark_pairs(self) -> list[tuple[str, str]]:
+        data = self.cleaned_data
+        text, image = data.get("wm_text") or "", (data.get("wm_image") or "").strip()
+        pairs: list[tuple[str, str]] = []
+        if text.strip():
+            pairs.append(("watermark", f"text/{rules.encode_watermark(text)}"))
+        elif image:
+            pairs.append(("watermark", f"url/{rules.encode_watermark(image)}"))
+        for name, key in self.WATERMARK_FIELDS.items():
+            value = (data.get(name) or "").strip()
+            if value:
+                pairs.append((key, value.upper() if key == "color" else value))
+        return pairs
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("mode") == self.MODE_VERSION:
             if not data.get("version"):
                 self.add_error("version", _("Choose a version."))
+            self._clean_version_params(data)
             return data
+        self._check_watermark_choice(data)
         for problem in rules.check_image_params(self.pairs()):
-            target = f"key_{problem.field}"
+            target = self.PROBLEM_FIELDS.get(problem.field, f"key_{problem.field}")
             self.add_error(target if target in self.fields else None, problem_text(problem))
         return data
+
+    def _clean_version_params(self, data: dict[str, Any]) -> None:
+        text = (data.get("version_params") or "").strip()
+        if not text:
+            return
+        try:
+            data["version_pairs"] = rules.parse_image_params(text)
+        except rules.LinkError as error:
+            for problem in error.problems:
+                self.add_error("version_params", problem_text(problem))
+
+    def _check_watermark_choice(self, data: dict[str, Any]) -> None:
+        if (data.get("wm_text") or "").strip() and (data.get("wm_image") or "").strip():
+            self.add_error("wm_image", _("Give a watermark text or a watermark image, not "
+                                         "both."))
 
 
 # The readable name of each processing key; the key itself is shown beside it in small type.
@@ -250,13 +320,14 @@ KEY_LABELS = {
     "compress": _("Optimise size"), "quality": _("Quality"), "format": _("Output format"),
     "gaussblur": _("Gaussian blur"), "progressive": _("Progressive loading"),
     "canvas": _("Canvas"), "cvscolor": _("Canvas colour"), "border": _("Border"),
-    "brdcolor": _("Border colour"),
+    "brdcolor": _("Border colour"), "force": _("Allow enlarging"),
 }
 # What each key's value looks like, where the label alone does not say.
 KEY_HELP = {
     "sq": _("Side in pixels"), "fw": _("Pixels"), "fh": _("Pixels"),
-    "fwfh": _("<w>x<h>, no enlarging"), "both": _("<w>x<h>"),
-    "max": _("Pixels"), "min": _("Pixels"), "scale": _("Percent, 1 to 99"),
+    "fwfh": _("<w>x<h>"), "both": _("<w>x<h>"),
+    "force": _("fw, fh, fwfh, max and min never enlarge without it"),
+    "max": _("Pixels"), "min": _("Pixels"), "scale": _("Percent, 1 to 1000 (above 100 enlarges)"),
     "crop": _("<w>x<h>a<x>a<y>"), "quality": _("1 to 99"), "gaussblur": _("<radius>x<sigma>"),
     "canvas": _("<w>x<h>a<x>a<y>"), "cvscolor": _("RRGGBBAA"), "border": _("<w>x<h>"),
     "brdcolor": _("RRGGBBAA"),

@@ -202,6 +202,31 @@ class PurgeStatus(models.TextChoices):
     REFUSED = "refused", _("Refused")
 
 
+class PurgeErrorKind(models.TextChoices):
+    """Why the provider did not take a purge, worded for the history: api/purge.md's 406 and
+    its six 401 hint texts, each told apart (`delivery.client.PURGE_AUTH_REASONS`)."""
+
+    RATE_LIMITED = "rate_limited", _(
+        "The provider refused more than 600 URLs a minute (406); it will be sent again "
+        "later.")
+    NEED_AUTHORIZATION = "need_authorization", _(
+        "The provider received no Authorization header (401).")
+    NEED_DATE = "need_date", _("The provider received no Date header (401).")
+    USER_NOT_EXISTS = "user_not_exists", _(
+        "The provider does not know the storage operator (401): check the operator's name.")
+    BUCKET_NOT_EXISTS = "bucket_not_exists", _(
+        "The provider does not know the storage service (401): check the service name.")
+    DATE_OFFSET = "date_offset", _(
+        "The provider found the Date more than 30 minutes off its clock (401): check this "
+        "server's clock.")
+    SIGN_ERROR = "sign_error", _(
+        "The provider found the signature wrong (401): check the operator's password.")
+    UNAUTHORIZED = "unauthorized", _("The provider refused the credentials.")
+    NO_ANSWER = "no_answer", _("The provider did not answer; it will be sent again later.")
+    SERVER = "server", _("The provider failed (5xx); it will be sent again later.")
+    REFUSED = "refused", _("The provider refused the request.")
+
+
 class PurgeRequest(models.Model):
     """One cache refresh: the URLs, who or what asked, and the provider's answer.
 
@@ -236,6 +261,9 @@ class PurgeRequest(models.Model):
     invalid_domains = models.JSONField(_("URLs of invalid domains"), default=list, blank=True)
     answer = models.TextField(_("provider answer"), blank=True)
     error = models.TextField(_("error"), blank=True)
+    # What `error` says, for people: the history and the page show its translated label.
+    error_kind = models.CharField(_("kind of error"), max_length=20, blank=True,
+                                  choices=PurgeErrorKind.choices)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -68,6 +68,19 @@ PROBLEMS: Mapping[str, Promise] = {
     "image_needs": _("%(field)s: needs %(owner)s as well."),
     "image_empty": _("Choose at least one processing operation."),
     "image_odd": _("%(field)s: must be /<key>/<value> pairs; “%(key)s” has no value."),
+    "image_rgb": _("%(field)s: must be RRGGBB in hexadecimal, e.g. FF0000."),
+    "image_watermark": _("%(field)s: must be watermark/text/<Base64 text> or "
+                         "watermark/url/<Base64 path>, not “%(value)s”."),
+    "image_watermarks": _("%(field)s: at most %(limit)s watermarks."),
+    "image_base64": _("%(field)s: must be Base64 (with | for /) of UTF-8 text, not "
+                      "“%(value)s”."),
+    "image_mark_path": _("%(field)s: the watermark image must be a path of the same service "
+                         "starting with /, not “%(value)s”."),
+    "image_mark_empty": _("%(field)s: the watermark text is empty."),
+    "image_mark_long": _("%(field)s: the watermark text is at most %(limit)s characters."),
+    "image_mark_kind": _("%(field)s: only for a watermark/%(kind)s watermark."),
+    "image_watermark_first": _("%(field)s: belongs to a watermark; put it after "
+                               "watermark/text/… or watermark/url/…."),
     "version_name": _("%(field)s: a version name is 1 to 32 letters or digits."),
     "version_unknown": _("%(field)s: no image version is named “%(value)s”."),
     "suffix_separator": _("%(field)s: must start with the separator “%(separator)s”."),

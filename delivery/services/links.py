@@ -73,12 +73,14 @@ def combine_link(domain: Domain, directory: str, files: list[str],
     return sign(domain, rules.combine_url(delivery_base_url(domain), directory, files), signing)
 
 
-def version_link(domain: Domain, path: str, name: str, signing: Signing | None = None) -> str:
+def version_link(domain: Domain, path: str, name: str, signing: Signing | None = None,
+                 pairs: list[tuple[str, str]] | None = None) -> str:
+    """`<file URL><sep><version>`, followed by parameters when `pairs` are given."""
     if not ImageVersion.objects.filter(domain=domain, name=name).exists():
         raise rules.LinkError([rules.problem("version", "version_unknown",
                                              "no image version is named {value}", value=name)])
-    return sign(domain, rules.version_url(file_url(domain, path), separator(domain), name),
-                signing)
+    return sign(domain, rules.version_url(file_url(domain, path), separator(domain), name,
+                                          pairs or ()), signing)
 
 
 def processed_link(domain: Domain, path: str, pairs: list[tuple[str, str]],

@@ -3,8 +3,10 @@
 Every purge is a `PurgeRequest` written before the provider is called. Sending claims the row
 (`pending`/`failed` -> `sending`) with a conditional update, inside a lock that also counts the
 URLs sent in the last minute, so the 600-URLs-a-minute limit (DECISIONS, purge) is kept here
-rather than discovered as a 429. A manual request that would break it is refused before
-anything is stored; an automatic one waits for room (the task retries with a countdown).
+rather than discovered as the provider's 406 (which, when it comes all the same, leaves the
+request failed, to be sent again by the beat job). A manual request that would break it is
+refused before anything is stored; an automatic one waits for room (the task retries with a
+countdown).
 
 The window is the account's (one purge API for every domain), so the lock is account-wide
 too; each request records the domains of ours its URLs touch (`PurgeRequest.domains`).
@@ -43,6 +45,7 @@ from delivery.client import (
 from delivery.models import (
     DeliverySettings,
     ImageVersion,
+    PurgeErrorKind,
     PurgeRequest,
     PurgeSource,
     PurgeStatus,
@@ -261,15 +264,27 @@ def _send_claimed(pk: int) -> PurgeRequest:
     request = PurgeRequest.objects.get(pk=pk)
     try:
         result = purge_client(_signing_domain(request)).purge(request.url_list())
-    except (PurgeRateLimited, DeliveryConnectionError) as error:
-        _finish(pk, PurgeStatus.FAILED, error=str(error), answer=error.body)
+    except PurgeRateLimited as error:
+        # api/purge.md's 406: the minute is full at the provider (another client of the
+        # account, or a clock that counts differently); the URLs can go once it has room.
+        _finish(pk, PurgeStatus.FAILED, error=str(error), answer=error.body,
+                kind=PurgeErrorKind.RATE_LIMITED)
+    except DeliveryConnectionError as error:
+        _finish(pk, PurgeStatus.FAILED, error=str(error), answer=error.body,
+                kind=PurgeErrorKind.NO_ANSWER)
     except PurgeRefused as error:
         # A server error may pass; anything else the provider will refuse again.
         retry = error.status is not None and error.status >= 500
         _finish(pk, PurgeStatus.FAILED if retry else PurgeStatus.REFUSED, error=str(error),
-                answer=error.body)
-    except (PurgeAuthError, DeliveryError) as error:
-        _finish(pk, PurgeStatus.REFUSED, error=str(error), answer=error.body)
+                answer=error.body,
+                kind=PurgeErrorKind.SERVER if retry else PurgeErrorKind.REFUSED)
+    except PurgeAuthError as error:
+        # Credentials, names or the clock: sending the same again would be refused again.
+        _finish(pk, PurgeStatus.REFUSED, error=str(error), answer=error.body,
+                kind=_AUTH_KINDS.get(error.reason or "", PurgeErrorKind.UNAUTHORIZED))
+    except DeliveryError as error:
+        _finish(pk, PurgeStatus.REFUSED, error=str(error), answer=error.body,
+                kind=PurgeErrorKind.REFUSED)
     except Exception as error:
         # Never leave a row in `sending` because of a local failure (settings removed, ...).
         _finish(pk, PurgeStatus.FAILED, error=f"{type(error).__name__}: {error}")
@@ -280,9 +295,21 @@ def _send_claimed(pk: int) -> PurgeRequest:
     return PurgeRequest.objects.get(pk=pk)
 
 
+# The client's reasons (api/purge.md's 401 texts) and the kinds the history words them as.
+_AUTH_KINDS: dict[str, PurgeErrorKind] = {
+    "need_authorization": PurgeErrorKind.NEED_AUTHORIZATION,
+    "need_date": PurgeErrorKind.NEED_DATE,
+    "user_not_exists": PurgeErrorKind.USER_NOT_EXISTS,
+    "bucket_not_exists": PurgeErrorKind.BUCKET_NOT_EXISTS,
+    "date_offset": PurgeErrorKind.DATE_OFFSET,
+    "sign_error": PurgeErrorKind.SIGN_ERROR,
+}
+
+
 def _finish(pk: int, status: str, *, error: str = "", answer: str = "",
-            invalid: list[str] | None = None) -> None:
-    fields: dict[str, Any] = {"status": status, "error": error[:2000], "answer": answer[:4000]}
+            invalid: list[str] | None = None, kind: str = "") -> None:
+    fields: dict[str, Any] = {"status": status, "error": error[:2000], "answer": answer[:4000],
+                              "error_kind": kind}
     if status != PurgeStatus.FAILED:
         fields["finished_at"] = timezone.now()
     if invalid is not None:

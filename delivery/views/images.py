@@ -29,7 +29,8 @@ from storage import services as storage
 def build_image_url(domain: Domain, form: ImageForm, signing: Signing | None) -> str:
     data = form.cleaned_data
     if data["mode"] == ImageForm.MODE_VERSION:
-        return services.version_link(domain, data["path"], data["version"], signing)
+        return services.version_link(domain, data["path"], data["version"], signing,
+                                     form.version_pairs())
     return services.processed_link(domain, data["path"], form.pairs(), signing)
 
 

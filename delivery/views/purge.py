@@ -78,11 +78,16 @@ def _purge(request: StaffRequest, form: PurgeForm) -> bool | HttpResponse:
                 "urls": ", ".join(purge.invalid_domains)})
     elif purge.status == PurgeStatus.FAILED:
         messages.error(request, _("The purge did not go through (%(error)s); it will be "
-                                  "retried automatically.") % {"error": purge.error})
+                                  "retried automatically.") % {"error": _error_text(purge)})
     else:
         messages.error(request, _("The provider refused the purge: %(error)s") % {
-            "error": purge.error})
+            "error": _error_text(purge)})
     return True
+
+
+def _error_text(purge: PurgeRequest) -> str:
+    """The translated wording of the error's kind, else the error as recorded."""
+    return purge.get_error_kind_display() if purge.error_kind else purge.error
 
 
 def _purge_question(urls: list[str], typed: str) -> Confirmation:

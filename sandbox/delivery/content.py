@@ -13,15 +13,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.http import FileResponse, HttpResponse, HttpResponseBase
+from PIL import Image, UnidentifiedImageError
 
 from sandbox.core import clock
-from sandbox.delivery import combine, downloads, htmlmin, imaging, query, targets
+from sandbox.delivery import combine, downloads, htmlmin, imaging, query, targets, watermarks
 from sandbox.delivery.cache import EDGE_CACHE, MAX_ENTRY_BYTES, CacheKey, Entry
 from sandbox.delivery.config import Published
 from sandbox.delivery.errors import (
     BAD_COMBINE,
     BAD_IMAGE_PARAMETER,
     NOT_AN_IMAGE,
+    NOT_AN_IMAGE_INFO,
     EdgeError,
     not_found,
 )
@@ -86,9 +88,10 @@ def _produce(key: CacheKey, target: Target, settings: Published) -> Entry:
     content_type, filename = source.mime_type, source.name
     if target.kind == IMAGE:
         assert target.recipe is not None
-        rendered = _render(source.local_path, target.recipe)
+        rendered = _render(source.local_path, target.recipe, _mark_loader(target))
         body, content_type = rendered.body, rendered.content_type
-        if target.recipe.format is not None:  # `_upd=true` names the download as it now is
+        if target.recipe.format is not None or target.recipe.info is not None:
+            # `_upd=true` names the download as it now is
             filename = f"{source.name.rsplit('.', 1)[0]}.{rendered.extension}"
     elif target.kind == COMBINED:
         total = sum(found.size for found in target.sources)
@@ -104,18 +107,44 @@ def _produce(key: CacheKey, target: Target, settings: Published) -> Entry:
                  content_type=content_type, filename=filename, stored_at=clock.now())
 
 
-def _render(local_path: Path | None, recipe: Recipe) -> imaging.Rendered:
+def _render(local_path: Path | None, recipe: Recipe,
+            load: watermarks.MarkLoader) -> imaging.Rendered:
     if local_path is None:
         raise Replaced()
     try:
         with open(local_path, "rb") as source:
-            return imaging.render(source, recipe)
+            return imaging.render(source, recipe, load=load)
     except FileNotFoundError:
         raise Replaced() from None
     except ImageParamError as error:
         raise EdgeError(400, BAD_IMAGE_PARAMETER, str(error)) from None
     except imaging.NotAnImage as error:
-        raise EdgeError(400, NOT_AN_IMAGE, str(error)) from None
+        if error.info:  # cloud/image.md: information asked of a non-image is 406
+            raise EdgeError(406, NOT_AN_IMAGE_INFO, str(error)) from None
+        raise EdgeError(405, NOT_AN_IMAGE, str(error)) from None
+
+
+def _mark_loader(target: Target) -> watermarks.MarkLoader:
+    """Opens the image of a `/watermark/url/` mark among the target's sources."""
+    paths = [mark.path for mark in (target.recipe.watermarks if target.recipe else ())
+             if mark.kind == "url"]
+    marks = dict(zip(paths, target.sources[1:], strict=True))  # targets.image_target's order
+
+    def load(path: str) -> Image.Image:
+        found = marks.get(path)
+        if found is None or found.local_path is None:
+            raise Replaced()
+        try:
+            with Image.open(found.local_path) as image:
+                image.load()
+                return image.copy()
+        except FileNotFoundError:
+            raise Replaced() from None
+        except (UnidentifiedImageError, Image.DecompressionBombError, OSError) as error:
+            raise ImageParamError("watermark/url", f"{path} is not an image the edge can "
+                                                   f"use ({error})") from None
+
+    return load
 
 
 def _read(local_path: Path | None) -> bytes:

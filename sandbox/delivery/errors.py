@@ -13,7 +13,9 @@ INVALID_TOKEN = "40310013"  # DECISIONS.md, "Content delivery"
 # (sandbox) codes.
 BAD_PARAMETER = "40000001"  # _upv, _upd or the query string itself
 BAD_IMAGE_PARAMETER = "40000010"
-NOT_AN_IMAGE = "40000011"
+# cloud/image.md's status table: processing a non-image is 405, asking its information 406.
+NOT_AN_IMAGE = "40500011"
+NOT_AN_IMAGE_INFO = "40600011"
 BAD_COMBINE = "40000012"
 IP_DENIED = "40310010"
 REFERER_DENIED = "40310011"

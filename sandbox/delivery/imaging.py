@@ -2,22 +2,38 @@
 
 Order of operations, whatever the order of the keys in the URL (the spec leaves it open):
 EXIF orientation (`rotate/auto`), crop (on the image as stored, before any scaling), scaling,
-rotation by 90/180/270 degrees clockwise, Gaussian blur, sharpening, canvas, border, then the
-output encoding (format, quality, progressive, compress). A multi-frame GIF that stays a GIF has
-every frame processed unless `gifto/true` asks for the first frame only; other multi-frame
-images keep their first frame. Saving as JPEG puts transparent pixels on white.
+rotation by 90/180/270 degrees clockwise, Gaussian blur, sharpening, canvas, border, the
+watermarks in the order given (watermarks.py), then the output encoding (format, quality,
+progressive, compress). fw, fh, fwfh, max and min never enlarge without `force/true`
+(cloud/image.md); sq, both and scale (1-1000) always give the size they name. With `/info` or
+`/meta` the answer is the result's information as JSON (imageinfo.py) instead of the image.
+A multi-frame GIF that stays a GIF has every frame processed unless `gifto/true` asks for the
+first frame only (watermarks only with their `animate/true`); other multi-frame images keep
+their first frame. Saving as JPEG puts transparent pixels on white.
 Defaults: canvas and border colour opaque white; the output keeps the source's format.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import json
 from dataclasses import dataclass
 from typing import BinaryIO
 
 from PIL import Image, ImageFilter, ImageOps, ImageSequence, UnidentifiedImageError
 
-from sandbox.delivery.imageparams import MAX_SIDE, Box, ImageParamError, Recipe, Rgba, Scaling
+from sandbox.delivery import imageinfo, watermarks
+from sandbox.delivery.imageparams import (
+    FORCED_KEYS,
+    MAX_SIDE,
+    Box,
+    ImageParamError,
+    Recipe,
+    Rgba,
+    Scaling,
+)
+from sandbox.delivery.watermarks import MarkLoader
 
 MAX_PIXELS = 40_000_000  # a result larger than this is refused: memory, not the spec
 WHITE: Rgba = (255, 255, 255, 255)
@@ -29,7 +45,12 @@ SHARPEN = ImageFilter.UnsharpMask(radius=2, percent=150, threshold=3)
 
 
 class NotAnImage(ValueError):
-    """The stored file is not an image Pillow can read."""
+    """The stored file is not an image Pillow can read; `info` when image information was
+    asked (cloud/image.md answers that case 406 rather than 405)."""
+
+    def __init__(self, message: str, *, info: bool = False) -> None:
+        super().__init__(message)
+        self.info = info
 
 
 @dataclass(frozen=True)
@@ -39,10 +60,36 @@ class Rendered:
     extension: str
 
 
-def render(source: BinaryIO, recipe: Recipe) -> Rendered:
+def render(source: BinaryIO, recipe: Recipe, *, load: MarkLoader | None = None) -> Rendered:
     """Apply `recipe` to the image read from the open file `source`. Raises NotAnImage, or
     ImageParamError when the values do not fit this image (a crop outside it, a result too
-    large)."""
+    large). `load` opens the images of `/watermark/url/` marks."""
+    if recipe.info is not None:
+        return _information(source, recipe, load)
+    return _image(source, recipe, load)
+
+
+def _information(source: BinaryIO, recipe: Recipe, load: MarkLoader | None) -> Rendered:
+    """The information of the result: of the stored image itself when nothing else is asked
+    (EXIF and IPTC included), else of the processed image."""
+    processing = dataclasses.replace(recipe, info=None)
+    try:
+        if processing != Recipe():
+            described = io.BytesIO(_image(source, processing, load).body)
+        else:
+            described = source  # type: ignore[assignment]
+        with Image.open(described) as image:
+            found = imageinfo.describe(image, recipe.info or "info")
+    except NotAnImage as error:
+        raise NotAnImage(str(error), info=True) from None
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError) as error:
+        raise NotAnImage(f"the file is not an image the edge can describe ({error})",
+                         info=True) from None
+    body = json.dumps(found, ensure_ascii=False).encode()
+    return Rendered(body, "application/json", "json")
+
+
+def _image(source: BinaryIO, recipe: Recipe, load: MarkLoader | None) -> Rendered:
     try:
         with Image.open(source) as image:
             source_format = "JPEG" if image.format == "MPO" else (image.format or "PNG")
@@ -52,8 +99,8 @@ def render(source: BinaryIO, recipe: Recipe) -> Rendered:
                 if frames * image.width * image.height > MAX_PIXELS:  # every frame is decoded
                     raise NotAnImage(f"the animation has {frames} frames of {image.width}x"
                                      f"{image.height}, more than the edge processes")
-                return _render_animation(image, recipe)
-            frame = transform(image.copy(), recipe)
+                return _render_animation(image, recipe, load)
+            frame = transform(image.copy(), recipe, load=load)
             return _encode(frame, target, recipe)
     except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError) as error:
         raise NotAnImage(f"the file is not an image the edge can process ({error})") from None
@@ -65,7 +112,8 @@ def output_format(source_format: str, recipe: Recipe) -> str:
     return source_format if source_format in Image.SAVE else "PNG"
 
 
-def transform(image: Image.Image, recipe: Recipe) -> Image.Image:
+def transform(image: Image.Image, recipe: Recipe, *, load: MarkLoader | None = None,
+              animated: bool = False) -> Image.Image:
     if recipe.rotate == "auto":
         image = ImageOps.exif_transpose(image)
     if image.mode in ("1", "P"):  # palette images would be scaled by nearest neighbour
@@ -73,7 +121,7 @@ def transform(image: Image.Image, recipe: Recipe) -> Image.Image:
     if recipe.crop is not None:
         image = _crop(image, recipe.crop)
     if recipe.scaling is not None:
-        image = _scale(image, recipe.scaling)
+        image = _scale(image, recipe.scaling, force=recipe.force)
     if recipe.rotate in CLOCKWISE:
         image = image.transpose(CLOCKWISE[recipe.rotate])
     if recipe.gaussblur is not None or recipe.unsharp:
@@ -82,6 +130,8 @@ def transform(image: Image.Image, recipe: Recipe) -> Image.Image:
         image = _on_canvas(image, recipe.canvas, recipe.cvscolor or WHITE)
     if recipe.border is not None:
         image = _bordered(image, recipe.border, recipe.brdcolor or WHITE)
+    if recipe.watermarks:
+        image = watermarks.apply(image, recipe.watermarks, load, animated=animated)
     return image
 
 
@@ -101,15 +151,24 @@ def _crop(image: Image.Image, box: Box) -> Image.Image:
     return image.crop((box.x, box.y, right, bottom))
 
 
-def scaled_size(width: int, height: int, scaling: Scaling) -> tuple[int, int]:
-    """The size a scaling key gives an image of width x height (before the square crop of sq)."""
+def scaled_size(width: int, height: int, scaling: Scaling, *,
+                force: bool = False) -> tuple[int, int]:
+    """The size a scaling key gives an image of width x height (before the square crop of sq).
+    fw, fh, fwfh, max and min keep the image's size rather than enlarge it, unless `force`."""
+    wanted = _wanted_size(width, height, scaling)
+    if scaling.key in FORCED_KEYS and not force and wanted[0] > width:
+        return width, height
+    return wanted
+
+
+def _wanted_size(width: int, height: int, scaling: Scaling) -> tuple[int, int]:
     key = scaling.key
     if key == "fw":
         return scaling.width, round(height * scaling.width / width)
     if key == "fh":
         return round(width * scaling.width / height), scaling.width
     if key == "fwfh":
-        factor = min(1.0, scaling.width / width, scaling.height / height)
+        factor = min(scaling.width / width, scaling.height / height)
         return round(width * factor), round(height * factor)
     if key == "both":
         return scaling.width, scaling.height
@@ -125,8 +184,9 @@ def scaled_size(width: int, height: int, scaling: Scaling) -> tuple[int, int]:
     return round(width * factor), round(height * factor)
 
 
-def _scale(image: Image.Image, scaling: Scaling) -> Image.Image:
-    width, height = _checked(scaling.key, *scaled_size(image.width, image.height, scaling))
+def _scale(image: Image.Image, scaling: Scaling, *, force: bool = False) -> Image.Image:
+    width, height = _checked(scaling.key, *scaled_size(image.width, image.height, scaling,
+                                                       force=force))
     if (width, height) != image.size:
         image = image.resize((width, height), Image.Resampling.LANCZOS)
     if scaling.key == "sq":
@@ -203,11 +263,12 @@ def _encode(image: Image.Image, target: str, recipe: Recipe) -> Rendered:
                     EXTENSIONS.get(target, target.lower()))
 
 
-def _render_animation(image: Image.Image, recipe: Recipe) -> Rendered:
+def _render_animation(image: Image.Image, recipe: Recipe,
+                      load: MarkLoader | None) -> Rendered:
     frames: list[Image.Image] = []
     durations: list[int] = []
     for frame in ImageSequence.Iterator(image):
-        frames.append(transform(frame.convert("RGBA"), recipe))
+        frames.append(transform(frame.convert("RGBA"), recipe, load=load, animated=True))
         durations.append(int(frame.info.get("duration", 100)))
     buffer = io.BytesIO()
     frames[0].save(buffer, format="GIF", save_all=True, append_images=frames[1:],

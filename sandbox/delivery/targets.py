@@ -4,10 +4,14 @@ set of JS/CSS files. Files are found only through the storage emulator's store A
 Reading `<file URL><separator><suffix>` (content-delivery.md, "Image URLs"):
 1. A path that is a stored file is that file (a file's name may contain the separator).
 2. `<file><sep>/<key>/<value>...` is URL-parameter processing of `<file>`.
-3. `<file><sep><suffix>`: the original when `<suffix>` is the file's secret (a secret equal to a
+3. `<file><sep><version>/<key>/<value>...`: the custom version with the URL's parameters on
+   top (cloud/image.md, "混合使用"; `imageparams.with_version`).
+4. `<file><sep><suffix>`: the original when `<suffix>` is the file's secret (a secret equal to a
    version name wins over the version), else the custom version `<suffix>`. The split is tried
    at each separator of the last path segment, rightmost first, so names such as
    `my_photo.jpg_thumb` with separator `_` still resolve.
+A processed image's `sources` are the file, then the image of each `/watermark/url/` mark (in
+the same service, as the page requires), so that a changed mark is never served stale.
 A file with a secret is served as an original only under its secret: its plain URL is answered
 404, exactly as a missing file, so the URL does not even reveal that the file exists. Versions
 and parameter URLs of such a file are served, since they are not the original.
@@ -75,9 +79,25 @@ def resolve(bucket: str, path: str, settings: Published) -> Target:
         return Target(ORIGINAL, (found,))
     sep = settings.separator
     processed = _with_parameters(bucket, path, sep)
+    if processed is None:
+        processed = _with_version_and_parameters(bucket, path, sep, settings)
     if processed is not None:
         return processed
     return _with_suffix(bucket, path, sep, settings)
+
+
+def image_target(bucket: str, found: StoredObject, recipe: Recipe) -> Target:
+    """A processed image of `found`, with the images of its watermarks as further sources."""
+    marks = []
+    for mark in recipe.watermarks:
+        if mark.kind != "url":
+            continue
+        image = lookup(bucket, mark.path)
+        if image is None:
+            raise EdgeError(400, BAD_IMAGE_PARAMETER, f"watermark/url: {mark.path} is not a "
+                                                      f"file of this service")
+        marks.append(image)
+    return Target(IMAGE, (found, *marks), recipe)
 
 
 def _combined(bucket: str, combination: combine.Combination) -> Target:
@@ -100,8 +120,28 @@ def _with_parameters(bucket: str, path: str, sep: str) -> Target | None:
                 recipe = imageparams.parse(path[start + 1:])
             except imageparams.ImageParamError as error:
                 raise EdgeError(400, BAD_IMAGE_PARAMETER, str(error)) from None
-            return Target(IMAGE, (found,), recipe)
+            return image_target(bucket, found, recipe)
         start = path.find(marker, start + 1)
+    return None
+
+
+def _with_version_and_parameters(bucket: str, path: str, sep: str,
+                                 settings: Published) -> Target | None:
+    """`<file><sep><version>/<parameters>`: tried at each separator, leftmost first, where
+    what follows names a version and holds a `/`."""
+    texts: dict[str, str] = settings.data["versions"]
+    start = path.find(sep, 1)
+    while start > 0:
+        name, slash, params = path[start + 1:].partition("/")
+        if slash and name in texts:
+            found = lookup(bucket, path[:start])
+            if found is not None:
+                try:
+                    recipe = imageparams.with_version(texts[name], params)
+                except imageparams.ImageParamError as error:
+                    raise EdgeError(400, BAD_IMAGE_PARAMETER, str(error)) from None
+                return image_target(bucket, found, recipe)
+        start = path.find(sep, start + 1)
     return None
 
 
@@ -117,6 +157,6 @@ def _with_suffix(bucket: str, path: str, sep: str, settings: Published) -> Targe
                 return Target(ORIGINAL, (found,))
             recipe = settings.versions.get(suffix)
             if recipe is not None:
-                return Target(IMAGE, (found,), recipe)
+                return image_target(bucket, found, recipe)
         position = segment.rfind(sep, 0, position)
     raise not_found()

@@ -21,7 +21,8 @@ NOT_FOUND = 404
 METHOD_NOT_ALLOWED = 405
 PROCESSING_FAILED = 500
 
-SUCCESS_MESSAGE = "success"
+# cloud/sync_video.md: every example answer of a success is `{"status_code": 200, "message": "ok"}`.
+SUCCESS_MESSAGE = "ok"
 
 
 class MediaError(Exception):

@@ -4,9 +4,11 @@
 
 URLS is the `purge` field exactly as sent (URLs separated by `\\n`), DATE the `Date` header,
 which must be an RFC 1123 date within 30 minutes of the sandbox clock either way. Checked in
-this order, each with its own code (all 401): missing Authorization (40100004), malformed
-(40100005), missing or stale Date (40100002), unknown bucket (40100012), unknown operator
-(40100006), wrong signature (40100005). The signature is compared in constant time.
+this order, each 401 with api/purge.md's text: missing Authorization (`Need Authorization
+Header`), malformed (`Sign error`), missing Date (`Need Date Header`), an unreadable or stale
+Date (`Date offset error`: the page has no text of its own for an unreadable one), unknown
+bucket (`Bucket is not exists`), unknown operator (`User is not exists`), wrong signature
+(`Sign error`). The signature is compared in constant time.
 """
 
 from __future__ import annotations
@@ -36,41 +38,42 @@ def authenticate(authorization: str, date: str, urls: str) -> None:
     """Raise PurgeError unless an operator of the storage service it names signed it."""
     authorization = authorization.strip()
     if not authorization:
-        raise PurgeError(errors.NEED_AUTHORIZATION, "need authorization")
+        raise PurgeError(errors.NEED_AUTHORIZATION, detail="the Authorization header is missing")
     bucket, operator, sent = parse_authorization(authorization)
     check_date(date)
     if not directory.is_storage_service(bucket):
-        raise PurgeError(errors.BUCKET_NOT_EXISTS, f"bucket not exist: {bucket}")
+        raise PurgeError(errors.BUCKET_NOT_EXISTS, detail=f"no storage service {bucket!r}")
     password = directory.operator_password(bucket, operator)
     if password is None:  # an operator of another bucket is unknown here
-        raise PurgeError(errors.USER_NOT_EXISTS, f"user not exists: {operator}")
+        raise PurgeError(errors.USER_NOT_EXISTS,
+                         detail=f"{operator!r} is not an operator of {bucket!r}")
     expected = signature(urls, bucket, date, password)
     if not hmac.compare_digest(expected.encode(), sent.lower().encode()):
-        raise PurgeError(errors.SIGNATURE_ERROR, "signature error")
+        raise PurgeError(errors.SIGNATURE_ERROR, detail="the signature does not match "
+                         "md5hex(URLS&BUCKET&DATE&md5hex(password))")
 
 
 def parse_authorization(value: str) -> tuple[str, str, str]:
     scheme, _, credential = value.partition(" ")
     parts = credential.strip().split(":")
     if scheme.upper() != SCHEME or len(parts) != 3 or not all(parts):
-        raise PurgeError(errors.SIGNATURE_ERROR, "signature error: Authorization must be "
-                                                 "'SVC <bucket>:<operator>:<signature>'")
+        raise PurgeError(errors.SIGNATURE_ERROR, detail="Authorization must be "
+                                                        "'SVC <bucket>:<operator>:<signature>'")
     bucket, operator, sent = parts
     return bucket, operator, sent
 
 
 def check_date(value: str) -> None:
     if not value:
-        raise PurgeError(errors.DATE_OFFSET, "date offset error: the Date header is missing")
+        raise PurgeError(errors.NEED_DATE, detail="the Date header is missing")
     try:
         sent = parsedate_to_datetime(value)
     except (TypeError, ValueError):
         sent = None
     if sent is None or sent.tzinfo is None:
-        raise PurgeError(errors.DATE_OFFSET, "date offset error: Date must be an RFC 1123 "
-                                             "GMT date")
+        raise PurgeError(errors.DATE_OFFSET, detail="Date must be an RFC 1123 GMT date")
     offset = sent.timestamp() - clock.now()
     if abs(offset) > DATE_WINDOW_S:
         raise PurgeError(errors.DATE_OFFSET,
-                         f"date offset error: Date is {offset:+.0f} s from the server clock "
-                         f"(at most {DATE_WINDOW_S} s allowed)")
+                         detail=f"Date is {offset:+.0f} s from the server clock "
+                                f"(at most {DATE_WINDOW_S} s allowed)")

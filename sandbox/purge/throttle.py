@@ -2,8 +2,8 @@
 
 A sliding window of 60 s on the sandbox clock over the accepted requests: a request whose URLs
 (every line sent, valid or not) would take the last minute's total above 600 is refused whole
-with 429, and counts for nothing. Checked and recorded in one IMMEDIATE transaction, so parallel
-requests cannot both squeeze under the limit.
+with 406 (api/purge.md), and counts for nothing. Checked and recorded in one IMMEDIATE
+transaction, so parallel requests cannot both squeeze under the limit.
 """
 
 from __future__ import annotations

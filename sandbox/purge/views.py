@@ -52,9 +52,9 @@ def url_lines(field: str | None) -> list[str]:
     if not urls:
         raise PurgeError(errors.BAD_PURGE_FIELD, "the form field purge lists no URL")
     if len(urls) > MAX_URLS_PER_REQUEST:
-        raise PurgeError(errors.TOO_MANY_REQUESTS,
-                         f"too many requests: {len(urls)} URLs, at most "
-                         f"{throttle.LIMIT_URLS} a minute")
+        raise PurgeError(errors.TOO_MANY_URLS,
+                         detail=f"{len(urls)} URLs in one request, at most "
+                                f"{throttle.LIMIT_URLS} a minute")
     return urls
 
 
@@ -69,9 +69,10 @@ def carry_out(request: HttpRequest, urls: list[str]) -> dict[str, list[str]]:
     with transaction.atomic():
         now = clock.now()
         if not throttle.allows(now, len(urls)):
-            raise PurgeError(errors.TOO_MANY_REQUESTS,
-                             f"too many requests: at most {throttle.LIMIT_URLS} URLs a minute "
-                             f"({throttle.used(now)} in the last minute)")
+            raise PurgeError(errors.TOO_MANY_URLS,
+                             detail=f"at most {throttle.LIMIT_URLS} URLs a minute "
+                                    f"({throttle.used(now)} in the last minute, "
+                                    f"{len(urls)} in this request)")
         record = PurgeRequest.objects.create(at=now, url_count=len(urls), urls=urls,
                                              invalid=invalid)
         # Each accepted URL is an operation of the console's records (type `url`).

@@ -4,6 +4,10 @@ None of SimSun & co. ships with Linux, so each name maps to the closest installe
 style (Song/Fang-Song to a serif, Hei/You-Yuan to a sans, Kai/Li to whatever Kai or bold serif
 exists), preferring the Simplified Chinese face of a collection. Without any CJK font installed,
 Pillow's default font is used, so a watermark is still drawn (Latin text only).
+
+The edge's text watermark (cloud/image.md's font list) adds `sc` and `tc` (the Simplified and
+the Traditional Chinese face of a Noto CJK collection) and four Latin names mapped to the
+installed metric look-alikes (DejaVu or Liberation; a CJK face when none is installed).
 """
 
 from __future__ import annotations
@@ -24,7 +28,15 @@ CANDIDATES: dict[str, tuple[str, ...]] = {
     "simli": ("*Li*Shu*", "NotoSerifCJK-Bold*", *_ANY_CJK),
     "simyou": ("*YouYuan*", "wqy-microhei*", "NotoSansCJK-Regular*", *_ANY_CJK),
     "simfang": ("*Fang*", "NotoSerifCJK-Regular*", *_ANY_CJK),
+    "sc": ("NotoSansCJK-Regular*", *_ANY_CJK),
+    "tc": ("NotoSansCJK-Regular*", "NotoSerifCJK-Regular*", *_ANY_CJK),
+    "arial": ("LiberationSans-Regular*", "DejaVuSans.ttf", *_ANY_CJK),
+    "helvetica": ("LiberationSans-Regular*", "DejaVuSans.ttf", *_ANY_CJK),
+    "georgia": ("DejaVuSerif.ttf", "LiberationSerif-Regular*", *_ANY_CJK),
+    "roman": ("LiberationSerif-Regular*", "DejaVuSerif.ttf", *_ANY_CJK),
 }
+# The face a collection should give for a name: Traditional Chinese for `tc`, else Simplified.
+_FACE_SUFFIX = {"tc": " TC"}
 FontType = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
@@ -44,18 +56,24 @@ def font_file(name: str) -> tuple[Path, int] | None:
     for pattern in CANDIDATES[name]:
         for path in installed_fonts():
             if path.match(pattern):
-                return path, simplified_chinese_face(path)
+                return path, chinese_face(path, _FACE_SUFFIX.get(name, " SC"))
     return None
 
 
 def simplified_chinese_face(path: Path) -> int:
     """In a collection (.ttc), the index of the face whose family names Simplified Chinese."""
+    return chinese_face(path, " SC")
+
+
+def chinese_face(path: Path, suffix: str) -> int:
+    """In a collection (.ttc), the index of the face whose family name ends in `suffix`
+    (` SC`, ` TC`); 0 when none does."""
     for index in range(32):
         try:
             family, _style = ImageFont.truetype(str(path), 12, index=index).getname()
         except OSError:
             break
-        if family and family.endswith(" SC"):
+        if family and family.endswith(suffix):
             return index
     return 0
 

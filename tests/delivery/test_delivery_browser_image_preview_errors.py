@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-SCALE_ERROR = "scale: must be a whole number from 1 to 99, not “150”."
+SCALE_ERROR = "scale: must be a whole number from 1 to 1000, not “1500”."
 
 
 def test_a_field_error_is_shown_beside_its_field_and_not_again_in_the_preview(
         page: Any, live_server: Any, staff_login: Any, domain: Any) -> None:
     staff_login("manager", groups=("Content managers",))
-    page.goto(f"{live_server.url}/delivery/images/?path=/a.png&mode=params&key_scale=150")
+    page.goto(f"{live_server.url}/delivery/images/?path=/a.png&mode=params&key_scale=1500")
     note = page.locator("#dl-preview-errors li")
     note.wait_for()
     assert note.all_inner_texts() == ["Correct the marked fields to see the image."]

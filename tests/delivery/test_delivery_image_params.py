@@ -14,7 +14,8 @@ def problems(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 VALID = [
     ("sq", "200"), ("fw", "1"), ("fh", "10000"), ("fwfh", "300x200"), ("both", "1x1"),
-    ("max", "640"), ("min", "320"), ("scale", "1"), ("scale", "99"), ("gifto", "true"),
+    ("max", "640"), ("min", "320"), ("scale", "1"), ("scale", "99"), ("scale", "1000"),
+    ("gifto", "true"),
     ("rotate", "auto"), ("rotate", "90"), ("rotate", "180"), ("rotate", "270"),
     ("crop", "200x100a0a0"), ("crop", "10x10a5a7"), ("unsharp", "true"), ("compress", "true"),
     ("quality", "1"), ("quality", "99"), ("format", "jpg"), ("format", "png"),
@@ -24,7 +25,7 @@ VALID = [
 INVALID = [
     ("sq", "0", "image_number"), ("fw", "10001", "image_number"), ("fh", "abc", "image_number"),
     ("max", "-1", "image_number"), ("min", "1.5", "image_number"),
-    ("scale", "0", "image_number"), ("scale", "100", "image_number"),
+    ("scale", "0", "image_number"), ("scale", "1001", "image_number"),
     ("quality", "0", "image_number"), ("quality", "100", "image_number"),
     ("fwfh", "300", "image_size"), ("fwfh", "0x10", "image_size"), ("both", "3x", "image_size"),
     ("border", "0x0", "image_size"), ("border", "axb", "image_size"),

@@ -44,11 +44,11 @@ def test_the_preview_signs_when_token_protection_is_on(photo: Edge, publish: Any
 
 def test_bad_values_come_back_as_messages(photo: Edge, manager_client: Any) -> None:
     response = manager_client.get(reverse("delivery:image_preview"), {
-        "path": "/photos/sea.png", "mode": "params", "key_scale": "150"})
+        "path": "/photos/sea.png", "mode": "params", "key_scale": "1001"})
     assert response.status_code == 400
     # beside its field only; the preview itself says where to look
     assert response.json()["fields"] == {
-        "key_scale": ["scale: must be a whole number from 1 to 99, not “150”."]}
+        "key_scale": ["scale: must be a whole number from 1 to 1000, not “1001”."]}
     assert response.json()["errors"] == ["Correct the marked fields to see the image."]
 
 

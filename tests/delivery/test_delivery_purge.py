@@ -10,8 +10,9 @@ import pytest
 from django.utils import timezone
 
 from delivery import services
-from delivery.client import purge_authorization
-from delivery.models import PurgeRequest, PurgeSource, PurgeStatus
+from delivery.client import purge_auth_reason, purge_authorization
+from delivery.models import PurgeErrorKind, PurgeRequest, PurgeSource, PurgeStatus
+from delivery.services.connection import purge_client
 from tests.delivery.conftest import Edge
 
 pytestmark = pytest.mark.django_db
@@ -66,12 +67,12 @@ def test_the_window_frees_up_after_a_minute(edge: Edge, manager: Any) -> None:
         PurgeStatus.SENT
 
 
-def test_a_provider_429_leaves_the_request_failed_for_a_retry(
+def test_a_proxys_429_is_taken_as_the_minute_limit_too(
         edge: Edge, manager: Any) -> None:
     edge.sandbox.add_fault(service="purge", path="/purge/", action="status", status=429,
                            body={"msg": "too many requests"}, times=1)
     purge = services.request_manual_purge([f"{edge.base_url}/a.txt"], manager)
-    assert purge.status == PurgeStatus.FAILED
+    assert (purge.status, purge.error_kind) == (PurgeStatus.FAILED, PurgeErrorKind.RATE_LIMITED)
     assert purge.attempts == 1
     assert purge.pk in services.due_purges(timezone.now() + timedelta(minutes=2))
     again = services.send_purge(purge.pk)
@@ -79,12 +80,59 @@ def test_a_provider_429_leaves_the_request_failed_for_a_retry(
     assert again.attempts == 2
 
 
-def test_a_refused_signature_is_final(edge: Edge, manager: Any, settings: Any) -> None:
+def test_the_providers_406_over_its_minute_leaves_the_request_failed_for_a_retry(
+        edge: Edge, manager: Any) -> None:
+    """api/purge.md: more than 600 URLs a minute is 406. Another client of the account filled
+    the provider's minute (our own window knows nothing of it): the request waits and goes."""
+    purge_client(None).purge([f"{edge.base_url}/other{n}.txt" for n in range(600)])
+    purge = services.request_manual_purge([f"{edge.base_url}/a.txt"], manager)
+    assert (purge.status, purge.error_kind) == (PurgeStatus.FAILED, PurgeErrorKind.RATE_LIMITED)
+    assert "406" in purge.error
+    assert purge.pk in services.due_purges(timezone.now() + timedelta(minutes=1, seconds=1))
+    edge.sandbox.advance(61)
+    again = services.send_purge(purge.pk)
+    assert again is not None
+    assert (again.status, again.error_kind, again.attempts) == (PurgeStatus.SENT, "", 2)
+
+
+def test_a_refused_signature_is_final_and_told_as_a_sign_error(
+        edge: Edge, manager: Any, settings: Any) -> None:
     settings.PROVIDER["storage"]["password"] = "wrong-password"
     purge = services.request_manual_purge([f"{edge.base_url}/a.txt"], manager)
     assert purge.status == PurgeStatus.REFUSED
-    assert "401" in purge.error or "403" in purge.error
+    assert purge.error_kind == PurgeErrorKind.SIGN_ERROR
+    assert "401" in purge.error
     assert purge.pk not in services.due_purges(timezone.now() + timedelta(hours=1))
+
+
+def test_an_unknown_operator_is_told_apart(edge: Edge, manager: Any, settings: Any) -> None:
+    settings.PROVIDER["storage"]["operator"] = "nobody"
+    purge = services.request_manual_purge([f"{edge.base_url}/a.txt"], manager)
+    assert (purge.status, purge.error_kind) == (PurgeStatus.REFUSED,
+                                                PurgeErrorKind.USER_NOT_EXISTS)
+
+
+def test_a_clock_30_minutes_off_the_providers_is_a_date_offset_error(
+        edge: Edge, manager: Any) -> None:
+    edge.sandbox.advance(31 * 60)
+    purge = services.request_manual_purge([f"{edge.base_url}/a.txt"], manager)
+    assert (purge.status, purge.error_kind) == (PurgeStatus.REFUSED, PurgeErrorKind.DATE_OFFSET)
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    ('{"msg": "Need Date Header", "code": 40100001}', "need_date"),
+    ('{"message": "Bucket is not exists"}', "bucket_not_exists"),
+    ("Need Authorization Header", "need_authorization"),
+    ("  sign error\n", "sign_error"),
+    ("User is not exists", "user_not_exists"),
+    ('{"msg": "Date offset error"}', "date_offset"),
+    ('{"msg": "signature error"}', None),
+    ("<html>401</html>", None),
+    ('{"msg": 401}', None),
+])
+def test_the_pages_401_texts_are_read_from_json_or_plain_answers(
+        body: str, reason: str | None) -> None:
+    assert purge_auth_reason(body) == reason
 
 
 def test_a_lost_connection_is_retried_with_backoff(edge: Edge, manager: Any) -> None:

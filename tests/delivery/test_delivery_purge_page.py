@@ -46,3 +46,24 @@ def test_the_minute_limit_is_explained(edge: Edge, manager_client: Any) -> None:
     message = response.context["form"].errors["urls"][0]
     assert "At most 600 URLs may be purged a minute: 600 were sent" in message
     assert PurgeRequest.objects.count() == 1
+
+
+def test_a_refused_signature_is_worded_from_the_pages_sign_error(
+        edge: Edge, manager_client: Any, settings: Any) -> None:
+    settings.PROVIDER["storage"]["password"] = "wrong-password"
+    response = manager_client.post(reverse("delivery:purge"),
+                                   {"urls": f"{edge.base_url}/a.jpg", **CONFIRMED}, follow=True)
+    html = response.content.decode()
+    assert ("The provider refused the purge: The provider found the signature wrong (401): "
+            "check the operator&#x27;s password.") in html
+    assert PurgeRequest.objects.get().status == PurgeStatus.REFUSED
+
+
+def test_the_history_words_a_406_in_chinese(edge: Edge, manager_client: Any) -> None:
+    PurgeRequest.objects.create(
+        source="manual", urls=f"{edge.base_url}/a.jpg", url_count=1, status=PurgeStatus.FAILED,
+        error="purge: more than 600 URLs a minute (406)", error_kind="rate_limited")
+    manager_client.cookies["django_language"] = "zh-hans"
+    response = manager_client.get(reverse("delivery:purge"))
+    html = response.content.decode()
+    assert "每分钟超过 600 个 URL" in html

@@ -39,3 +39,13 @@ def test_a_stale_x_date_is_refused_like_a_stale_date(lab):
     client = client_for(lab, sent, date_header="X-Date", clock=lambda: time.time() - 3600)
     with pytest.raises(MediaUnauthorized, match="date offset error: X-Date"):
         client.m3u8_meta(f"{lab.HLS_FOLDER}/index.m3u8")
+
+
+def test_the_client_reads_the_sandboxs_documented_ok_answers(lab):
+    """cloud/sync_video.md: a success says `"message": "ok"`; the client keeps it as it came."""
+    client = client_for(lab, [])
+    meta = client.m3u8_meta(f"{lab.HLS_FOLDER}/index.m3u8")
+    snapshot = client.snapshot(lab.VIDEO, "/snaps/ok.jpg", "00:00:01")
+    assert (meta.status_code, meta.message) == (200, "ok")
+    assert (snapshot.status_code, snapshot.message) == (200, "ok")
+    assert snapshot.save_as == "/snaps/ok.jpg"

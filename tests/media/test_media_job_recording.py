@@ -68,7 +68,7 @@ def test_a_final_job_is_never_changed_again(lab):
 @pytest.mark.django_db
 def test_an_answer_without_the_documented_fields_is_stored_as_unexpected(lab):
     lab.sandbox.add_fault(service="media", path="/snapshot$", action="status", status=200,
-                          body={"status_code": 200, "message": "success"}, times=1)
+                          body={"status_code": 200, "message": "ok"}, times=1)
     job = services.take_snapshot(some_service(), MediaLab.VIDEO, "/snaps/a.jpg", "00:00:01")
     assert (job.state, job.error_kind) == (JobState.FAILED, ErrorKind.UNEXPECTED)
     assert "content_type" in job.error

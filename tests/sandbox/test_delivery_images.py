@@ -33,7 +33,8 @@ def edge(sandbox):
     ("/fwfh/1000x1000", (400, 200)),  # never scaled up
     ("/both/120x90", (120, 90)),
     ("/max/200", (200, 100)),
-    ("/max/800", (800, 400)),
+    ("/max/800", (400, 200)),  # never enlarged without force
+    ("/max/800/force/true", (800, 400)),
     ("/min/100", (200, 100)),
     ("/scale/50", (200, 100)),
     ("/rotate/90", (200, 400)),
@@ -191,7 +192,7 @@ def test_a_transparent_png_turned_into_jpeg_goes_on_white(edge, sandbox):
     ("/fwfh/100", "fwfh"),
     ("/both/100x0", "both"),
     ("/scale/0", "scale"),
-    ("/scale/100", "scale"),
+    ("/scale/1001", "scale"),
     ("/quality/0", "quality"),
     ("/quality/100", "quality"),
     ("/rotate/45", "rotate"),
@@ -211,7 +212,7 @@ def test_a_transparent_png_turned_into_jpeg_goes_on_white(edge, sandbox):
     ("/blur/3", "blur"),
     ("/fw", "fw"),
     ("/crop/500x50a450a0", "crop"),  # starts outside the 400x200 image
-    ("/max/10000", "max"),  # would be 10000x5000: larger than the edge makes
+    ("/max/10000/force/true", "max"),  # would be 10000x5000: larger than the edge makes
 ])
 def test_bad_values_are_refused_naming_the_key(edge, params, key):
     body = assert_refused(edge.get(f"/img/photo.png!{params}"), 400, "40000010")
@@ -220,7 +221,7 @@ def test_bad_values_are_refused_naming_the_key(edge, params, key):
 
 def test_processing_a_file_that_is_not_an_image_is_refused(edge, sandbox):
     Storage(sandbox).put("/img/notes.png", b"not an image at all")
-    assert_refused(edge.get("/img/notes.png!/fw/100"), 400, "40000011")
+    assert_refused(edge.get("/img/notes.png!/fw/100"), 405, "40500011")  # cloud/image.md
 
 
 def test_parameters_on_a_missing_file_are_not_found(edge):

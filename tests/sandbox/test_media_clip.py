@@ -31,7 +31,7 @@ def lab(bare_lab) -> MediaLab:
 def clip(lab: MediaLab, **fields) -> m3u8.M3U8:
     response = lab.post(CLIP, {"m3u8": SOURCE, "save_as": SAVE_AS, **fields})
     assert response.status_code == 200, response.text
-    assert response.json() == {"status_code": 200, "message": "success"}
+    assert response.json() == {"status_code": 200, "message": "ok"}
     return m3u8.loads(lab.read_text(SAVE_AS))
 
 

@@ -37,7 +37,7 @@ def written(lab: MediaLab, path: str) -> m3u8.M3U8:
 def test_it_joins_the_segments_in_the_submitted_order(lab):
     response = lab.post(CONCAT, {"m3u8s": [PATTERN, SHORT], "save_as": "/joined/all.m3u8"})
     assert response.status_code == 200, response.text
-    assert response.json() == {"status_code": 200, "message": "success"}
+    assert response.json() == {"status_code": 200, "message": "ok"}
     assert response.headers["X-Request-Id"]
     playlist = written(lab, "/joined/all.m3u8")
     assert [segment.uri for segment in playlist.segments] == [

@@ -20,7 +20,7 @@ def test_it_answers_the_duration_and_the_segment_start_points(lab):
     assert response.status_code == 200, response.text
     answer = response.json()
     assert answer["status_code"] == 200
-    assert answer["message"] == "success"
+    assert answer["message"] == "ok"
     assert response.headers["X-Request-Id"]
     assert answer["meta"]["duration"] == pytest.approx(lab.media.hls.duration)
     assert answer["meta"]["duration"] == pytest.approx(lab.media.spec.seconds, abs=0.05)

@@ -29,7 +29,7 @@ def test_every_call_is_logged_in_order_with_its_request_id_and_outcome(lab):
         good.headers["X-Request-Id"], refused.headers["X-Request-Id"]]
     first, second = entries
     assert (first["endpoint"], first["status_code"], first["message"]) == (
-        "m3u8er/get_meta", 200, "success")
+        "m3u8er/get_meta", 200, "ok")
     assert json.loads(first["body"]) == {"m3u8": playlist}
     assert first["service"] == lab.bucket
     assert (second["endpoint"], second["status_code"]) == ("snapshot", 401)
