@@ -63,6 +63,7 @@ from sandbox.storage.signature import md5_hex, signed_path
 
 SCHEME = "SVC"
 MAX_BASE64_BYTES = 64 * 1024 * 1024  # b64encoded files are decoded in memory
+MAX_FIELD_BYTES = 64 * 1024  # a policy or an authorization sent as a file part
 SECRET = re.compile(r"[A-Za-z0-9]+")
 
 
@@ -109,7 +110,23 @@ def form_fields(request: HttpRequest) -> tuple[dict[str, str], object | None]:
         raise Refusal(form_errors.BAD_REQUEST, f"the multipart body cannot be read: {error}")\
             from None
     fields = {name: posted.get(name, "") for name in posted}
+    # A part with a filename is a file to Django, whatever its name: the Python SDK sends
+    # `policy` and `authorization` so. Every part but `file` is a text field.
+    for name in files:
+        if name != "file" and name not in fields:
+            fields[name] = text_part(name, files[name])
     return fields, files.get("file")
+
+
+def text_part(name: str, part: object) -> str:
+    raw = part.read(MAX_FIELD_BYTES + 1)  # type: ignore[attr-defined]
+    if len(raw) > MAX_FIELD_BYTES:
+        raise Refusal(form_errors.BAD_REQUEST, f"the form field {name} is longer than "
+                                               f"{MAX_FIELD_BYTES} bytes")
+    try:
+        return bytes(raw).decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refusal(form_errors.BAD_REQUEST, f"the form field {name} is not UTF-8") from None
 
 
 def authenticate(request: HttpRequest, bucket: str, fields: dict[str, str],
