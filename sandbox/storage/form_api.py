@@ -36,6 +36,7 @@ import re
 from dataclasses import replace
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
+from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from PIL import ExifTags, Image
@@ -106,7 +107,7 @@ def form_fields(request: HttpRequest) -> tuple[dict[str, str], object | None]:
     try:
         posted = request.POST
         files = request.FILES
-    except MultiPartParserError as error:
+    except (MultiPartParserError, SuspiciousOperation) as error:  # unreadable, too many parts
         raise Refusal(form_errors.BAD_REQUEST, f"the multipart body cannot be read: {error}")\
             from None
     fields = {name: posted.get(name, "") for name in posted}

@@ -332,6 +332,13 @@ def test_a_form_without_a_file_is_refused(form):
     refusal(form.post(with_file=False), 40000005, "need file")
 
 
+def test_a_form_with_more_parts_than_the_server_reads_is_refused(form):
+    files = [(f"extra{n}", (f"{n}.txt", b"x")) for n in range(101)]
+    response = requests.post(f"{form.base}/{form.bucket}", files=files, timeout=30)
+    body = refusal(response, 40000000, "storage bad request")
+    assert "multipart" in body["detail"]
+
+
 def test_a_post_to_the_bucket_that_is_no_form_is_refused(form):
     response = requests.post(f"{form.base}/{form.bucket}", data=b"{}",
                              headers={"Content-Type": "application/json"}, timeout=30)
