@@ -33,7 +33,7 @@ import hmac
 import io
 import json
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from django.core.exceptions import SuspiciousOperation
@@ -177,16 +177,15 @@ def form_signature(uri: str, policy: Policy, password: str) -> str:
     return base64.b64encode(hmac.new(key, "&".join(parts).encode(), "sha1").digest()).decode()
 
 
+@dataclass(frozen=True)
 class Stored:
     """What the answer reports of a stored file."""
 
-    def __init__(self, path: str, created_at: float, outcome: preprocess.Outcome | None,
-                 image: dict[str, str] | None, meta: dict[str, object] | None) -> None:
-        self.path = path
-        self.created_at = created_at
-        self.outcome = outcome
-        self.image = image
-        self.meta = meta
+    path: str
+    created_at: float
+    outcome: preprocess.Outcome | None  # when preprocessing ran
+    image: dict[str, str] | None  # the stored file's image fields, when it is an image
+    meta: dict[str, object] | None  # x-gmkerl-type get_meta
 
 
 def store_file(bucket: str, policy: Policy, file: object | None) -> Stored:
