@@ -68,6 +68,10 @@ SANDBOX_ORIGIN_CONNECT_TIMEOUT_S = float(os.environ.get("SANDBOX_ORIGIN_CONNECT_
 SANDBOX_ORIGIN_READ_TIMEOUT_S = float(os.environ.get("SANDBOX_ORIGIN_READ_TIMEOUT_S", "15"))
 SANDBOX_ORIGIN_MAX_BYTES = int(os.environ.get("SANDBOX_ORIGIN_MAX_BYTES", str(64 * 1024 * 1024)))
 
+# Origins whose pages may call the storage port from a browser (CORS): comma-separated
+# origins such as http://127.0.0.1:8000, or * (any). The control API can change it at run time.
+SANDBOX_STORAGE_CORS_ORIGINS = os.environ.get("SANDBOX_STORAGE_CORS_ORIGINS", "*")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -112,6 +112,29 @@ class UploadOptionsForm(forms.Form):
         label=_("Watermark border (#RRGGBBAA)"), required=False, max_length=16,
         widget=forms.TextInput({**TEXT, "placeholder": "#cccccccc"}),
     )
+    thumb = forms.CharField(
+        label=_("Thumbnail version or processing"), required=False, max_length=200,
+        widget=forms.TextInput({**TEXT, "placeholder": "/fw/300/quality/80/format/png"}),
+        help_text=_(
+            "A version name (small), image parameters as in image URLs "
+            "(/fw/300/format/webp), or both (small/fw/500)."
+        ),
+    )
+    unsharp = forms.ChoiceField(
+        label=_("Sharpen after scaling"), required=False,
+        choices=[("", pgettext_lazy("sharpen", "default (on)")),
+                 ("true", pgettext_lazy("sharpen", "on")),
+                 ("false", pgettext_lazy("sharpen", "off"))],
+    )
+    extract_colours = forms.BooleanField(label=_("Extract theme colours"), required=False)
+    extract_count = forms.CharField(
+        label=_("Theme colours to extract (1-4096)"), required=False, max_length=8,
+        widget=forms.TextInput({**TEXT, "inputmode": "numeric", "placeholder": "256"}),
+    )
+    extract_format = forms.ChoiceField(
+        label=_("Theme colour format"), required=False, initial="hex",
+        choices=[("hex", _("hexadecimal (0xRRGGBB)")), ("dec", _("decimal"))],
+    )
     ttl_days = forms.CharField(
         label=_("Lifetime in days (1-180, empty: kept)"), required=False, max_length=8,
         widget=forms.TextInput({**TEXT, "inputmode": "numeric"}),
@@ -132,6 +155,13 @@ class UploadOptionsForm(forms.Form):
         "watermark_opacity": "x-gmkerl-watermark-opacity",
         "watermark_color": "x-gmkerl-watermark-color",
         "watermark_border": "x-gmkerl-watermark-border",
+        "thumb": "x-gmkerl-thumb",
+        "unsharp": "x-gmkerl-unsharp",
+    }
+    # Sent only when theme colours are asked for (the tick box).
+    EXTRACT_FIELDS = {
+        "extract_count": "x-gmkerl-extract-color-count",
+        "extract_format": "x-gmkerl-extract-format",
     }
     WATERMARK_SETTINGS = (
         "watermark_font", "watermark_size", "watermark_align", "watermark_margin",
@@ -156,7 +186,8 @@ class UploadOptionsForm(forms.Form):
         super().clean()  # returns cleaned_data, typed as possibly None
         data = self.cleaned_data
         gmkerl = self._gmkerl_headers(data)
-        field_of = {header: name for name, header in self.GMKERL_FIELDS.items()}
+        field_of = {header: name for name, header in
+                    (*self.GMKERL_FIELDS.items(), *self.EXTRACT_FIELDS.items())}
         for problem in rules.check_gmkerl(gmkerl):
             name = field_of.get(problem.field)
             self.add_error(name, gmkerl_text(problem, gmkerl.get("x-gmkerl-type")))
@@ -166,6 +197,9 @@ class UploadOptionsForm(forms.Form):
             self.add_error(
                 "watermark_text", gettext("Give a watermark text, or clear the watermark settings.")
             )
+        if (data.get("extract_count") or "").strip() and not data.get("extract_colours"):
+            self.add_error("extract_count", gettext(
+                "Tick “Extract theme colours”, or clear the number of colours."))
         ttl = (data.get("ttl_days") or "").strip()
         for problem in rules.check_ttl(ttl) if ttl else []:
             self.add_error("ttl_days", problem_text(problem))
@@ -186,6 +220,11 @@ class UploadOptionsForm(forms.Form):
             if name == "watermark_text":
                 text = quote(text, safe="")
             headers[header] = text
+        if data.get("extract_colours"):
+            headers["x-gmkerl-extract-format"] = data.get("extract_format") or "hex"
+            count = (data.get("extract_count") or "").strip()
+            if count:
+                headers["x-gmkerl-extract-color-count"] = count
         return headers
 
     def options(self) -> UploadOptions:

@@ -284,8 +284,9 @@ GMKERL_TYPES = GMKERL_TYPES_SIZE + GMKERL_TYPES_NUMBER
 WATERMARK_FONTS = ("simsun", "simhei", "simkai", "simli", "simyou", "simfang")
 VALIGNS = ("top", "middle", "bottom")
 HALIGNS = ("left", "center", "right")
-# Public docs name `hex` (current default) and `dec` (an older revision's default).
+# cloud/image.md ("主题色提取"): `dec` (the provider's default) or `hex`; 1 to 4096 colours.
 EXTRACT_FORMATS = ("hex", "dec")
+EXTRACT_MAX_COLOURS = 4096
 
 _SIZE = re.compile(r"([0-9]+)x([0-9]+)")
 _CROP = re.compile(r"([0-9]+)x([0-9]+)a([0-9]+)a([0-9]+)")
@@ -366,7 +367,7 @@ _BOOLEAN = _one_of(("true", "false"))
 
 GMKERL_VALIDATORS: dict[str, Validator] = {
     "x-gmkerl-thumb": _pattern(re.compile(r"[\x21-\x7e]+"), "processing parameters without spaces"),
-    "x-gmkerl-extract-color-count": _integer_between(1, None),
+    "x-gmkerl-extract-color-count": _integer_between(1, EXTRACT_MAX_COLOURS),
     "x-gmkerl-extract-format": _one_of(EXTRACT_FORMATS),
     "x-gmkerl-thumbnail": _pattern(_VERSION_NAME, "a version name of letters, digits, _ . -"),
     "x-gmkerl-type": _one_of(GMKERL_TYPES),

@@ -11,7 +11,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from email.utils import formatdate
 from typing import Literal
 from urllib.parse import quote
@@ -131,3 +132,23 @@ def purge_authorization(
         raise ValueError("purge needs at least one URL")
     digest = md5_hex("&".join([joined, bucket, date, md5_hex(password)]))
     return f"{SCHEME_WORD} {bucket}:{operator}:{digest}"
+
+
+def form_policy(parameters: Mapping[str, str | int]) -> str:
+    """FORM API `policy`: the Base64 of the upload parameters as compact UTF-8 JSON
+    (api/authorization.md "Policy 算法": UTF-8, no line breaks)."""
+    text = json.dumps(dict(parameters), ensure_ascii=False, separators=(",", ":"))
+    return base64.b64encode(text.encode("utf-8")).decode("ascii")
+
+
+def form_authorization(
+    operator: str, password: str, uri: str, policy: str, *, date: str = "", content_md5: str = ""
+) -> str:
+    """FORM API `authorization` field (api/authorization.md, "放在 HTTP Body 中"):
+    `SVC <operator>:base64(HMAC-SHA1(md5hex(password), POST&URI[&Date]&Policy[&Content-MD5]))`,
+    where Date and Content-MD5 are the policy's `date` and `content-md5` when it has them."""
+    parts = ["POST", uri, *([date] if date else []), policy]
+    if content_md5:
+        parts.append(content_md5)
+    digest = hmac.new(md5_hex(password).encode(), "&".join(parts).encode(), hashlib.sha1).digest()
+    return authorization(operator, base64.b64encode(digest).decode())

@@ -46,7 +46,7 @@ GMKERL_EXPECTS: Mapping[str, Promise] = {
         "Watermark border must look like #RRGGBBAA (a colour then its alpha), e.g. #cccccccc."
     ),
     "x-gmkerl-thumbnail": _("Thumbnail version must be letters, digits, _ . or -."),
-    "x-gmkerl-extract-color-count": _("Colour count must be a whole number, at least 1."),
+    "x-gmkerl-extract-color-count": _("Colour count must be a whole number from 1 to 4096."),
     "x-gmkerl-extract-format": _("Colour format must be hex or dec."),
     "x-gmkerl-thumb": _("Processing parameters must not contain spaces."),
 }

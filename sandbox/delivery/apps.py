@@ -8,7 +8,11 @@ class DeliveryConfig(AppConfig):
 
     def ready(self) -> None:
         from sandbox.core import events
-        from sandbox.delivery import cache, config, origin
+        from sandbox.delivery import cache, config, origin, upload_thumb
+        from sandbox.storage import thumb
+
+        # x-gmkerl-thumb at upload is drawn the edge's way (storage may not import the edge).
+        thumb.register(upload_thumb.UploadThumb())
 
         # The rows go with the reset; what the edge keeps in memory must go with them.
         events.on_reset(cache.EDGE_CACHE.clear)

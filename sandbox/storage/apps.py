@@ -8,8 +8,11 @@ class StorageConfig(AppConfig):
 
     def ready(self) -> None:
         from sandbox.core import events
-        from sandbox.storage import assembly, disk, expiry
+        from sandbox.storage import assembly, cors, disk, expiry, form_notify
 
         events.on_tick(expiry.run_due)
+        events.on_tick(form_notify.send_due)  # the FORM API's notify-url calls
+        events.on_reset(form_notify.forget)
+        events.on_reset(cors.forget)  # back to SANDBOX_STORAGE_CORS_ORIGINS
         events.on_reset(disk.wipe)  # the rows go with the reset; the bytes are ours to remove
         events.on_reset(assembly.forget_all)  # and so is what we keep in memory about tasks

@@ -2,6 +2,10 @@
 
 Parsing is separate from drawing (`imaging.py`) so that every bad value is refused before the
 body is read, with a message naming the header (code 40000010). Defaults are the spec's.
+
+`x-gmkerl-thumb` (a processing string or a version, `thumb.py`) and the legacy version header
+`x-gmkerl-thumbnail` are kept as text here and drawn by `thumb.py`; the theme-colour headers
+take the values of cloud/image.md (`theme_colour.py`).
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from sandbox.storage import errors
+from sandbox.storage import errors, theme_colour, thumb
 from sandbox.storage.errors import StorageError
 from sandbox.storage.values import is_whole
 
@@ -23,7 +27,9 @@ TWO_SIDED_TYPES = ("fix_width_or_height", "fix_both")
 FONTS = ("simsun", "simhei", "simkai", "simli", "simyou", "simfang")
 VALIGNS = ("top", "middle", "bottom")
 HALIGNS = ("left", "center", "right")
-EXTRACT_FORMATS = ("hex", "rgb")
+EXTRACT_FORMATS = theme_colour.FORMATS
+# Keys that only ask for something besides drawing: without any other, the image is not redrawn.
+NOT_DRAWING = {"thumb", "thumbnail", "extract-color-count", "extract-format"}
 KNOWN = {
     "extract-color-count", "extract-format", "thumbnail", "thumb", "type", "value", "quality",
     "unsharp", "rotate", "crop", "exif-switch", "watermark-text", "watermark-font",
@@ -75,8 +81,11 @@ class Preprocessing:
     crop: Crop | None = None
     keep_exif: bool = False
     watermark: Watermark | None = None
-    extract_color_count: int = 256
-    extract_format: str = "hex"
+    extract_color_count: int = theme_colour.DEFAULT_COLOURS
+    extract_format: str = theme_colour.DEFAULT_FORMAT
+    extract: bool = False  # theme colours asked for
+    thumb: str | None = None  # x-gmkerl-thumb, or the version of x-gmkerl-thumbnail
+    drawing: bool = True  # a legacy drawing header was given (else the image is not redrawn)
 
     @property
     def exif_kept(self) -> bool:
@@ -97,12 +106,15 @@ def parse(headers: Mapping[str, str]) -> Preprocessing | None:
     unknown = sorted(set(given) - KNOWN)
     if unknown:
         raise fail(unknown[0], "is not a preprocessing header")
-    for version_header in ("thumbnail", "thumb"):
-        if version_header in given:
-            raise fail(version_header, "thumbnail versions are defined in the provider console "
-                                       "and the sandbox has none; use x-gmkerl-type and "
-                                       "x-gmkerl-value")
+    if "thumb" in given and "thumbnail" in given:
+        raise fail("thumbnail", "give either x-gmkerl-thumb or x-gmkerl-thumbnail, not both")
+    processing = given.get("thumb", given.get("thumbnail"))
+    if processing is not None:
+        thumb.check(processing)
     return Preprocessing(
+        thumb=processing,
+        drawing=bool(set(given) - NOT_DRAWING),
+        extract=bool({"extract-color-count", "extract-format"} & set(given)),
         thumbnail=thumbnail(given.get("type"), given.get("value")),
         quality=integer(given, "quality", 1, 100, 95),
         unsharp=boolean(given, "unsharp", True),
@@ -110,8 +122,10 @@ def parse(headers: Mapping[str, str]) -> Preprocessing | None:
         crop=crop(given.get("crop")),
         keep_exif=boolean(given, "exif-switch", False),
         watermark=watermark(given),
-        extract_color_count=integer(given, "extract-color-count", 1, 256, 256),
-        extract_format=one_of(given, "extract-format", EXTRACT_FORMATS, "hex"),
+        extract_color_count=integer(given, "extract-color-count", 1, theme_colour.MAX_COLOURS,
+                                    theme_colour.DEFAULT_COLOURS),
+        extract_format=one_of(given, "extract-format", EXTRACT_FORMATS,
+                              theme_colour.DEFAULT_FORMAT),
     )
 
 

@@ -2,14 +2,15 @@
 
 Everything that can be refused from the headers alone is refused before the body is read. The
 body is streamed to a temporary file in chunks (never held in memory), checked against
-Content-MD5, preprocessed when `x-gmkerl-*` headers ask for it, then moved into place.
+Content-MD5, preprocessed when `x-gmkerl-*` headers ask for it (`preprocess.py`), then moved
+into place.
 """
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from sandbox.storage import disk, errors, gmkerl, imaging, metadata, store
+from sandbox.storage import disk, errors, gmkerl, metadata, preprocess, store
 from sandbox.storage.errors import StorageError
 from sandbox.storage.values import is_whole
 
@@ -37,18 +38,23 @@ def put_file(request: HttpRequest, bucket: str, path: str) -> HttpResponse:
     try:
         if expected_md5 and expected_md5 != received.md5:
             raise StorageError(errors.WRONG_CONTENT_MD5, "wrong content-md5")
-        if options is not None:
-            processed = imaging.process(received.path, options)
-            received.discard()
-            received = processed.received
-            extra_headers = processed.headers()
+        colours = None
         mime_type = request.headers.get("Content-Type", "").strip() or store.guess_mime(path)
+        if options is not None:
+            outcome = preprocess.run(bucket, received, options)
+            received = outcome.received
+            extra_headers = outcome.headers()
+            colours = outcome.colours
+            mime_type = outcome.mime_type or mime_type
         store.commit_file(bucket, path, received, mime_type=mime_type, meta=meta,
                           resumable=False, over_resumable=False)
     except BaseException:
         received.discard()
         raise
-    response = HttpResponse(status=200, content_type="text/plain; charset=utf-8")
+    if colours is not None:  # theme colours asked for: the answer's body (docs/decisions.md)
+        response: HttpResponse = JsonResponse({"colors": colours})
+    else:
+        response = HttpResponse(status=200, content_type="text/plain; charset=utf-8")
     for name, value in extra_headers.items():
         response[name] = value
     return response

@@ -216,6 +216,35 @@
         (status.direct && status.state === "uploading"));
     }
     if (status.state === "done") { this.setLeg("part", 1); Listing.refreshSoon(); }
+    if (status.state === "done" && status.result && status.result.colours) {
+      this.showColours(status.result.colours);
+    }
+  };
+
+  // Theme colours of an upload that asked for them (at most 16 shown). The swatches are
+  // painted from data-colour here: the Content-Security-Policy forbids style attributes.
+  var SHOWN_COLOURS = 16;
+  function paintSwatches(root) {
+    Array.prototype.forEach.call(root.querySelectorAll("[data-colour]"), function (swatch) {
+      swatch.style.backgroundColor = swatch.dataset.colour;
+    });
+  }
+
+  UploadItem.prototype.showColours = function (colours) {
+    if (this.node.querySelector("[data-theme-colours]")) { return; }
+    var box = element("div", "theme-colours");
+    box.setAttribute("data-theme-colours", "");
+    box.appendChild(element("span", "muted", text("themeColours", "Theme colours:")));
+    colours.slice(0, SHOWN_COLOURS).forEach(function (colour) {
+      var swatch = element("span", "swatch");
+      swatch.setAttribute("data-colour", colour.css);
+      swatch.title = String(colour.count);
+      box.appendChild(document.createTextNode(" "));
+      box.appendChild(swatch);
+      box.appendChild(element("code", "", colour.value));
+    });
+    this.node.appendChild(box);
+    paintSwatches(box);
   };
 
   UploadItem.prototype.setOverall = function (sent, size) {
@@ -557,6 +586,8 @@
       input.value = "";
     });
   }
+
+  paintSwatches(document);
 
   /* Uploads rendered by the server (after a reload, or on the uploads page) keep updating. */
   Array.prototype.forEach.call(document.querySelectorAll("li[data-status-url]"), function (node) {

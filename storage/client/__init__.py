@@ -16,6 +16,7 @@ from storage.client.answers import (
     ListItem,
     ListPage,
     OpenDownload,
+    ThemeColour,
     UploadResult,
 )
 from storage.client.bodies import (
@@ -116,6 +117,7 @@ __all__ = [
     "StorageError",
     "StorageProtocolError",
     "TooManyRequests",
+    "ThemeColour",
     "UploadResult",
     "UserNotFound",
     "error_from_response",

@@ -19,9 +19,24 @@ LIST_END = "g2gCZAAEbmV4dGQAA2VvZg"
 
 
 @dataclass(frozen=True)
+class ThemeColour:
+    """One colour of a theme-colour extraction (cloud/image.md): `value` as the provider wrote
+    it (`0xrrggbb` in hex, the decimal number in dec), `rgb` the colour, `count` its pixels."""
+
+    value: str
+    rgb: int
+    count: int
+
+    @property
+    def css(self) -> str:
+        return f"#{self.rgb:06x}"
+
+
+@dataclass(frozen=True)
 class UploadResult:
     """Answer to a whole-file PUT. The image fields are set only for images uploaded with
-    `x-gmkerl-*` headers (the provider then reports what it stored)."""
+    `x-gmkerl-*` headers (the provider then reports what it stored); `colours` only when the
+    upload asked for theme colours (`x-gmkerl-extract-*`), most frequent first."""
 
     size: int
     content_md5: str | None
@@ -29,6 +44,43 @@ class UploadResult:
     height: int | None = None
     file_type: str | None = None
     frames: int | None = None
+    colours: tuple[ThemeColour, ...] | None = None
+
+
+def parse_theme_colours(response: requests.Response) -> tuple[ThemeColour, ...] | None:
+    """The `{"colors": [{"color", "count"}, ...]}` body of an upload that asked for theme
+    colours; None when the answer has none. A body of another shape is a protocol error."""
+    if not is_json(response):
+        return None
+    try:
+        body = response.json()
+    except ValueError:
+        raise StorageProtocolError("the upload answer is not valid JSON") from None
+    items = body.get("colors") if isinstance(body, dict) else None
+    if items is None:
+        return None
+    if not isinstance(items, list):
+        raise StorageProtocolError("colors of the upload answer is not a list")
+    return tuple(_theme_colour(item, index) for index, item in enumerate(items))
+
+
+def _theme_colour(item: Any, index: int) -> ThemeColour:
+    colour = item.get("color") if isinstance(item, dict) else None
+    count = item.get("count") if isinstance(item, dict) else None
+    if isinstance(colour, bool) or isinstance(count, bool) or not isinstance(count, int):
+        raise StorageProtocolError(f"colors[{index}] needs a color and a whole count")
+    if isinstance(colour, int):
+        rgb = colour
+    elif isinstance(colour, str) and colour.lower().startswith("0x"):
+        try:
+            rgb = int(colour[2:], 16)
+        except ValueError:
+            rgb = -1
+    else:
+        rgb = -1
+    if not 0 <= rgb <= 0xFFFFFF:
+        raise StorageProtocolError(f"colors[{index}].color is not a colour: {colour!r}")
+    return ThemeColour(str(colour), rgb, count)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from storage.client.answers import (
     parse_file_date,
     parse_json_listing,
     parse_text_listing,
+    parse_theme_colours,
 )
 from storage.client.bodies import Body, FileBody, Source, file_md5, file_size, open_source
 from storage.client.errors import NotFound, StorageProtocolError, int_header
@@ -88,6 +89,7 @@ class StorageClient(SignedClient):
             height=int_header(response.headers, "x-svc-height"),
             file_type=response.headers.get("x-svc-file-type"),
             frames=int_header(response.headers, "x-svc-frames"),
+            colours=parse_theme_colours(response),
         )
 
     def _upload_headers(

@@ -73,6 +73,7 @@ from storage.services.files import (
     set_secret,
     usage_per_day,
 )
+from storage.services.form_uploads import FormGrant, FormPolicyRefused, sign_form_upload
 from storage.services.mirror import DETAILS_PER_RUN, refresh_mirror, sync_tree
 from storage.services.operator_check import operator_verdict
 from storage.services.private import PrivatePath, is_private, refuse_private
@@ -94,6 +95,7 @@ from storage.services.uploads import (
 from storage.texts import bytes_text, size_text, size_texts
 
 __all__ = [
+    "sign_form_upload",
     "BucketStorage",
     "MAX_UPLOAD_BYTES",
     "DETAILS_PER_RUN",
@@ -110,6 +112,8 @@ __all__ = [
     "Download",
     "FileAction",
     "FileDetails",
+    "FormGrant",
+    "FormPolicyRefused",
     "FolderExists",
     "FolderPage",
     "SearchPage",

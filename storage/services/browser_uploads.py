@@ -51,7 +51,12 @@ from storage.services import extensions, mirror
 from storage.services.connection import storage_client
 from storage.services.details import FileDetails, fetch_details
 from storage.services.private import refuse_private
-from storage.services.uploads import UploadOptions, goes_resumable, guess_content_type
+from storage.services.uploads import (
+    UploadOptions,
+    colour_records,
+    goes_resumable,
+    guess_content_type,
+)
 from storage.texts import error_text
 
 OPEN = (UploadTask.State.UPLOADING, UploadTask.State.FAILED)
@@ -259,10 +264,12 @@ def _put_whole(storage: StorageClient, task: UploadTask, data: bytes) -> _Outcom
         ttl_days=options.ttl_days,
         gmkerl=options.gmkerl,
     )
-    result = {key: value for key, value in (
+    result: dict[str, Any] = {key: value for key, value in (
         ("width", answer.width), ("height", answer.height),
         ("file_type", answer.file_type), ("frames", answer.frames),
     ) if value is not None}
+    if answer.colours is not None:
+        result["colours"] = colour_records(answer.colours)
     details = fetch_details(storage, task.target_path)
     return _finish(task, details, replaced, {"md5": md5}, result)
 

@@ -17,7 +17,7 @@ import logging
 import mimetypes
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -39,6 +39,7 @@ from storage.client import (
     MultipartError,
     StorageClient,
     StorageError,
+    ThemeColour,
     file_md5,
 )
 from storage.models import UploadTask
@@ -113,6 +114,13 @@ class UploadOptions:
         if self.ttl_days is not None:
             entries[rules.TTL_NAME] = self.ttl_days
         return entries
+
+
+def colour_records(colours: Iterable[ThemeColour]) -> list[dict[str, Any]]:
+    """Theme colours as an upload's result keeps them (JSON): the provider's value, the CSS
+    colour and the pixel count, most frequent first."""
+    return [{"value": colour.value, "css": colour.css, "count": colour.count}
+            for colour in colours]
 
 
 def goes_resumable(size: int, options: UploadOptions) -> bool:
@@ -428,7 +436,7 @@ def _transfer(
             ttl_days=options.ttl_days,
             gmkerl=options.gmkerl,
         )
-    result = {
+    result: dict[str, Any] = {
         key: value
         for key, value in (
             ("width", answer.width),
@@ -438,6 +446,8 @@ def _transfer(
         )
         if value is not None
     }
+    if answer.colours is not None:
+        result["colours"] = colour_records(answer.colours)
     return replaced, result
 
 

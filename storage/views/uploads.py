@@ -389,4 +389,5 @@ def script_texts() -> dict[str, str]:
         ),
         "isFolder": gettext("%s is a folder: drop the files inside it instead."),
         "notReplaced": gettext("Nothing was sent: the existing files were kept."),
+        "themeColours": gettext("Theme colours:"),
     }

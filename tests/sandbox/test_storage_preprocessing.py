@@ -256,8 +256,6 @@ def test_preprocessing_a_file_that_is_not_an_image_is_refused(storage):
     ({"x-gmkerl-watermark-text": "%20"}, "x-gmkerl-watermark-text"),
     ({"x-gmkerl-extract-color-count": "0"}, "x-gmkerl-extract-color-count"),
     ({"x-gmkerl-extract-format": "cmyk"}, "x-gmkerl-extract-format"),
-    ({"x-gmkerl-thumbnail": "small"}, "x-gmkerl-thumbnail"),
-    ({"x-gmkerl-thumb": "small"}, "x-gmkerl-thumb"),
     ({"x-gmkerl-sparkle": "yes"}, "x-gmkerl-sparkle"),
 ])
 def test_a_bad_preprocessing_value_is_refused_naming_the_header(storage, headers, named):

@@ -9,9 +9,15 @@ signature covers a header name or the scheme word), so whatever the SDK signs is
 sandbox checks.
 
 An SDK reaches it as an ordinary HTTP forward proxy (absolute-form request lines), through its
-own proxy option or the `http_proxy` environment variable. Every exchange is recorded, with
-the translated request headers and the answer's body when it is an error, for the tests to
+own proxy option or the `http_proxy` environment variable. A call that bypasses proxies (the
+JavaScript SDK's form upload) is pointed at the proxy as its endpoint (the SDK's `domain`
+option) and routed by its `Host` (`add_route`). Every exchange is recorded, with the
+translated request headers and the answer's body when it is an error, for the tests to
 inspect.
+
+The FORM API carries the scheme word in the body, in the multipart field `authorization`
+(api/form_api.md): there too `UPYUN` becomes `SVC`, and nothing else of the body changes (the
+signature covers the policy, not the scheme word).
 """
 
 from __future__ import annotations
@@ -71,6 +77,20 @@ def to_sandbox_header(name: str, value: str) -> tuple[str, str]:
     return name, value
 
 
+# The value of a multipart field named `authorization` starts after the part's blank line.
+_FORM_SCHEME_WORD = re.compile(
+    rb'(Content-Disposition: form-data; name="authorization"[^\r\n]*\r\n'
+    rb"(?:[^\r\n]+\r\n)*\r\n)" + PROVIDER_WORD.encode() + rb"(?=\s)",
+    re.IGNORECASE)
+
+
+def to_sandbox_body(content_type: str, body: bytes) -> bytes:
+    """A form upload's `authorization` field with our scheme word; other bodies unchanged."""
+    if not content_type.lower().startswith("multipart/form-data"):
+        return body
+    return _FORM_SCHEME_WORD.sub(lambda found: found[1] + OUR_WORD.upper().encode(), body)
+
+
 def to_sdk_header_name(name: str) -> str:
     return _TO_SDK_NAME.sub(f"x-{PROVIDER_WORD}-", name)
 
@@ -82,15 +102,18 @@ class _Handler(BaseHTTPRequestHandler):
     def do_request(self) -> None:
         self.close_connection = True  # one request per connection keeps the proxy simple
         parts = urlsplit(self.path)
+        if self.path.startswith("/"):  # origin form: the proxy is the SDK's endpoint
+            parts = urlsplit(f"http://{self.headers.get('Host', '')}{self.path}")
         base = self.server.routes.by_host.get(parts.netloc.lower())
         if parts.scheme != "http" or base is None:
             self.answer(502, f"the proxy has no route for {self.path!r}".encode())
             return
         # The target exactly as the SDK wrote it (already percent-encoded and signed).
-        target = self.path[len(f"{parts.scheme}://{parts.netloc}"):] or "/"
+        target = parts.path + (f"?{parts.query}" if parts.query else "") or "/"
         upstream = urlsplit(base)
-        body = self.read_body()
-        headers = self.forwarded_headers(upstream.netloc, body)
+        sent = self.read_body()
+        body = to_sandbox_body(self.headers.get("Content-Type", ""), sent)
+        headers = self.forwarded_headers(upstream.netloc, body, resized=body != sent)
         exchange = Exchange(self.command, parts.netloc, target, dict(headers))
         connection = http.client.HTTPConnection(upstream.netloc, timeout=UPSTREAM_TIMEOUT_S)
         try:
@@ -137,14 +160,16 @@ class _Handler(BaseHTTPRequestHandler):
                 self.rfile.readline()
         return self.rfile.read(int(self.headers.get("Content-Length") or 0))
 
-    def forwarded_headers(self, upstream_host: str, body: bytes) -> list[tuple[str, str]]:
+    def forwarded_headers(self, upstream_host: str, body: bytes,
+                          resized: bool = False) -> list[tuple[str, str]]:
         headers = [("Host", upstream_host)]
         for name, value in self.headers.items():
-            if name.lower() in HOP_BY_HOP or name.lower() == "host":
+            if name.lower() in HOP_BY_HOP or name.lower() == "host" or \
+                    (resized and name.lower() == "content-length"):
                 continue
             headers.append(to_sandbox_header(name, value))
         chunked = "chunked" in self.headers.get("Transfer-Encoding", "").lower()
-        if chunked:  # the body was read whole, so it goes on with its length
+        if chunked or resized:  # the body goes on whole, with its own length
             headers.append(("Content-Length", str(len(body))))
         return headers
 
@@ -181,6 +206,11 @@ class ProviderProxy:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    def add_route(self, host: str, base: str) -> None:
+        """Route requests for `host` (e.g. the proxy's own address, used as an endpoint)."""
+        with self.routes.lock:
+            self.routes.by_host[host.lower()] = base
 
     @property
     def exchanges(self) -> list[Exchange]:
