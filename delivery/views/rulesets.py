@@ -91,6 +91,7 @@ def rule_set_edit(request: StaffRequest, domain: Domain, pk: int | None = None) 
         "nav": "rules", "rule_set": rule_set, "form": form, "formset": formset,
         "may_save": may_save, "methods": ("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"),
         "editor_texts": _editor_texts(), "functions": texts.function_reference(),
+        "variables": texts.variable_reference(),
         **page(request, domain), **abilities(request.user),
     })
 
