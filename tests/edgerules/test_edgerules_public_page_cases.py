@@ -112,7 +112,9 @@ def test_case_7_is_true_once_the_hexadecimal_time_is_an_hour_old() -> None:
 
 def test_case_7_without_t_fails_and_rewrites_nothing() -> None:
     outcome = run(HEX_TIME_EXPIRED, "/a.mp4")
-    assert (outcome.rewritten, outcome.trace[0].error.code) == (False, "bad-argument")
+    error = outcome.trace[0].error
+    assert error is not None
+    assert (outcome.rewritten, error.code) == (False, "bad-argument")
 
 
 def test_the_guide_passes_ip_and_method_to_the_origin() -> None:
