@@ -80,6 +80,7 @@ INPUT_PROBLEMS: Mapping[str, Promise] = {
     "method": _("Method: choose one of the listed methods."),
     "url": _("URL: write http://host/path?query, https://host/path?query or /path?query."),
     "url_space": _("URL: must not contain spaces."),
+    "ip": _("Client address: write an IPv4 or IPv6 address, e.g. 192.168.1.1."),
 }
 
 URL_PROBLEMS: Mapping[str, Promise] = {
