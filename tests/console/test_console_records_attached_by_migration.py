@@ -117,7 +117,7 @@ def make_full_old_records(apps) -> dict[str, int]:
                                                                     description="kept")
     for position, pattern in enumerate(("^/a$", "^/b$"), start=1):
         apps.get_model("delivery", "Rule").objects.create(
-            rule_set=rule_set, position=position, pattern=pattern, rule="/c", state="enabled")
+            rule_set=rule_set, position=position, pattern=pattern, rule="/c", debug=False)
     apps.get_model("delivery", "PurgeRequest").objects.create(
         source="manual", urls="http://img.example.com/a.jpg", url_count=1, status="sent",
         requested_by=user)
