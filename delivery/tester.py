@@ -223,6 +223,8 @@ def outcome_dict(outcome: Outcome) -> dict[str, Any]:
         "redirect_404": outcome.redirect_404,
         "limit_rate_after": outcome.limit_rate_after,
         "limit_rate": outcome.limit_rate,
+        "method": outcome.method,
+        "body": outcome.body,
         "trace": [step_dict(step) for step in outcome.trace],
     }
 
@@ -284,4 +286,8 @@ def format_trace(outcome: Outcome) -> str:
         lines.append(f"limit rate after {data['limit_rate_after']} bytes")
     if data["limit_rate"] is not None:
         lines.append(f"limit rate {data['limit_rate']} bytes/s")
+    if data["method"]:
+        lines.append(f"method changed to {data['method']}")
+    if data["body"] is not None:
+        lines.append(f"body replaced with {data['body']!r}")
     return "\n".join(lines)

@@ -312,3 +312,21 @@ def test_the_reference_is_translated(manager_client: Any) -> None:
                                   HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "The length of E, in characters." not in html
     assert "The client's country" not in html
+
+
+def test_the_tester_shows_a_changed_method_and_body(manager_client: Any) -> None:
+    rules = [{"rule": "$SET_METHOD(POST)$SET_BODY(a=1)", "state": "enabled"}]
+    answer = manager_client.post(reverse("delivery:test"), {
+        "rules": rules, "request": {"url": "/a"}}, content_type="application/json").json()
+    assert (answer["outcome"]["method"], answer["outcome"]["body"]) == ("POST", "a=1")
+    assert 'data-outcome-method="POST"' in answer["html"]
+
+
+def test_the_tester_shows_why_set_method_get_fails_on_a_body(manager_client: Any) -> None:
+    rules = [{"rule": "$SET_METHOD(GET)", "state": "enabled"}]
+    answer = manager_client.post(reverse("delivery:test"), {
+        "rules": rules, "request": {"url": "/a", "method": "POST", "body": "a=1"}},
+        content_type="application/json").json()
+    step = answer["outcome"]["trace"][0]
+    assert (step["status"], step["error"]["code"]) == ("failed", "body-method")
+    assert answer["outcome"]["method"] is None
