@@ -15,6 +15,7 @@ address. The reader is opened once per process, and a lookup costs a few microse
 from __future__ import annotations
 
 import ipaddress
+import logging
 import threading
 from pathlib import Path
 from typing import Any
@@ -37,8 +38,9 @@ TEST_NETWORKS: dict[str, str] = {
 }
 BUILT_NAME = "geoip-test-networks.mmdb"
 
+logger = logging.getLogger(__name__)
 _lock = threading.Lock()
-_reader: Any = None  # maxminddb.Reader, opened on first use
+_reader: Any = None  # maxminddb.Reader, opened on first use; False: the database is unreadable
 
 
 def database_path() -> Path:
@@ -66,11 +68,17 @@ def write_database(path: Path, networks: dict[str, str]) -> None:
 
 
 def _open() -> Any:
+    """The reader, or None when the database cannot be read (logged once: every country is
+    then unknown rather than every request failing)."""
     global _reader
     with _lock:
         if _reader is None:
-            _reader = maxminddb.open_database(str(database_path()))
-        return _reader
+            try:
+                _reader = maxminddb.open_database(str(database_path()))
+            except (OSError, ValueError, maxminddb.InvalidDatabaseError) as error:
+                logger.error("SANDBOX_GEOIP_DATABASE: %s; every country is unknown", error)
+                _reader = False
+        return _reader or None
 
 
 def country(address: str) -> str | None:
@@ -79,7 +87,8 @@ def country(address: str) -> str | None:
         ip = ipaddress.ip_address(address.strip().strip("[]"))
     except ValueError:
         return None
-    record = _open().get(ip)
+    reader = _open()
+    record = reader.get(ip) if reader is not None else None
     if not isinstance(record, dict):
         return None
     found = record.get("country")
@@ -91,6 +100,6 @@ def forget() -> None:
     """Close the reader (the next lookup opens the database afresh)."""
     global _reader
     with _lock:
-        if _reader is not None:
+        if _reader:
             _reader.close()
         _reader = None
