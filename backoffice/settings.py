@@ -362,6 +362,9 @@ PROVIDER: dict[str, Any] = {  # each service's settings, and the sandbox's contr
     "demo_origin_url": env.url("DEMO_ORIGIN_URL", ("http", "https")),
 }
 PROVIDER_TIMEOUT_S = env.int("PROVIDER_TIMEOUT_S", 15, minimum=1)
+# A MaxMind-format Country (or City) database, for the country of a client address: the rule
+# tester's $_GEOIP_COUNTRY_CODE (delivery.geo). Unset: the tester knows no country.
+GEOIP_DATABASE = env.str("GEOIP_DATABASE", "")
 
 # Marketing messages go out only inside this window of the provider's wall-clock time; the SMS
 # app parses it when Django starts (SmsConfig.ready), so that a malformed value stops start-up,

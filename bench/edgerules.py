@@ -30,56 +30,62 @@ CHUNK = 5_000
 
 RULES: tuple[RuleSpec, ...] = (
     RuleSpec(
-        r"$ADD_RSP_HEADER(Cache-Control, 'public, max-age=31536000', 1)", r"^/static/", debug=False
+        r"$ADD_RSP_HEADER(Cache-Control, 'public, max-age=31536000', 1)",
+        r"^/static/",
+        state="enabled",
     ),
-    RuleSpec(r"/$1'.m3u8'", r"/(.*)/playlist\.m3u8$", break_=True, debug=False),
+    RuleSpec(r"/$1'.m3u8'", r"/(.*)/playlist\.m3u8$", break_=True, state="enabled"),
     RuleSpec(
         r"/pay.php?payid=$1&categoryid=$2",
         r"^/pay/([0-9]+)/([0-9]+)/(.*?).html$",
         break_=True,
-        debug=False,
+        state="enabled",
     ),
-    RuleSpec(r"$REDIRECT(https://$_HOST/new/$1, 301)", r"^/old/(.*)$", debug=False),
-    RuleSpec(r"$LIMIT_RATE_AFTER(20, m)$LIMIT_RATE(100, k)", r"^/download/", debug=False),
+    RuleSpec(r"$REDIRECT(https://$_HOST/new/$1, 301)", r"^/old/(.*)$", state="enabled"),
+    RuleSpec(r"$LIMIT_RATE_AFTER(20, m)$LIMIT_RATE(100, k)", r"^/download/", state="enabled"),
     RuleSpec(
-        r"$WHEN($NOT($EQ($_METHOD, GET)))$ADD_REQ_HEADER(X-Edge-Write, 1)", r"^/api/", debug=False
+        r"$WHEN($NOT($EQ($_METHOD, GET)))$ADD_REQ_HEADER(X-Edge-Write, 1)",
+        r"^/api/",
+        state="enabled",
     ),
     RuleSpec(
         r"$WHEN($PCALL($_HEADER_referer),"
         r" $NOT($MATCH($_HEADER_referer, '^https?://([a-z0-9-]+\\.)*example\\.com/', 1)))"
         r"$EXIT(403, 'hotlink denied')",
         r"\.(jpg|png|gif)$",
-        debug=False,
+        state="enabled",
     ),
     RuleSpec(
         r"$WHEN($MATCH($PCALL($_HEADER_user_agent), 'mobile|android|iphone', 1))/mobile/$1",
         r"^/m/(.*)$",
-        debug=False,
+        state="enabled",
     ),
-    RuleSpec(r"/images/$3!/fw/$1", r"^/img/(\d+)/(\d+)/(.*)$", debug=False),
-    RuleSpec(r"/$2?lang=$LOWER($1)", r"^/lang/(\w+)/(.*)$", debug=False),
+    RuleSpec(r"/images/$3!/fw/$1", r"^/img/(\d+)/(\d+)/(.*)$", state="enabled"),
+    RuleSpec(r"/$2?lang=$LOWER($1)", r"^/lang/(\w+)/(.*)$", state="enabled"),
     RuleSpec(
         r"$WHEN($PCALL($_COOKIE_session))$ADD_REQ_HEADER(X-Session, $_COOKIE_session)",
         r"^/secure/",
-        debug=False,
+        state="enabled",
     ),
-    RuleSpec(r"$SELECT($GE($1, 2), /api/v2/$2, /api/legacy/$2)", r"^/v(\d+)/(.*)$", debug=False),
-    RuleSpec(r"$REDIRECT404(/promo/index.html)", r"^/promo", debug=False),
-    RuleSpec(r"$DEL_ARG(utm_source)$DEL_ARG(utm_medium)", r"^/search", debug=False),
-    RuleSpec(r"$ADD_RSP_HEADER(X-Robots-Tag, noindex, )", r"^/tmp/", debug=False),
-    RuleSpec(r"$EXIT(200, ok)", r"^/health$", debug=False),
-    RuleSpec(r"/index.php?route=$1", r"^/(.*)\.php$", debug=True),
+    RuleSpec(
+        r"$SELECT($GE($1, 2), /api/v2/$2, /api/legacy/$2)", r"^/v(\d+)/(.*)$", state="enabled"
+    ),
+    RuleSpec(r"$REDIRECT404(/promo/index.html)", r"^/promo", state="enabled"),
+    RuleSpec(r"$DEL_ARG(utm_source)$DEL_ARG(utm_medium)", r"^/search", state="enabled"),
+    RuleSpec(r"$ADD_RSP_HEADER(X-Robots-Tag, noindex, )", r"^/tmp/", state="enabled"),
+    RuleSpec(r"$EXIT(200, ok)", r"^/health$", state="enabled"),
+    RuleSpec(r"/index.php?route=$1", r"^/(.*)\.php$", state="test"),
     RuleSpec(
         r"$ADD_RSP_HEADER(Access-Control-Allow-Origin, *, 1)",
         r"^/assets/(.*)\.(css|js)$",
-        debug=False,
+        state="enabled",
     ),
-    RuleSpec(r"/avatars/$MD5($1).png?", r"^/u/([^/]+)/avatar$", debug=False),
+    RuleSpec(r"/avatars/$MD5($1).png?", r"^/u/([^/]+)/avatar$", state="enabled"),
     RuleSpec(
         r"$WHEN($EQ($_SCHEME, http), $EQ($_HOST, secure.example.com))"
         r"$REDIRECT(https://$_HOST$_URI, 301)",
         r"^/",
-        debug=False,
+        state="enabled",
     ),
 )
 

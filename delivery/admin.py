@@ -17,7 +17,7 @@ from delivery.models import PublishedConfig, PurgeRequest, Rule, RuleSet
 class RuleInline(admin.TabularInline[Rule, RuleSet]):
     model = Rule
     extra = 0
-    fields = ("position", "pattern", "rule", "breaks", "debug")
+    fields = ("position", "pattern", "rule", "breaks", "state", "test_addresses")
 
 
 @admin.register(RuleSet)

@@ -3,7 +3,7 @@
 - two image versions, `thumb` (/fw/200) and `webp` (/fw/600/format/webp), kept as they are
   when they exist so staff edits survive a restart;
 - a demo rule set with a few rules (a rewrite, a redirect, a header, three of the provider's
-  documented examples, debug rules), each with a comment saying what it does;
+  documented examples, rules in test), each with a comment saying what it does;
 - all of it on the default domain, and published there through the console API;
 - the demo services' domains (console/demo.py) with settings of their own: the videos domain
   open to players on other sites (CORS) with a `poster` version, the own-origin site with HTML
@@ -51,37 +51,37 @@ class DemoRule(TypedDict):
     pattern: str
     rule: str
     breaks: bool
-    debug: bool
+    state: str
 
 
 RULES: list[DemoRule] = [
     # Serves /<name>/playlist.m3u8 from the stored /<name>.m3u8.
     {"pattern": r"^/(.*)/playlist\.m3u8$", "rule": "/$1'.m3u8'", "breaks": True,
-     "debug": False},
+     "state": "enabled"},
     # Moves everything under /old/ to /new/ for good (301).
     {"pattern": r"^/old/(.*)$", "rule": "$REDIRECT(/new/$1, 301)", "breaks": False,
-     "debug": False},
+     "state": "enabled"},
     # Marks images served by the edge with a response header.
     {"pattern": r"\.(jpg|png|webp)$", "rule": "$ADD_RSP_HEADER(X-Served-By, demo-edge)",
-     "breaks": False, "debug": False},
+     "breaks": False, "state": "enabled"},
     # Documented example: anything under /foo/ requested without a Referer (typed in, or
     # fetched by another site's script that strips it) is refused with 403.
     {"pattern": "", "rule": "$WHEN($MATCH($_URI, '^/foo/'), $NOT($_HEADER_referer))$EXIT(403)",
-     "breaks": False, "debug": False},
+     "breaks": False, "state": "enabled"},
     # Documented example: on test.example.com, a -10.mp4 video is slowed to 100 KB/s after its
-    # first 20 MB (the sandbox reports it in X-RateLimit-* headers).
+    # first 20 MB (the sandbox paces it, and reports it in X-RateLimit-* headers).
     {"pattern": r"^(/).+-10\.mp4$",
      "rule": "$WHEN($1, $EQ($_HOST, 'test.example.com'))$LIMIT_RATE_AFTER(20, m)"
              "$LIMIT_RATE(100, k)",
-     "breaks": False, "debug": False},
+     "breaks": False, "state": "enabled"},
     # Documented example: scripts and styles asked over http are redirected (302) to https.
-    # Left in debug mode (only requests with X-svc-Rewrite-Preview: true), because the
-    # sandbox edge speaks plain http.
+    # Left in test (only requests with X-svc-Rewrite-Preview: true), because the sandbox edge
+    # speaks plain http.
     {"pattern": r"\.(js|css)$",
      "rule": "$WHEN($1, $EQ($_SCHEME, http))$REDIRECT(https://$_HOST$_URI, 302)",
-     "breaks": False, "debug": True},
+     "breaks": False, "state": "test"},
     # Still being tried: /beta/<path> serves <path>, only under the preview header.
-    {"pattern": r"^/beta/(.*)$", "rule": "/$1", "breaks": False, "debug": True},
+    {"pattern": r"^/beta/(.*)$", "rule": "/$1", "breaks": False, "state": "test"},
 ]
 
 
@@ -99,7 +99,7 @@ def load_rule_set(domain: Domain) -> tuple[RuleSet, bool]:
         domain=domain, name=RULE_SET_NAME,
         defaults={"description": "Examples: an HLS rewrite, a redirect, a response header, "
                                  "three of the provider's documented examples and a rule "
-                                 "still in debug mode."})
+                                 "still in test."})
     if created:
         for position, rule in enumerate(RULES, start=1):
             Rule.objects.create(rule_set=rule_set, position=position, **rule)

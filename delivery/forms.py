@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from console.models import Domain
 from delivery import rules
-from delivery.models import DeliverySettings, ImageVersion, Rule, RuleSet
+from delivery.models import DeliverySettings, ImageVersion, Rule, RuleSet, RuleState
 from delivery.services import (
     MAX_PATTERNS,
     MAX_PREHEAT_URLS,
@@ -497,29 +497,66 @@ class RuleSetForm(forms.ModelForm[RuleSet]):
         return name
 
 
+MAX_TEST_ADDRESSES = 20
+
+
 class RuleForm(forms.ModelForm[Rule]):
+    """One rule of the editor. A new rule is in test for the address the editor is used from
+    (the public page: "平台会自动获取本地 IP 地址"), which may be changed."""
+
     class Meta:
         model = Rule
-        fields = ["position", "pattern", "rule", "breaks", "debug"]
+        fields = ["position", "pattern", "rule", "breaks", "state", "test_addresses"]
         widgets = {
             "position": forms.NumberInput(attrs={"class": "dl-position", "min": 1}),
             "pattern": forms.Textarea(attrs={"rows": 1, "class": "dl-code dl-pattern",
                                              "spellcheck": "false"}),
             "rule": forms.Textarea(attrs={"rows": 2, "class": "dl-code dl-rule",
                                           "spellcheck": "false"}),
+            "state": forms.Select(attrs={"class": "dl-state"}),
+            "test_addresses": forms.Textarea(attrs={"rows": 1, "class": "dl-addresses",
+                                                    "spellcheck": "false"}),
         }
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, client_address: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.CharField, self.fields["pattern"]).strip = False
         cast(forms.CharField, self.fields["rule"]).strip = False
         self.fields["position"].required = False
+        self.fields["state"].required = False
         if not self.instance.pk:
-            self.initial.setdefault("debug", True)
+            self.initial.setdefault("state", RuleState.TEST)
+            if client_address:
+                self.initial.setdefault("test_addresses", client_address)
+
+    def clean_test_addresses(self) -> str:
+        """One address or CIDR network a line, at most 20; stored one a line, normalised."""
+        text = str(self.cleaned_data.get("test_addresses") or "")
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if len(lines) > MAX_TEST_ADDRESSES:
+            raise ValidationError(_("At most %(limit)s test addresses.") % {
+                "limit": MAX_TEST_ADDRESSES})
+        cleaned = []
+        for number, line in enumerate(lines, start=1):
+            try:
+                network = ipaddress.ip_network(line, strict=False)
+            except ValueError:
+                raise ValidationError(_("Line %(line)s: “%(value)s” is not an IP address or "
+                                        "network (CIDR).") % {"line": number,
+                                                              "value": line}) from None
+            single = network.num_addresses == 1 and "/" not in line
+            cleaned.append(str(network.network_address) if single else str(network))
+        return "\n".join(dict.fromkeys(cleaned))
 
     def has_changed(self) -> bool:
-        # The editor renumbers every row, blank ones included: a number alone is no rule.
-        return any(name != "position" for name in self.changed_data)
+        # The editor renumbers every row, blank ones included, and a new row comes with a
+        # state and the editor's address: none of these alone is a rule.
+        return any(name not in ("position", "state", "test_addresses")
+                   for name in self.changed_data)
+
+    def clean_state(self) -> str:
+        """A rule sent without a state is in test, as a new rule is."""
+        return str(self.cleaned_data.get("state") or RuleState.TEST)
 
     def clean(self) -> dict[str, Any]:
         super().clean()  # returns cleaned_data, typed as possibly None

@@ -158,13 +158,23 @@ class RuleSet(models.Model):
         return self.name
 
     def specs(self) -> list[JSONObject]:
-        """The rules as the edge's JSON list: `{pattern, rule, break, debug}` in order."""
+        """The rules as the edge's JSON list, in order: `{pattern, rule, break, state,
+        test_addresses}`."""
         return [rule.as_spec() for rule in self.rules.all()]
 
 
+class RuleState(models.TextChoices):
+    """The public page's three states of a rule (cdn/edgerules.md, "状态")."""
+
+    ENABLED = "enabled", _("enabled")
+    OFF = "off", _("off")
+    TEST = "test", _("in test")
+
+
 class Rule(models.Model):
-    """One rewrite rule (content-delivery.md, "Rewrite rule"). Debug mode is on for a new rule:
-    it then applies only to requests carrying `X-svc-Rewrite-Preview: true`."""
+    """One rewrite rule (content-delivery.md, "Rewrite rule"). A new rule is in test: it then
+    applies only to requests from its test addresses (one address or network a line) and to
+    those carrying `X-svc-Rewrite-Preview: true`; enabled, to every request; off, to none."""
 
     rule_set = models.ForeignKey(
         RuleSet, verbose_name=_("rule set"), on_delete=models.CASCADE, related_name="rules")
@@ -172,7 +182,12 @@ class Rule(models.Model):
     pattern = models.TextField(_("pattern"), blank=True)
     rule = models.TextField(_("rule"))
     breaks = models.BooleanField(_("break"), default=False)
-    debug = models.BooleanField(_("debug mode"), default=True)
+    state = models.CharField(_("state"), max_length=7, choices=RuleState.choices,
+                             default=RuleState.TEST)
+    test_addresses = models.TextField(
+        _("test addresses"), blank=True,
+        help_text=_("One IP address or network (CIDR) a line: the requests a rule in test "
+                    "applies to."))
 
     class Meta:
         ordering = ["rule_set", "position", "id"]
@@ -182,9 +197,12 @@ class Rule(models.Model):
     def __str__(self) -> str:
         return f"{self.rule_set_id}#{self.position}: {self.pattern} -> {self.rule}"
 
+    def addresses(self) -> list[str]:
+        return [line.strip() for line in self.test_addresses.splitlines() if line.strip()]
+
     def as_spec(self) -> JSONObject:
         return {"pattern": self.pattern, "rule": self.rule, "break": self.breaks,
-                "debug": self.debug}
+                "state": self.state, "test_addresses": [*self.addresses()]}
 
 
 class PurgeSource(models.TextChoices):

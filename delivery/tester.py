@@ -4,14 +4,17 @@ outcome as plain data for the page and the `rewrite_test` command. Pure: no Djan
 Input shapes: the URL is `http(s)://host[:port]/path?query` or `/path?query` (the host then
 comes from a `Host` header, else from `default_host`); headers are `Name: value` lines;
 cookies are `name=value` pairs separated by `;` or new lines; the body is a www-form body and
-gets `Content-Type: application/x-www-form-urlencoded` when no content type is given.
+gets `Content-Type: application/x-www-form-urlencoded` when no content type is given; `ip` is
+the client's address (`$_IP`, the test addresses of rules in test, the country), empty for
+none.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -59,6 +62,7 @@ class SampleRequest:
     cookies: str = ""
     body: str = ""
     preview: bool = False
+    ip: str = ""
 
 
 def parse_headers(text: str) -> tuple[dict[str, str], list[InputProblem]]:
@@ -97,7 +101,8 @@ def parse_cookies(text: str) -> tuple[dict[str, str], list[InputProblem]]:
 
 
 def build_context(request: SampleRequest, *, default_host: str = "",
-                  now: float | None = None) -> RequestContext:
+                  now: float | None = None,
+                  country_of: Callable[[str], str | None] | None = None) -> RequestContext:
     """The edgerules request for the typed one; SampleInputError names every bad field/line."""
     problems: list[InputProblem] = []
     method = request.method.strip().upper()
@@ -120,6 +125,12 @@ def build_context(request: SampleRequest, *, default_host: str = "",
                                      "must be http(s)://host/path or start with /"))
     if any(ch.isspace() for ch in url):
         problems.append(InputProblem("url", 0, "url_space", "must not contain spaces"))
+    ip = request.ip.strip()
+    if ip:
+        try:
+            ip = str(ipaddress.ip_address(ip))
+        except ValueError:
+            problems.append(InputProblem("ip", 0, "ip", "must be an IPv4 or IPv6 address"))
     headers, header_problems = parse_headers(request.headers)
     cookies, cookie_problems = parse_cookies(request.cookies)
     problems += header_problems + cookie_problems
@@ -137,7 +148,8 @@ def build_context(request: SampleRequest, *, default_host: str = "",
         headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
     return RequestContext(
         method=method, scheme=scheme, host=host, uri=path, query=query, headers=headers,
-        cookies=cookies or None, body=request.body, time=time.time() if now is None else now)
+        cookies=cookies or None, body=request.body, time=time.time() if now is None else now,
+        ip=ip, country_of=country_of)
 
 
 def run(specs: Sequence[RuleSpec | Mapping[str, object]], ctx: RequestContext) -> Outcome:
@@ -211,6 +223,8 @@ def outcome_dict(outcome: Outcome) -> dict[str, Any]:
         "redirect_404": outcome.redirect_404,
         "limit_rate_after": outcome.limit_rate_after,
         "limit_rate": outcome.limit_rate,
+        "method": outcome.method,
+        "body": outcome.body,
         "trace": [step_dict(step) for step in outcome.trace],
     }
 
@@ -272,4 +286,8 @@ def format_trace(outcome: Outcome) -> str:
         lines.append(f"limit rate after {data['limit_rate_after']} bytes")
     if data["limit_rate"] is not None:
         lines.append(f"limit rate {data['limit_rate']} bytes/s")
+    if data["method"]:
+        lines.append(f"method changed to {data['method']}")
+    if data["body"] is not None:
+        lines.append(f"body replaced with {data['body']!r}")
     return "\n".join(lines)

@@ -22,7 +22,7 @@ from delivery.services import (
 )
 from delivery.tester import InputProblem
 from edgerules import Diagnostic, Status
-from edgerules.names import FUNCTIONS
+from edgerules.names import FUNCTIONS, VARIABLES
 
 PROBLEMS: Mapping[str, Promise] = {
     "required": _("%(field)s: required."),
@@ -93,6 +93,7 @@ INPUT_PROBLEMS: Mapping[str, Promise] = {
     "method": _("Method: choose one of the listed methods."),
     "url": _("URL: write http://host/path?query, https://host/path?query or /path?query."),
     "url_space": _("URL: must not contain spaces."),
+    "ip": _("Client address: write an IPv4 or IPv6 address, e.g. 192.168.1.1."),
 }
 
 URL_PROBLEMS: Mapping[str, Promise] = {
@@ -125,6 +126,11 @@ DIAGNOSTICS: Mapping[str, Promise] = {
     "missing-variable": _("Missing variable"),
     "bad-argument": _("Bad argument"),
     "bad-header": _("Bad header name"),
+    "unknown-capture": _("No such $CAPTURE"),
+    "protected-header": _("Protected response header"),
+    "bad-method": _("Bad method"),
+    "division-by-zero": _("Division by zero"),
+    "body-method": _("Method not allowed with a body"),
 }
 
 # What each function does, for the editor's function reference; its usage line (optional
@@ -160,8 +166,56 @@ FUNCTION_MEANINGS: Mapping[str, Promise] = {
     "RANDI": _("A random whole number from E1 to E2; from 0 to E1 when E2 is empty or left "
                "out."),
     "REDIRECT404": _("When the file is not found, redirects with 302 to E1."),
-    "LIMIT_RATE_AFTER": _("Limits the rate after the first n units (k, m or g) of the answer."),
-    "LIMIT_RATE": _("Limits the answer to n units (k, m or g) per second."),
+    "LIMIT_RATE_AFTER": _("Sends the first E1 units of the answer (E2: k for KB, m for MB) at "
+                          "full speed, then limits the rate."),
+    "LIMIT_RATE": _("Limits the answer to E1 units per second (E2: k for KB, m for MB)."),
+    "CAPTURE": _("Searches E1 with the regular expression E2 (a non-empty E3 ignores case) and "
+                 "keeps its groups as $n.m: n is this $CAPTURE's order in the rule, m the "
+                 "group; with an empty E2 the whole of E1 is $n.0. True when it matched."),
+    "SET_METHOD": _("Changes the request's method to E: GET, HEAD, PUT, POST, DELETE, OPTIONS or "
+                    "PATCH; a request with a body may only become PUT or POST."),
+    "SET_BODY": _("Replaces the body of a PUT or POST request with E."),
+    "ADD": _("E1 + E2."),
+    "MOD": _("The remainder of E1 divided by E2 (E2 may not be 0)."),
+    "MSUB": _("E1 − E2."),
+    "MULTIPLY": _("E1 × E2."),
+    "DIVIDE": _("E1 ÷ E2 (E2 may not be 0: the rule then fails and the next rules run)."),
+    "BYTE": _("The code of the first character (byte) of E."),
+    "FLOOR": _("The largest whole number not above E."),
+    "CEIL": _("The smallest whole number not below E."),
+    "GSUB": _("E1 with the text E2 replaced by E3 (which may be empty), the first N times; "
+              "every time when N is empty or negative."),
+    "LEN": _("The length of E, in characters."),
+    "ESCAPE": _("E URL-encoded, as JavaScript's encodeURIComponent() does."),
+    "UNESCAPE": _("E URL-decoded, as JavaScript's decodeURIComponent() does."),
+    "MD5_BIN": _("The MD5 of E as 16 bytes (e.g. for $ENCODE_BASE64)."),
+    "UNIXT": _("The UNIX time of the date and time given (UTC)."),
+    "INT": _("The number E1, written in base E2, in base E3 (both 10 when left out)."),
+    "STRF_TIME": _("The UNIX time E1 as year, month, day, hour and minute (UTC), joined by the "
+                   "separator E2: 201802230955, or 2018-02-23-09-55 with “-”."),
+}
+
+# What each variable is, for the editor's variable reference (edgerules.names.VARIABLES).
+VARIABLE_MEANINGS: Mapping[str, Promise] = {
+    "IP": _("The client's IP address."),
+    "HOST": _("The Host header."),
+    "HOST_N": _("The n-th sub-domain of Host, from the left: for foo.bar.baz.com, $_HOST_1 is "
+                "foo."),
+    "GET": _("Query parameter name, not URL-decoded."),
+    "POST": _("Field name of a www-form request body."),
+    "HEADER": _("Request header name, written in lower case."),
+    "COOKIE": _("Cookie name."),
+    "RANDOM": _("8 random characters from a-z, A-Z and 0-9."),
+    "RANDOM_N": _("n random characters, n from 1 to 32."),
+    "URI": _("The request's path, without the query."),
+    "QUERY": _("The query string, without “?”."),
+    "METHOD": _("The request's method, in upper case."),
+    "SCHEME": _("http or https, in lower case."),
+    "TIME": _("The current UNIX time, in seconds."),
+    "BODY": _("The request body, its first 16 KB."),
+    "GEOIP_COUNTRY_CODE": _("The client's country, as its two-letter ISO 3166 code (CN, US…)."),
+    "GROUP": _("Group n of the rule's pattern."),
+    "CAPTURE": _("Group m of the rule's n-th $CAPTURE."),
 }
 
 STEP_STATUS: Mapping[str, Promise] = {
@@ -170,7 +224,9 @@ STEP_STATUS: Mapping[str, Promise] = {
     Status.FAILED: _("failed"),
     Status.ENDED: _("ended the rule set"),
     Status.NOT_MATCHED: _("pattern not matched"),
-    Status.DEBUG_SKIPPED: _("skipped (debug mode, no preview header)"),
+    Status.DEBUG_SKIPPED: _("skipped (in test: the request is not from a test address and has "
+                            "no preview header)"),
+    Status.OFF: _("skipped (off)"),
     Status.NOT_REACHED: _("not reached"),
 }
 
@@ -239,6 +295,12 @@ def function_reference() -> list[dict[str, str]]:
                 "names": ", ".join(optional)} if optional else "",
         })
     return reference
+
+
+def variable_reference() -> list[dict[str, str]]:
+    """Every variable of the rewrite language for the editor, in the public page's order."""
+    return [{"name": entry.spelling, "meaning": str(VARIABLE_MEANINGS[entry.kind])}
+            for entry in VARIABLES]
 
 
 def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, object]:

@@ -5,7 +5,8 @@ edge both use it.
 
 Typical use::
 
-    rule_set = compile_rule_set([{"pattern": r"^/old/(.*)$", "rule": "/new/$1", "debug": False}])
+    rule_set = compile_rule_set([{"pattern": r"^/old/(.*)$", "rule": "/new/$1",
+                                  "state": "enabled"}])
     outcome = rule_set.run(RequestContext(host="cdn.example.com", uri="/old/a.jpg"))
     outcome.url  # "/new/a.jpg"
 
@@ -15,9 +16,16 @@ Language decisions where the spec is silent (details in the module named):
 
 - Values are strings; the empty string is false, any other string true; boolean functions
   return ``"true"`` or ``""`` (:mod:`edgerules.frame`).
-- One table of parameters (:data:`edgerules.names.FUNCTIONS`) says which may be left out: only
-  ``$MATCH`` E3, ``$ADD_RSP_HEADER`` E3, ``$RANDI`` E2 and ``$EXIT`` E2 (DECISIONS.md: the
-  provider's documented examples are normative); a left-out argument is the empty string.
+- The language is the public page's whole one (cdn/edgerules.md), content-delivery.md's table
+  winning where they differ. One table of parameters (:data:`edgerules.names.FUNCTIONS`) says
+  which may be left out: ``$MATCH`` E3, ``$ADD_RSP_HEADER`` E3, ``$RANDI`` E2 and ``$EXIT`` E2
+  (DECISIONS.md: the provider's documented examples are normative), and the page's optional
+  ``$INT`` E2, E3 and ``$STRF_TIME`` E2; a left-out argument is the empty string.
+- ``$ALL()`` and ``$ANY()`` are false; arithmetic is decimal, a zero divisor fails the rule;
+  ``$DEL_RSP_HEADER`` leaves the edge's protected headers (:mod:`edgerules.functions`).
+- A rule is enabled, off, or in test for its listed addresses and the preview header
+  (:mod:`edgerules.rulespec`); ``$_GEOIP_COUNTRY_CODE`` comes from the lookup the caller gives
+  (``RequestContext.country_of``).
   Fewer than the required parameters is a syntax error naming the missing one, more a warning
   (:mod:`edgerules.names`, :mod:`edgerules.parser`, :mod:`edgerules.compiler`).
 - ``$_SCHEME`` is lowercase, ``$_METHOD`` uppercase. An absent variable is the empty string

@@ -18,9 +18,9 @@ from __future__ import annotations
 from edgerules.frame import Evaluator
 from edgerules.functions import BUILDERS
 from edgerules.names import FUNCTIONS
-from edgerules.nodes import Call, Concat, Expr, Group, Literal, Variable
+from edgerules.nodes import Call, CaptureRef, Concat, Expr, Group, Literal, Variable
 from edgerules.probe import CONDITION_FUNCTIONS, Probe
-from edgerules.variables import compile_group, compile_variable
+from edgerules.variables import compile_capture_ref, compile_group, compile_variable
 
 
 def constant(value: str) -> Evaluator:
@@ -37,6 +37,8 @@ def compile_expr(node: Expr, *, in_argument: bool = False, probe: Probe | None =
         return compile_variable(node, in_argument=in_argument, probe=probe)
     if isinstance(node, Group):
         return compile_group(node, in_argument=in_argument)
+    if isinstance(node, CaptureRef):
+        return compile_capture_ref(node, in_argument=in_argument)
     return compile_call(node, probe=probe)
 
 

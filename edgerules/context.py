@@ -8,10 +8,11 @@ and the runner is on the request path.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from time import time as _now
 
+from edgerules.names import BODY_LIMIT
 from edgerules.querystring import first_values, split_pairs
 
 PREVIEW_HEADER = "x-svc-rewrite-preview"
@@ -28,8 +29,15 @@ class RequestContext:
     - ``query``: the raw query string without ``?``.
     - ``headers``: any capitalisation; ``Host`` is taken from ``host``, not from here.
     - ``cookies``: when ``None``, parsed from the ``Cookie`` header on first use.
-    - ``body``: the raw request body; its fields are ``$_POST_name`` only when the
+    - ``body``: the request body, or its first 16 KB (``$_BODY``, the page's limit; the caller
+      may pass more, it is cut here); its fields are ``$_POST_name`` only when the
       ``Content-Type`` is ``application/x-www-form-urlencoded`` (the spec's "www-form only").
+    - ``has_body``: the request carries a body (``$SET_METHOD`` may then only choose PUT or
+      POST); ``None`` means "when ``body`` is not empty".
+    - ``ip``: the client's address (``$_IP``), as the edge determined it.
+    - ``country_of``: a country lookup (address -> ISO 3166 alpha-2 code, ``None`` when
+      unknown) for ``$_GEOIP_COUNTRY_CODE``; without one the country is absent. Called at most
+      once per request, and only by a rule that reads the variable.
     - ``time``: UNIX seconds, fixed per request so every ``$_TIME`` of a rule set agrees.
     - ``rng``: source of ``$_RANDOM``/``$RANDI``; inject a seeded ``random.Random`` in tests.
     """
@@ -43,12 +51,35 @@ class RequestContext:
     cookies: Mapping[str, str] | None = None
     body: str = ""
     time: float = field(default_factory=_now)
+    ip: str = ""
+    has_body: bool | None = None
+    country_of: Callable[[str], str | None] | None = field(default=None, repr=False)
     rng: random.Random = field(default=_SYSTEM_RANDOM, repr=False)
     _query_args: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
     _form: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
     _headers: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
     _dashed: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
     _cookies: dict[str, str] | None = field(default=None, init=False, repr=False, compare=False)
+    _country: tuple[str | None] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        if len(self.body) > BODY_LIMIT:
+            if self.has_body is None:
+                self.has_body = True
+            self.body = self.body[:BODY_LIMIT]
+
+    @property
+    def carries_body(self) -> bool:
+        return self.has_body if self.has_body is not None else self.body != ""
+
+    def country(self) -> str | None:
+        """``$_GEOIP_COUNTRY_CODE``: the client's country, ``None`` when it is unknown."""
+        if self._country is None:
+            found = self.country_of(self.ip) if self.country_of is not None and self.ip else None
+            self._country = (found.upper() if found else None,)
+        return self._country[0]
 
     def header(self, name: str) -> str | None:
         """Header value by case-insensitive name, or ``None``.

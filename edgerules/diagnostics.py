@@ -34,10 +34,15 @@ BAD_REGEX = "bad-regex"
 BAD_PATTERN = "bad-pattern"
 UNKNOWN_GROUP = "unknown-group"
 RATE_LIMIT = "rate-limit"
+UNKNOWN_CAPTURE = "unknown-capture"
+PROTECTED_HEADER = "protected-header"
+BAD_METHOD = "bad-method"
 # Codes that only occur while a rule runs against a request.
 MISSING_VARIABLE = "missing-variable"
 BAD_ARGUMENT = "bad-argument"
 BAD_HEADER = "bad-header"
+DIVISION_BY_ZERO = "division-by-zero"
+BODY_METHOD = "body-method"
 
 
 @dataclass(frozen=True, slots=True)

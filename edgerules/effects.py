@@ -20,6 +20,8 @@ DELETE_ARG = "delete_arg"
 REDIRECT_404 = "redirect_404"
 LIMIT_RATE_AFTER = "limit_rate_after"
 LIMIT_RATE = "limit_rate"
+SET_METHOD = "set_method"
+SET_BODY = "set_body"
 
 Effect = tuple[str, object]
 

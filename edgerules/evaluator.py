@@ -34,7 +34,8 @@ class Status(StrEnum):
     FAILED = "failed"
     ENDED = "ended"
     NOT_MATCHED = "not-matched"
-    DEBUG_SKIPPED = "debug-skipped"
+    DEBUG_SKIPPED = "debug-skipped"  # in test, and the request is not one it applies to
+    OFF = "off"
     NOT_REACHED = "not-reached"
 
 

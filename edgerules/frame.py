@@ -38,12 +38,28 @@ NO_MATCH = NoMatch()
 
 
 class Frame:
-    __slots__ = ("ctx", "effects", "match")
+    __slots__ = ("captures", "ctx", "effects", "match")
 
     def __init__(self, ctx: RequestContext, match: GroupSource) -> None:
         self.ctx = ctx
         self.match = match
         self.effects: list[Effect] = []
+        # ``$CAPTURE`` number -> its groups (``None`` for a group that did not take part).
+        self.captures: dict[int, tuple[str | None, ...]] = {}
+
+
+class BinaryText(str):
+    """A value holding bytes (``$MD5_BIN``), one character per byte (Latin-1). Functions that
+    turn text into bytes (``$ENCODE_BASE64``, ``$ESCAPE``, ``$MD5``) use those bytes as they
+    are rather than UTF-8, so ``$ENCODE_BASE64($MD5_BIN(E))`` is the Base64 of the digest.
+    Concatenated with other text it becomes ordinary text."""
+
+    __slots__ = ()
+
+
+def to_bytes(value: str) -> bytes:
+    """The bytes a value stands for: Latin-1 for binary values, UTF-8 otherwise."""
+    return value.encode("latin-1") if isinstance(value, BinaryText) else value.encode("utf-8")
 
 
 Evaluator = Callable[[Frame], str]

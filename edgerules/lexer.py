@@ -4,8 +4,9 @@ Plain text (outside quotes):
 - whitespace is ignored;
 - a backslash escapes one of ``$ ( ) , ' \\ ?`` or a space/tab; any other escape is an error
   (``bad-escape``), so a typo such as ``\\d`` is reported instead of silently changing meaning;
-- ``$`` starts a function call ``$NAME(``, a variable ``$_NAME``, a group ``$N`` or the break
-  marker ``$$``; anything else after ``$`` is an error (``stray-dollar``);
+- ``$`` starts a function call ``$NAME(``, a variable ``$_NAME``, a group ``$N``, a
+  ``$CAPTURE`` group ``$n.m`` (a dot then digits) or the break marker ``$$``; anything else
+  after ``$`` is an error (``stray-dollar``);
 - an unescaped ``?`` is its own token so the parser can tell the trailing "do not append the
   query" marker from a literal question mark.
 
@@ -38,6 +39,7 @@ class Kind(Enum):
     QMARK = auto()
     VAR = auto()
     GROUP = auto()
+    CAPTURE = auto()
     FUNC = auto()
     LPAREN = auto()
     RPAREN = auto()
@@ -199,7 +201,14 @@ class Lexer:
             end = start + 1
             while end < len(src) and src[end].isdigit():
                 end += 1
-            self._emit(Kind.GROUP, src[start + 1 : end], start, end)
+            kind = Kind.GROUP
+            # ``$n.m``: a ``$CAPTURE`` group (cdn/edgerules.md); ``$1.html`` stays ``$1`` + text.
+            if end + 1 < len(src) and src[end] == "." and src[end + 1].isdigit():
+                kind = Kind.CAPTURE
+                end += 1
+                while end < len(src) and src[end].isdigit():
+                    end += 1
+            self._emit(kind, src[start + 1 : end], start, end)
             self._pos = end
         elif nxt and nxt in _NAME_CHARS:
             self._function(start)

@@ -41,6 +41,16 @@ class Group:
 
 
 @dataclass(frozen=True, slots=True)
+class CaptureRef:
+    """``$n.m``: group ``m`` of the ``n``-th ``$CAPTURE`` call of the rule (cdn/edgerules.md)."""
+
+    ordinal: int
+    index: int
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Call:
     """``$NAME(arg, ...)``. ``span`` covers the whole call, ``name_span`` just ``$NAME``."""
 
@@ -48,9 +58,10 @@ class Call:
     args: tuple[Concat, ...]
     span: Span
     name_span: Span
+    ordinal: int = 0  # for ``$CAPTURE``: its place among the rule's captures, from 1
 
 
-Expr = Literal | Variable | Group | Call
+Expr = Literal | Variable | Group | CaptureRef | Call
 
 
 @dataclass(frozen=True, slots=True)

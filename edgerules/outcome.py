@@ -14,8 +14,9 @@ from edgerules.probe import ConditionCheck, VariableReading
 class RuleStep:
     """One line of the trace: what happened to rule number ``index`` (0-based).
 
-    ``matched`` is ``None`` when the pattern was not tried (debug rule without the preview
-    header, or a rule after a break / redirect / exit). ``value`` is what the rule evaluated
+    ``matched`` is ``None`` when the pattern was not tried (a rule that is off, one in test
+    for a request neither from its addresses nor with the preview header, or a rule after a
+    break / redirect / exit). ``value`` is what the rule evaluated
     to, ``error`` the syntax or evaluation error with its position, ``stopped_at`` the
     line/column of the ``$WHEN`` that stopped it. ``checks`` lists every condition of a
     ``$WHEN``/``$ALL``/``$ANY`` the rule evaluated, in order, with its text and value (so the
@@ -45,8 +46,10 @@ class Outcome:
     is the index of the rule whose rewrite won (the last successful one), ``None`` if the URL
     was not rewritten. When ``redirect`` or ``exit`` is set the request is answered at once and
     no rewrite applies. Header changes are listed in the order the edge must apply them.
-    ``limit_rate_after`` is in bytes, ``limit_rate`` in bytes per second. Not frozen: a frozen
-    dataclass's ``__init__`` costs several times more, and one is built per request.
+    ``limit_rate_after`` is in bytes, ``limit_rate`` in bytes per second; ``method`` and
+    ``body`` are what ``$SET_METHOD`` / ``$SET_BODY`` chose (``None``: unchanged). Not
+    frozen: a frozen dataclass's ``__init__`` costs several times more, and one is built per
+    request.
     """
 
     uri: str
@@ -60,6 +63,8 @@ class Outcome:
     redirect_404: str | None = None
     limit_rate_after: int | None = None
     limit_rate: int | None = None
+    method: str | None = None
+    body: str | None = None
     trace: tuple[RuleStep, ...] = ()
 
     @property

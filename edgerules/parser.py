@@ -38,7 +38,7 @@ from edgerules.names import (
     suggest_function,
     suggest_variable,
 )
-from edgerules.nodes import Call, Concat, Expr, Group, Literal, Rule, Variable
+from edgerules.nodes import Call, CaptureRef, Concat, Expr, Group, Literal, Rule, Variable
 from edgerules.source import SourceMap, Span
 
 # Calls nested deeper than this are refused: no real rule needs it, and a pasted or generated
@@ -53,6 +53,7 @@ class _Parser:
         self.tokens, self.diagnostics = tokenize(source, self.map)
         self.index = 0
         self.depth = 0
+        self.captures = 0  # ``$CAPTURE`` calls seen so far: each one's number is its order
 
     # -- token helpers -------------------------------------------------------------------
 
@@ -137,6 +138,15 @@ class _Parser:
             return self.variable(token)
         if kind is Kind.GROUP:
             return Group(int(token.value), self.span(token))
+        if kind is Kind.CAPTURE:
+            ordinal, _, index = token.value.partition(".")
+            if int(ordinal) < 1:
+                self.error(
+                    codes.UNKNOWN_CAPTURE,
+                    f"${token.value}: $CAPTURE calls are counted from 1",
+                    self.span(token),
+                )
+            return CaptureRef(int(ordinal), int(index), "$" + token.value, self.span(token))
         if kind is Kind.FUNC:
             if self.depth >= MAX_NESTING:
                 return self.skip_call(token)
@@ -190,6 +200,10 @@ class _Parser:
     def call(self, name_token: Token) -> Call:
         name = name_token.value
         name_span = self.span(name_token)
+        ordinal = 0
+        if name == "CAPTURE":
+            self.captures += 1
+            ordinal = self.captures
         open_token = self.advance()  # the lexer always emits LPAREN right after FUNC
         args: list[Concat] = []
         end = open_token.end
@@ -215,7 +229,8 @@ class _Parser:
                     )
                 break
         self.check_call(name, len(args), name_span)
-        return Call(name, tuple(args), self.map.span(name_token.start, end), name_span)
+        span = self.map.span(name_token.start, end)
+        return Call(name, tuple(args), span, name_span, ordinal)
 
     def skip_call(self, name_token: Token) -> Expr:
         """Report a call nested too deeply and skip to its closing parenthesis."""

@@ -3,7 +3,8 @@
 Compile once with :func:`compile_rule_set`, then call :meth:`RuleSet.run` per request. For each
 rule, in order (content-delivery.md, "Rewrite process"):
 
-1. A rule in debug mode is skipped unless the request carries ``X-svc-Rewrite-Preview: true``.
+1. A rule that is off is skipped; a rule in test is skipped unless the request comes from one
+   of its test addresses or carries ``X-svc-Rewrite-Preview: true`` (:mod:`edgerules.rulespec`).
 2. Its pattern is searched in the request URI; no match: next rule.
 3. The rule is evaluated. ``$WHEN`` false, a syntax error or a failure stops *this rule* (it
    leaves no effect) and the next rule runs.
@@ -47,7 +48,7 @@ from edgerules.outcome import Outcome, RuleStep
 from edgerules.patterns import CompiledPattern, Search, compile_pattern
 from edgerules.probe import TracingFrame, readings_of
 from edgerules.querystring import join, without
-from edgerules.rulespec import RuleSpec
+from edgerules.rulespec import OFF, TEST, RuleSpec, from_test_address, test_networks
 
 
 class _Entry:
@@ -58,12 +59,15 @@ class _Entry:
         "breaks",
         "debug",
         "index",
+        "networks",
+        "off",
         "pattern",
         "rule",
         "search",
         "spec",
         "step_debug_skipped",
         "step_not_matched",
+        "step_off",
         "step_not_reached",
     )
 
@@ -74,10 +78,13 @@ class _Entry:
         self.rule = CompiledRule(spec.rule)
         self.search: Search | None = self.pattern.search
         self.body: Evaluator = self.rule.body
-        self.debug = spec.debug
+        self.debug = spec.state == TEST
+        self.off = spec.state == OFF
+        self.networks = test_networks(spec.test_addresses) if self.debug else ()
         self.breaks = spec.break_ or self.rule.breaks
         # Immutable trace steps are shared by every request that produces them.
         self.step_debug_skipped = self.step(Status.DEBUG_SKIPPED, None)
+        self.step_off = self.step(Status.OFF, None)
         self.step_not_reached = self.step(Status.NOT_REACHED, None)
         if self.search is None:
             self.step_not_matched = self.step(Status.FAILED, False, error=self.pattern.error)
@@ -113,11 +120,12 @@ class _Entry:
 class RuleSet:
     """A compiled rule set. Thread-safe: :meth:`run` keeps all request state local."""
 
-    __slots__ = ("_entries", "_has_debug")
+    __slots__ = ("_entries", "_has_debug", "_has_off")
 
     def __init__(self, specs: Iterable[RuleSpec]) -> None:
         self._entries = tuple(_Entry(index, spec) for index, spec in enumerate(specs))
         self._has_debug = any(entry.debug for entry in self._entries)
+        self._has_off = any(entry.off for entry in self._entries)
 
     @property
     def specs(self) -> tuple[RuleSpec, ...]:
@@ -138,12 +146,18 @@ class RuleSet:
         uri = ctx.uri
         entries = self._entries
         last = len(entries)
+        skips = self._has_off or (self._has_debug and not preview)
         # Skipped rules are handled inline: this loop is the per-request hot path.
         for position, entry in enumerate(entries):
-            if entry.debug and not preview:
-                if trace:
-                    steps.append(entry.step_debug_skipped)
-                continue
+            if skips:
+                if entry.off:
+                    if trace:
+                        steps.append(entry.step_off)
+                    continue
+                if entry.debug and not preview and not from_test_address(entry.networks, ctx.ip):
+                    if trace:
+                        steps.append(entry.step_debug_skipped)
+                    continue
             search = entry.search
             match = search(uri) if search is not None else None
             if match is None:
@@ -247,12 +261,15 @@ class _Run:
             redirect_404=cast("str | None", changes.last.get(kinds.REDIRECT_404)),
             limit_rate_after=cast("int | None", changes.last.get(kinds.LIMIT_RATE_AFTER)),
             limit_rate=cast("int | None", changes.last.get(kinds.LIMIT_RATE)),
+            method=cast("str | None", changes.last.get(kinds.SET_METHOD)),
+            body=cast("str | None", changes.last.get(kinds.SET_BODY)),
             trace=steps,
         )
 
 
 class _Changes:
-    """Effects sorted by kind; for single-valued kinds (404 target, limits) the last one wins."""
+    """Effects sorted by kind; for single-valued kinds (404 target, limits, method, body) the
+    last one wins."""
 
     __slots__ = ("deleted", "last", "request_headers", "response_headers")
 

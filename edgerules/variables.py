@@ -27,13 +27,13 @@ from edgerules.context import RequestContext
 from edgerules.diagnostics import EvalError
 from edgerules.frame import Evaluator, Frame
 from edgerules.names import RANDOM_DEFAULT_LENGTH
-from edgerules.nodes import Group, Variable
+from edgerules.nodes import CaptureRef, Group, Variable
 from edgerules.probe import Probe, Reader
 
 RANDOM_ALPHABET = string.ascii_letters + string.digits
 # Variables every request has: they are never absent.
 _ALWAYS_PRESENT = frozenset({"HOST", "URI", "QUERY", "METHOD", "SCHEME", "TIME", "RANDOM",
-                             "RANDOM_N"})
+                             "RANDOM_N", "IP", "BODY"})
 
 
 def host_labels(host: str) -> list[str]:
@@ -68,6 +68,10 @@ def _present(node: Variable) -> Evaluator:
         return lambda frame: str(int(frame.ctx.time))
     if kind == "RANDOM":
         return lambda frame: random_string(frame.ctx, RANDOM_DEFAULT_LENGTH)
+    if kind == "IP":
+        return lambda frame: frame.ctx.ip
+    if kind == "BODY":
+        return lambda frame: frame.ctx.body
     length = int(node.key)  # RANDOM_N
     return lambda frame: random_string(frame.ctx, length)
 
@@ -91,6 +95,8 @@ def _reader(node: Variable) -> tuple[Reader, str]:
         return _lookup(RequestContext.header, key), f"header '{key}'"
     if kind == "COOKIE":
         return _lookup(RequestContext.cookie, key), f"cookie '{key}'"
+    if kind == "GEOIP_COUNTRY_CODE":
+        return (lambda frame: frame.ctx.country()), "known country for its address"
     raise ValueError(f"variable kind {kind!r} has no evaluator")  # parser guarantees otherwise
 
 
@@ -141,5 +147,27 @@ def compile_group(node: Group, *, in_argument: bool = False) -> Evaluator:
                 span.diagnostic(codes.UNKNOWN_GROUP, f"the pattern has no group ${index}")
             ) from None
         return value or ""
+
+    return evaluate
+
+
+def compile_capture_ref(node: CaptureRef, *, in_argument: bool = False) -> Evaluator:
+    """``$n.m``: group ``m`` of the ``n``-th ``$CAPTURE`` of the rule. Absent until that
+    ``$CAPTURE`` has run and matched, or when its pattern has no group ``m``."""
+    ordinal, index, span, text = node.ordinal, node.index, node.span, node.text
+
+    def evaluate(frame: Frame) -> str:
+        groups = frame.captures.get(ordinal)
+        value = groups[index] if groups is not None and index < len(groups) else None
+        if value is not None:
+            return value
+        if in_argument:
+            return ""
+        raise EvalError(
+            span.diagnostic(
+                codes.MISSING_VARIABLE,
+                f"`{text}` is absent: $CAPTURE number {ordinal} did not capture group {index}",
+            )
+        )
 
     return evaluate

@@ -61,6 +61,9 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 100_000
 SANDBOX_BASE_PORT = int(os.environ.get("SANDBOX_BASE_PORT", "8100"))
 SANDBOX_HOST = os.environ.get("SANDBOX_HOST", "127.0.0.1")
 SANDBOX_TICK_INTERVAL_S = 0.5
+# The edge's country lookup (sandbox/delivery/geo.py): a MaxMind-format Country database;
+# unset, the sandbox writes its own of test networks (127.0.0.2 CN, 127.0.0.3 US...).
+SANDBOX_GEOIP_DATABASE = os.environ.get("SANDBOX_GEOIP_DATABASE", "")
 
 # The edge's requests to a merchant's own origin (sandbox/delivery/upstream.py): short, so a
 # dead primary fails over to the next address quickly; answers are read whole, up to a bound.

@@ -91,7 +91,7 @@ from delivery.services.refreshing import (
     site_pattern,
 )
 from delivery.services.rulesets import delete_rule_set, save_rule_set
-from delivery.services.testing import default_host, run_test
+from delivery.services.testing import country_lookup, default_host, run_test
 from delivery.tester import outcome_dict
 
 __all__ = [
@@ -159,6 +159,8 @@ __all__ = [
     "request_manual_purge",
     "resend_purges",
     "run_test",
+    "country_lookup",
+    "country_lookup",
     "save_rule_set",
     "secret_changed_since_publish",
     "secret_link",

@@ -6,7 +6,8 @@ domains and the console API"), built from its settings, versions and a rule set.
 | token     | {"enabled", "secret"} (secret left out when not set)   | token protection, secret |
 | separator | "!", "-" or "_"                                        | separator                |
 | versions  | {name: processing}                                     | image versions           |
-| rewrite   | [{"pattern", "rule", "break", "debug"}]                | the rule set             |
+| rewrite   | [{"pattern", "rule", "break", "state",                 | the rule set             |
+|           |   "test_addresses"}]                                   |                          |
 | cors      | {header: value}                                        | the five CORS fields     |
 | referer   | {"mode", "domains", "deny_empty"}                      | the Referer check        |
 | ip_ban    | [address or network]                                   | IP blacklist             |

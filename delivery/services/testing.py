@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
+
+from django.conf import settings
 
 from console.models import Domain
+from delivery.geo import CountryLookup, GeoDatabaseError
 from delivery.tester import SampleRequest, build_context, run
 from edgerules import Outcome, RuleSpec
 
 FALLBACK_HOST = "cdn.example.com"
+logger = logging.getLogger(__name__)
 
 
 def default_host(domain: Domain | None) -> str:
@@ -18,7 +24,25 @@ def default_host(domain: Domain | None) -> str:
     return domain.name if domain is not None else FALLBACK_HOST
 
 
+@lru_cache(maxsize=4)
+def _lookup(path: str) -> CountryLookup | None:
+    try:
+        return CountryLookup.open(path)
+    except GeoDatabaseError as error:
+        logger.error("GEOIP_DATABASE: %s; the tester knows no country", error)
+        return None
+
+
+def country_lookup() -> CountryLookup | None:
+    """The lookup of the GEOIP_DATABASE setting, opened once; None without one (or when it
+    cannot be read, which is logged)."""
+    path = str(getattr(settings, "GEOIP_DATABASE", "") or "")
+    return _lookup(path) if path else None
+
+
 def run_test(domain: Domain | None, specs: Sequence[RuleSpec | Mapping[str, object]],
              request: SampleRequest) -> Outcome:
     """Run `specs` locally against the typed request (SampleInputError on a bad input)."""
-    return run(specs, build_context(request, default_host=default_host(domain)))
+    lookup = country_lookup()
+    return run(specs, build_context(request, default_host=default_host(domain),
+                                    country_of=lookup.country if lookup else None))

@@ -25,7 +25,7 @@ from backoffice.security.confirm import Confirmation, confirmation_page, confirm
 from console.models import Domain
 from delivery import services, texts
 from delivery.forms import RuleFormSet, RuleSetForm
-from delivery.models import RuleSet
+from delivery.models import RuleSet, RuleState
 from delivery.tester import SampleInputError, SampleRequest
 from delivery.views.access import (
     ADD_RULE_SET,
@@ -67,7 +67,8 @@ def rule_set_edit(request: StaffRequest, domain: Domain, pk: int | None = None) 
     if request.method == "POST":
         check_permissions(request, CHANGE_RULE_SET if pk is not None else ADD_RULE_SET)
         form = RuleSetForm(request.POST, instance=rule_set)
-        formset = RuleFormSet(request.POST, instance=rule_set, prefix="rules")
+        formset = RuleFormSet(request.POST, instance=rule_set, prefix="rules",
+                              form_kwargs={"client_address": _client_address(request)})
         if form.is_valid() and formset.is_valid():
             saved = services.save_rule_set(
                 form.save(commit=False),
@@ -80,7 +81,8 @@ def rule_set_edit(request: StaffRequest, domain: Domain, pk: int | None = None) 
         messages.error(request, _("Nothing was saved: correct the marked fields."))
     else:
         form = RuleSetForm(instance=rule_set)
-        formset = RuleFormSet(instance=rule_set, prefix="rules")
+        formset = RuleFormSet(instance=rule_set, prefix="rules",
+                              form_kwargs={"client_address": _client_address(request)})
     if not may_save:
         for field in form.fields.values():
             field.disabled = True
@@ -91,8 +93,16 @@ def rule_set_edit(request: StaffRequest, domain: Domain, pk: int | None = None) 
         "nav": "rules", "rule_set": rule_set, "form": form, "formset": formset,
         "may_save": may_save, "methods": ("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"),
         "editor_texts": _editor_texts(), "functions": texts.function_reference(),
+        "variables": texts.variable_reference(), "client_address": _client_address(request),
         **page(request, domain), **abilities(request.user),
     })
+
+
+def _client_address(request: StaffRequest) -> str:
+    """The address the editor is used from: a new rule is in test for it (the public page).
+    REMOTE_ADDR, as the proxy in front of the back-office sets it."""
+    address: str = request.META.get("REMOTE_ADDR", "")
+    return address
 
 
 def _editor_texts() -> dict[str, str]:
@@ -173,11 +183,25 @@ def _specs(payload: JSONObject) -> list[JSONObject]:
     for number, item in enumerate(rules, start=1):
         if not isinstance(item, dict):
             raise ValueError(_("Rule %(n)s must be an object.") % {"n": number})
+        state = item.get("state")
+        if state is None:  # the older shape: debug on is "in test"
+            state = RuleState.TEST if item.get("debug", True) else RuleState.ENABLED
+        if state not in RuleState.values:
+            raise ValueError(_("Rule %(n)s: “state” must be one of %(states)s.") % {
+                "n": number, "states": ", ".join(RuleState.values)})
+        given = item.get("test_addresses", [])
+        if isinstance(given, str):
+            given = [*given.split()]
+        if not isinstance(given, list) or not all(isinstance(a, str) for a in given):
+            raise ValueError(_("Rule %(n)s: “test_addresses” must be a list of addresses.") % {
+                "n": number})
+        addresses = [str(address) for address in given]
         specs.append({
             "pattern": _text(item.get("pattern"), "pattern"),
             "rule": _text(item.get("rule"), "rule"),
             "break": bool(item.get("break")),
-            "debug": bool(item.get("debug", True)),
+            "state": state,
+            "test_addresses": [*addresses],
         })
     return specs
 
@@ -193,6 +217,7 @@ def _test_request(payload: JSONObject) -> SampleRequest:
         cookies=_text(data.get("cookies"), "cookies"),
         body=_text(data.get("body"), "body"),
         preview=bool(data.get("preview")),
+        ip=_text(data.get("ip"), "ip"),
     )
 
 

@@ -7,9 +7,17 @@ takes a status from 200 to 599 (a 1xx cannot end a request) and an optional body
 left out (``$EXIT(403)``); ``$ADD_RSP_HEADER``'s optional third argument, when non-empty,
 replaces an existing header instead of adding one. ``$REDIRECT`` uses its target as
 written: the original query is appended only to URL rewrites, as the spec states.
-``$LIMIT_RATE_AFTER(n, unit)`` / ``$LIMIT_RATE(n, unit)``: ``n`` a non-negative integer, ``unit``
-``k``, ``m`` or ``g`` (KiB, MiB, GiB; any case) or empty for bytes; the outcome records bytes
-and bytes per second. When several rules set the same limit or 404 target, the last one wins.
+``$LIMIT_RATE_AFTER(E1, E2)`` / ``$LIMIT_RATE(E1, E2)``: ``E1`` a non-negative integer, ``E2``
+``k`` or ``m`` (KB = 1024 bytes, MB = 1024 KB; any case), the page's two units; the outcome
+records bytes and bytes per second. When several rules set the same limit, method, body or
+404 target, the last one wins.
+
+``$DEL_RSP_HEADER`` cannot remove the edge's own headers
+(:data:`~edgerules.names.PROTECTED_RESPONSE_HEADERS`): the call does nothing for them (the
+linter warns). ``$SET_METHOD(E)`` takes one of the page's seven methods; on a request that
+carries a body only PUT or POST (the page's note 1), anything else fails the rule
+(``body-method``). ``$SET_BODY(E)`` replaces the body of a PUT or POST request (the method as
+the rule left it, else the request's); on any other it fails the rule (``body-method``).
 """
 
 from __future__ import annotations
@@ -22,13 +30,14 @@ from edgerules import effects
 from edgerules.effects import EndRuleSet, Exit, HeaderChange, Redirect
 from edgerules.frame import Frame
 from edgerules.functions.common import Builder, eager, fail, to_integer
+from edgerules.names import BODY_METHODS, METHODS, PROTECTED_RESPONSE_HEADERS
 from edgerules.source import Span
 
 HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _UNSAFE = re.compile(r"[\r\n\x00]")
 REDIRECT_STATUSES = frozenset({301, 302})
 EXIT_STATUS_RANGE = range(200, 600)
-RATE_UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
+RATE_UNITS = {"k": 1024, "m": 1024**2}
 
 
 def _header_name(span: Span, function: str, name: str) -> str:
@@ -67,7 +76,44 @@ def _add_rsp_header(frame: Frame, span: Span, values: Sequence[str]) -> str:
 
 def _del_rsp_header(frame: Frame, span: Span, values: Sequence[str]) -> str:
     name = _header_name(span, "DEL_RSP_HEADER", values[0])
-    frame.effects.append((effects.RESPONSE_HEADER, HeaderChange("delete", name)))
+    if name.lower() not in PROTECTED_RESPONSE_HEADERS:
+        frame.effects.append((effects.RESPONSE_HEADER, HeaderChange("delete", name)))
+    return ""
+
+
+def _set_method(frame: Frame, span: Span, values: Sequence[str]) -> str:
+    method = values[0].strip().upper()
+    if method not in METHODS:
+        raise fail(
+            span, codes.BAD_METHOD,
+            f"$SET_METHOD: {values[0]!r} is not one of {', '.join(METHODS)}",
+        )
+    if frame.ctx.carries_body and method not in BODY_METHODS:
+        raise fail(
+            span, codes.BODY_METHOD,
+            f"$SET_METHOD: the request carries a body, so the method may only become PUT or "
+            f"POST, not {method}",
+        )
+    frame.effects.append((effects.SET_METHOD, method))
+    return ""
+
+
+def current_method(frame: Frame) -> str:
+    """The method as this rule has set it so far, else the request's."""
+    for kind, payload in reversed(frame.effects):
+        if kind == effects.SET_METHOD:
+            return str(payload)
+    return frame.ctx.method.upper()
+
+
+def _set_body(frame: Frame, span: Span, values: Sequence[str]) -> str:
+    method = current_method(frame)
+    if method not in BODY_METHODS:
+        raise fail(
+            span, codes.BODY_METHOD,
+            f"$SET_BODY: only a PUT or POST request has its body replaced, not {method}",
+        )
+    frame.effects.append((effects.SET_BODY, values[0]))
     return ""
 
 
@@ -115,7 +161,7 @@ def rate_in_bytes(span: Span, function: str, amount: str, unit: str) -> int:
         raise fail(
             span,
             codes.RATE_LIMIT,
-            f"${function}: expected a non-negative amount and a unit k, m or g, "
+            f"${function}: expected a non-negative amount and a unit k or m, "
             f"got ({amount!r}, {unit!r})",
         )
     return count * factor
@@ -144,4 +190,6 @@ BUILDERS: dict[str, Builder] = {
     "REDIRECT404": eager(_redirect_404),
     "LIMIT_RATE_AFTER": eager(_limit_rate_after),
     "LIMIT_RATE": eager(_limit_rate),
+    "SET_METHOD": eager(_set_method),
+    "SET_BODY": eager(_set_body),
 }

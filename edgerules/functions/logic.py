@@ -2,10 +2,11 @@
 
 ``$WHEN``, ``$ALL`` and ``$ANY`` short-circuit as the spec says. ``$OR`` stops at the first true
 value and ``$SELECT`` evaluates only the branch it picks: evaluating the other branch could run
-a ``$REDIRECT`` or ``$EXIT`` the rule author meant to avoid. ``$ALL()`` is true and ``$ANY()``
-false (empty conjunction / disjunction). ``$PCALL`` catches evaluation failures (missing
-variable, bad number...) and undoes the effects made inside it; it does not catch a false
-``$WHEN`` (that is the rule stopping, not a failure) nor ``$REDIRECT``/``$EXIT``.
+a ``$REDIRECT`` or ``$EXIT`` the rule author meant to avoid. ``$ALL()`` and ``$ANY()`` without
+arguments are both false (the public page: ``$WHEN($ALL(), $EXIT(403))`` does not answer
+403). ``$PCALL`` catches evaluation failures (missing variable, bad number...) and undoes
+the effects made inside it; it does not catch a false ``$WHEN`` (that is the rule stopping,
+not a failure) nor ``$REDIRECT``/``$EXIT``.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ def build_not(call: Call, args: Sequence[Evaluator]) -> Evaluator:
 
 def build_all(call: Call, args: Sequence[Evaluator]) -> Evaluator:
     conditions = tuple(args)
+    if not conditions:
+        return lambda frame: FALSE
 
     def evaluate(frame: Frame) -> str:
         for condition in conditions:

@@ -12,6 +12,16 @@
   non-empty flag ignores case, a left-out one is empty. Literal patterns are compiled once,
   with the rule.
 - ``$RANDI(a[, b])``: integer in ``[a, b]``; with ``b`` empty or left out, in ``[0, a]``.
+- ``$CAPTURE(s, pattern, flag)`` searches like ``$MATCH`` and keeps the groups as ``$n.m``
+  (``n`` the call's order in the rule, ``m`` the group); an empty pattern captures the whole of
+  ``s`` as ``$n.0``. It is true when it matched.
+- ``$GSUB(s, old, new, n)`` replaces the text ``old`` (plain text, not a pattern: the page
+  calls it "the string to replace") by ``new``, the first ``n`` times, every time when ``n`` is
+  empty or negative; an empty ``old`` fails the rule.
+- ``$LEN`` counts characters, like ``$SUB``. ``$ESCAPE``/``$UNESCAPE`` are JavaScript's
+  ``encodeURIComponent``/``decodeURIComponent`` (as the page says); a malformed escape fails
+  the rule. ``$MD5_BIN`` is the 16 bytes of the digest (see
+  :class:`~edgerules.frame.BinaryText`).
 """
 
 from __future__ import annotations
@@ -21,18 +31,19 @@ import binascii
 import hashlib
 from collections.abc import Sequence
 from functools import lru_cache
+from urllib.parse import quote, unquote_to_bytes
 
 import regex
 
 from edgerules import diagnostics as codes
-from edgerules.frame import FALSE, TRUE, Evaluator, Frame
+from edgerules.frame import FALSE, TRUE, BinaryText, Evaluator, Frame, to_bytes
 from edgerules.functions.common import Builder, eager, evaluate_all, fail, to_integer, to_number
 from edgerules.nodes import Call
 from edgerules.source import Span
 
 
 def _encode_base64(frame: Frame, span: Span, values: Sequence[str]) -> str:
-    return base64.b64encode(values[0].encode("utf-8")).decode("ascii")
+    return base64.b64encode(to_bytes(values[0])).decode("ascii")
 
 
 def _decode_base64(frame: Frame, span: Span, values: Sequence[str]) -> str:
@@ -47,7 +58,49 @@ def _decode_base64(frame: Frame, span: Span, values: Sequence[str]) -> str:
 
 
 def _md5(frame: Frame, span: Span, values: Sequence[str]) -> str:
-    return hashlib.md5(values[0].encode("utf-8"), usedforsecurity=False).hexdigest()
+    return hashlib.md5(to_bytes(values[0]), usedforsecurity=False).hexdigest()
+
+
+def _md5_bin(frame: Frame, span: Span, values: Sequence[str]) -> str:
+    digest = hashlib.md5(to_bytes(values[0]), usedforsecurity=False).digest()
+    return BinaryText(digest.decode("latin-1"))
+
+
+def _len(frame: Frame, span: Span, values: Sequence[str]) -> str:
+    return str(len(values[0]))
+
+
+# encodeURIComponent leaves A-Z a-z 0-9 and - _ . ! ~ * ' ( ) as they are.
+_URI_COMPONENT_SAFE = "-_.!~*'()"
+_ESCAPE_SEQUENCE = regex.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def _escape(frame: Frame, span: Span, values: Sequence[str]) -> str:
+    return quote(to_bytes(values[0]), safe=_URI_COMPONENT_SAFE)
+
+
+def _unescape(frame: Frame, span: Span, values: Sequence[str]) -> str:
+    text = values[0]
+    bad = _ESCAPE_SEQUENCE.search(text)
+    if bad is not None:
+        raise fail(
+            span, codes.BAD_ARGUMENT,
+            f"$UNESCAPE: malformed escape at character {bad.start() + 1} of {text!r}",
+        )
+    try:
+        return unquote_to_bytes(text).decode("utf-8")
+    except UnicodeDecodeError:
+        raise fail(
+            span, codes.BAD_ARGUMENT, f"$UNESCAPE: {text!r} does not decode to UTF-8 text"
+        ) from None
+
+
+def _gsub(frame: Frame, span: Span, values: Sequence[str]) -> str:
+    text, old, new, count_text = values[0], values[1], values[2], values[3]
+    if old == "":
+        raise fail(span, codes.BAD_ARGUMENT, "$GSUB: E2, the text to replace, is empty")
+    count = -1 if count_text.strip() == "" else to_integer(span, "GSUB", "N", count_text)
+    return text.replace(old, new, count if count >= 0 else -1)
 
 
 def lua_sub(text: str, start: int, end: int) -> str:
@@ -135,6 +188,33 @@ def build_match(call: Call, args: Sequence[Evaluator]) -> Evaluator:
     return evaluate
 
 
+def build_capture(call: Call, args: Sequence[Evaluator]) -> Evaluator:
+    subject, pattern_arg, flag_arg = args[0], args[1], args[2]
+    extras = tuple(args[3:])
+    span, ordinal = call.name_span, call.ordinal
+
+    def evaluate(frame: Frame) -> str:
+        text, pattern, flag = subject(frame), pattern_arg(frame), flag_arg(frame)
+        evaluate_all(frame, extras)
+        if pattern == "":
+            frame.captures[ordinal] = (text,)
+            return TRUE
+        try:
+            compiled = compile_regex(pattern, flag != "")
+        except regex.error as error:
+            raise fail(
+                span, codes.BAD_REGEX, f"$CAPTURE: bad pattern {pattern!r}: {error}"
+            ) from None
+        found = compiled.search(text)
+        if found is None:
+            frame.captures.pop(ordinal, None)
+            return FALSE
+        frame.captures[ordinal] = (found.group(0), *found.groups())
+        return TRUE
+
+    return evaluate
+
+
 def _randi(frame: Frame, span: Span, values: Sequence[str]) -> str:
     first = to_integer(span, "RANDI", "the first bound", values[0])
     if values[1].strip() == "":
@@ -158,4 +238,10 @@ BUILDERS: dict[str, Builder] = {
     "LOWER": eager(_lower),
     "MATCH": build_match,
     "RANDI": eager(_randi),
+    "CAPTURE": build_capture,
+    "GSUB": eager(_gsub),
+    "LEN": eager(_len),
+    "ESCAPE": eager(_escape),
+    "UNESCAPE": eager(_unescape),
+    "MD5_BIN": eager(_md5_bin),
 }

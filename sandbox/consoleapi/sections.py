@@ -6,7 +6,8 @@ keys `POST /delivery/config` takes, validated by the same `config_input`).
 | token      | {"enabled", "secret"} (answered "****")       | token_protection, token_secret |
 | separator  | "!", "-" or "_"                               | separator                      |
 | versions   | {name: processing}                            | versions                       |
-| rewrite    | [{"pattern", "rule", "break", "debug"}]       | rules                          |
+| rewrite    | [{"pattern", "rule", "break", "state",        | rules                          |
+|            |   "test_addresses"}] (`debug` still read)     |                                |
 | cors       | {header: value}                               | cors                           |
 | referer    | {"mode", "domains", "deny_empty"}             | referer                        |
 | ip_ban     | [address, `*` octets or network], at most 100 | ip_blacklist (networks)        |

@@ -25,7 +25,9 @@ BOOLEAN_KEYS = ("token_protection", "force_https", "html_minify", "combine", "pa
 KEYS = ("token_protection", "token_secret", "separator", "versions", "rules", "cors", "referer",
         "ip_blacklist", "ua_whitelist", "force_https", "html_minify", "combine", "param_follow",
         "domains")
-RULE_KEYS = ("pattern", "rule", "break", "debug")
+RULE_KEYS = ("pattern", "rule", "break", "state", "test_addresses", "debug")
+RULE_STATES = ("enabled", "off", "test")
+MAX_TEST_ADDRESSES = 20
 MAX_ITEMS = 1000
 MAX_TEXT = 4096
 _VERSION_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -128,9 +130,12 @@ def versions(value: Any) -> dict[str, str]:
 
 
 def rules(value: Any) -> list[dict[str, Any]]:
-    """Ordered `{pattern, rule, break, debug}`; `debug` defaults to true (a new rule is in debug
-    mode, per the spec). Syntax errors are not refused: the edge runs a set with a broken rule
-    as the spec says (that rule stops), and the back-office lints before publishing."""
+    """Ordered `{pattern, rule, break, state, test_addresses}`. `state` is enabled, off or test
+    (the public page), test by default (a new rule is in test, per the spec); a rule in test
+    applies to requests from `test_addresses` (addresses or networks, at most 20) and to those
+    with the preview header. The older `debug` is still read (true: test, false: enabled) and
+    is stored as the state. Syntax errors are not refused: the edge runs a set with a broken
+    rule as the spec says (that rule stops), and the back-office lints before publishing."""
     cleaned = []
     for index, item in enumerate(items("rules", value, dict)):
         field = f"rules[{index}]"
@@ -144,8 +149,38 @@ def rules(value: Any) -> list[dict[str, Any]]:
             "pattern": string(f"{field}.pattern", item.get("pattern", ""), allow_empty=True),
             "rule": string(f"{field}.rule", item["rule"], allow_empty=True),
             "break": boolean(f"{field}.break", item.get("break", False)),
-            "debug": boolean(f"{field}.debug", item.get("debug", True)),
+            "state": rule_state(field, item),
+            "test_addresses": test_addresses(f"{field}.test_addresses",
+                                             item.get("test_addresses", [])),
         })
+    return cleaned
+
+
+def rule_state(field: str, item: dict[str, Any]) -> str:
+    debug = boolean(f"{field}.debug", item["debug"]) if "debug" in item else None
+    if "state" not in item:
+        return "enabled" if debug is False else "test"
+    state = item["state"]
+    if state not in RULE_STATES:
+        raise FieldError(f"{field}.state", f"must be one of {', '.join(RULE_STATES)}")
+    if debug is not None and debug != (state == "test"):
+        raise FieldError(f"{field}.debug", f"contradicts state {state!r}; send state alone")
+    return str(state)
+
+
+def test_addresses(field: str, value: Any) -> list[str]:
+    entries = items(field, value, str)
+    if len(entries) > MAX_TEST_ADDRESSES:
+        raise FieldError(field, f"at most {MAX_TEST_ADDRESSES} addresses")
+    cleaned = []
+    for index, entry in enumerate(entries):
+        try:
+            network = ipaddress.ip_network(entry.strip(), strict=False)
+        except ValueError:
+            raise FieldError(f"{field}[{index}]",
+                             f"{entry!r} is not an IP address or CIDR network") from None
+        single = network.num_addresses == 1 and "/" not in entry
+        cleaned.append(str(network.network_address) if single else str(network))
     return cleaned
 
 

@@ -2,16 +2,21 @@
 
 - The rule set runs first, on the request as it arrived (like an nginx rewrite phase, before
   access checks): patterns match the decoded path, `$_TIME` is the sandbox clock, and rules in
-  debug mode apply only under `X-svc-Rewrite-Preview: true` (edgerules).
+  test apply only to requests from their test addresses or under
+  `X-svc-Rewrite-Preview: true`, rules that are off to none (edgerules).
 - Request header changes are applied to the headers the rest of the edge reads (Referer,
   User-Agent, X-Forwarded-For for the access checks).
 - `$REDIRECT` and `$EXIT` answer at once; the URL rewrite decides what is served (a rewritten
   value that is a full URL serves its path: the edge has one origin).
 - Response header changes apply to whatever the edge answers, after its own headers (so a rule
   may override a CORS header); `add` on a header already present joins the values with ", ".
-- `$LIMIT_RATE_AFTER` / `$LIMIT_RATE` are recorded, not enforced: the answer carries
-  `X-RateLimit-After: <bytes>` and `X-RateLimit-Rate: <bytes per second>`.
+- `$LIMIT_RATE_AFTER` / `$LIMIT_RATE` pace the answer's body (pacing.py); the answer also
+  carries `X-RateLimit-After: <bytes>` and `X-RateLimit-Rate: <bytes per second>`.
 - `$REDIRECT404(url)`: a 404 of the file becomes a 302 to that URL.
+- The rules see `$_IP` as the access checks do (the peer, or the first X-Forwarded-For address
+  of a loopback peer), `$_GEOIP_COUNTRY_CODE` from geo.py, and `$_BODY` as the body's first
+  16 KB. `$SET_METHOD` / `$SET_BODY` change the request the edge then handles: the method it
+  serves (a storage domain serves GET and HEAD) and what an own origin receives.
 """
 
 from __future__ import annotations
@@ -21,33 +26,46 @@ from urllib.parse import urlsplit
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 
 from edgerules import HeaderChange, Outcome, RequestContext, RuleSet
+from edgerules.names import BODY_LIMIT
+from sandbox.delivery import access, geo
 
-WWW_FORM = "application/x-www-form-urlencoded"
-MAX_FORM_BYTES = 64 * 1024  # `$_POST_name` reads small forms only; an edge does not buffer more
+# A body larger than this is not read for the rules (`$_BODY`, `$_POST_name` see it empty); an
+# edge does not buffer big uploads. The request still counts as carrying a body.
+MAX_READ_BYTES = 1024 * 1024
 
 
 def context(request: HttpRequest, scheme: str, now: float) -> RequestContext:
+    headers = dict(request.headers)
+    length = _length(request)
     return RequestContext(
         method=(request.method or "GET").upper(),
         scheme=scheme,
         host=request.META.get("HTTP_HOST", ""),
         uri=request.path,
         query=request.META.get("QUERY_STRING", ""),
-        headers=dict(request.headers),
-        body=_form_body(request),
+        headers=headers,
+        body=_body(request, length),
+        has_body=length != 0,
         time=now,
+        ip=access.client_ip(request.META.get("REMOTE_ADDR", ""), request.headers),
+        country_of=geo.country,
     )
 
 
-def _form_body(request: HttpRequest) -> str:
-    content_type = request.META.get("CONTENT_TYPE", "").split(";", 1)[0].strip().lower()
+def _length(request: HttpRequest) -> int:
+    """The body's length; -1 for a chunked body of unknown length."""
+    if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
+        return -1
     try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
+        return max(int(request.META.get("CONTENT_LENGTH") or 0), 0)
     except ValueError:
+        return 0
+
+
+def _body(request: HttpRequest, length: int) -> str:
+    if not 0 < length <= MAX_READ_BYTES:
         return ""
-    if content_type != WWW_FORM or not 0 < length <= MAX_FORM_BYTES:
-        return ""
-    return request.body.decode("utf-8", errors="replace")
+    return request.body[:BODY_LIMIT].decode("utf-8", errors="replace")
 
 
 def run(rule_set: RuleSet, ctx: RequestContext) -> Outcome:

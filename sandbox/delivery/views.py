@@ -14,7 +14,8 @@ answer on its own):
    names it, sites.py), from the cache, mirror storage and the origin (own_origin.py); a 404
    turned into the rules' `$REDIRECT404` when one is set.
 Every answer, refusals included, carries the configured CORS headers and then the rules'
-response header changes.
+response header changes; its body leaves at the rules' rate limit (pacing.py). The method and
+body the rules set (`$SET_METHOD`, `$SET_BODY`) are the ones steps 4 and 5 see.
 """
 
 from __future__ import annotations
@@ -26,7 +27,16 @@ from django.views.decorators.csrf import csrf_exempt
 
 from edgerules import Outcome
 from sandbox.core import clock
-from sandbox.delivery import access, auth, cdn_service, content, own_origin, rewrite, sites
+from sandbox.delivery import (
+    access,
+    auth,
+    cdn_service,
+    content,
+    own_origin,
+    pacing,
+    rewrite,
+    sites,
+)
 from sandbox.delivery.config import Published, published
 from sandbox.delivery.errors import METHOD_NOT_ALLOWED, UNKNOWN_DOMAIN, EdgeError, invalid_token
 from sandbox.delivery.sites import Site
@@ -53,6 +63,8 @@ def edge(request: HttpRequest) -> HttpResponseBase:
     for name, value in settings.data["cors"].items():
         response[name] = value
     rewrite.apply_response_headers(response, outcome)
+    if outcome is not None:
+        response = pacing.limit(response, outcome.limit_rate_after, outcome.limit_rate)
     return response
 
 
@@ -111,7 +123,7 @@ def _check_access(request: HttpRequest, headers: dict[str, str], settings: Publi
 
 def _content(request: HttpRequest, outcome: Outcome, site: Site, settings: Published,
              headers: dict[str, str]) -> HttpResponseBase:
-    method = (request.method or "GET").upper()
+    method = outcome.method or (request.method or "GET").upper()
     if method == "OPTIONS":
         response = HttpResponse(status=204)
         response["Allow"] = ALLOW
@@ -121,7 +133,8 @@ def _content(request: HttpRequest, outcome: Outcome, site: Site, settings: Publi
         peer = request.META.get("REMOTE_ADDR", "")
         incoming = own_origin.Incoming(
             method=method, path=rewrite.served_path(outcome), raw_query=outcome.query,
-            headers=headers, body=request.body if method in own_origin.PASSED_METHODS else b"",
+            headers=headers, body=_body(request, outcome) if method in own_origin.PASSED_METHODS
+            else b"",
             client_ip=access.client_ip(peer, headers), peer=peer)
         return own_origin.serve(cdn, incoming, settings)
     if method not in SERVED_METHODS:
@@ -130,5 +143,14 @@ def _content(request: HttpRequest, outcome: Outcome, site: Site, settings: Publi
         response = error.response()
         response["Allow"] = ALLOW
         return response
-    return content.serve(site, rewrite.served_path(outcome), outcome.query, settings,
-                         head=method == "HEAD")
+    served = content.serve(site, rewrite.served_path(outcome), outcome.query, settings,
+                           head=method == "HEAD")
+    if method == "HEAD" and (request.method or "").upper() != "HEAD":
+        # `$SET_METHOD(HEAD)` on a GET: the client reads a body, so the answer says it is empty.
+        served["Content-Length"] = "0"
+    return served
+
+
+def _body(request: HttpRequest, outcome: Outcome) -> bytes:
+    """The body the origin receives: the one `$SET_BODY` set, else the request's."""
+    return outcome.body.encode("utf-8") if outcome.body is not None else request.body

@@ -183,7 +183,9 @@
         pattern: pattern.value,
         rule: rule.value,
         "break": row.querySelector('input[name$="-breaks"]').checked,
-        debug: row.querySelector('input[name$="-debug"]').checked,
+        state: row.querySelector('select[name$="-state"]').value,
+        test_addresses: row.querySelector('textarea[name$="-test_addresses"]').value
+          .split(/\s+/).filter(function (line) { return line; }),
       });
     });
     return rules;
@@ -212,6 +214,7 @@
       cookies: document.getElementById("dl-test-cookies").value,
       body: document.getElementById("dl-test-body").value,
       preview: document.getElementById("dl-test-preview").checked,
+      ip: document.getElementById("dl-test-ip").value,
     };
     let result;
     try {

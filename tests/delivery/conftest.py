@@ -137,7 +137,8 @@ def publish(db: Any) -> Callable[..., Any]:
                 Rule.objects.create(rule_set=rule_set, position=position,
                                     pattern=item.get("pattern", ""), rule=item["rule"],
                                     breaks=item.get("break", False),
-                                    debug=item.get("debug", False))
+                                    state=item.get("state", "enabled"),
+                                    test_addresses="\n".join(item.get("test_addresses", [])))
         return services.publish(user=None, domain=domain, rule_set=rule_set)
 
     return do

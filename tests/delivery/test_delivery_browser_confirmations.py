@@ -34,7 +34,7 @@ def test_publishing_is_confirmed_naming_the_rule_set(page: Any, live_server: Any
                                                      staff_login: Any, edge: Edge,
                                                      language: str) -> None:
     rule_set = RuleSet.objects.create(domain=default_domain(), name="site")
-    Rule.objects.create(rule_set=rule_set, position=1, pattern="^/a$", rule="/b", debug=False)
+    Rule.objects.create(rule_set=rule_set, position=1, pattern="^/a$", rule="/b", state="enabled")
     sign_in(page, live_server, staff_login, language)
     question, button = PUBLISH[language]
     page.goto(f"{live_server.url}/delivery/publish/?rule_set={rule_set.pk}")

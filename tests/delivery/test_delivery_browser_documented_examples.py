@@ -17,7 +17,7 @@ def test_a_documented_example_is_clean_runs_in_the_tester_and_saves(
         page: Any, live_server: Any, staff_login: Any, domain: Any) -> None:
     staff_login("manager", groups=("Content managers",))
     rule_set = RuleSet.objects.create(domain=domain, name="site")
-    Rule.objects.create(rule_set=rule_set, position=1, rule="/x", debug=False)
+    Rule.objects.create(rule_set=rule_set, position=1, rule="/x", state="enabled")
     page.goto(f"{live_server.url}/delivery/rules/{rule_set.pk}/")
 
     rule_box = page.locator("textarea.dl-rule").first

@@ -18,7 +18,7 @@ def test_a_syntax_error_is_marked_then_fixed_and_the_tester_runs(
     staff_login("manager", groups=("Content managers",))
     rule_set = RuleSet.objects.create(domain=domain, name="site")
     Rule.objects.create(rule_set=rule_set, position=1, pattern=r"^/img/(.*)$",
-                        rule="/images/$1", debug=False)
+                        rule="/images/$1", state="enabled")
     page.goto(f"{live_server.url}/delivery/rules/{rule_set.pk}/")
 
     rule_box = page.locator("textarea.dl-rule").first
@@ -75,4 +75,5 @@ def test_a_new_rule_row_is_added_and_checked(page: Any, live_server: Any,
     page.click("#dl-save")
     page.locator(".messages li.success").wait_for(state="visible")
     saved = RuleSet.objects.get(name="fresh")
-    assert [(r.pattern, r.rule, r.debug) for r in saved.rules.all()] == [("^/(a)$", "/b/$1", True)]
+    assert [(r.pattern, r.rule, r.state, r.test_addresses) for r in saved.rules.all()] == [
+        ("^/(a)$", "/b/$1", "test", "127.0.0.1")]  # in test for the editor's own address

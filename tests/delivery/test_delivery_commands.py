@@ -49,9 +49,9 @@ def test_sign_url_refuses_bad_input_clearly() -> None:
 def test_rewrite_test_prints_the_trace(tmp_path: Path) -> None:
     rules = tmp_path / "rules.json"
     rules.write_text(json.dumps([
-        {"pattern": r"^/old/(.*)$", "rule": "$REDIRECT(/new/$1, 301)", "debug": False},
-        {"pattern": r"/(.*)/playlist\.m3u8$", "rule": "/$1'.m3u8'", "debug": False},
-        {"pattern": "", "rule": "$ADD_RSP_HEADER(X-A, $_COOKIE_sid, )", "debug": True},
+        {"pattern": r"^/old/(.*)$", "rule": "$REDIRECT(/new/$1, 301)", "state": "enabled"},
+        {"pattern": r"/(.*)/playlist\.m3u8$", "rule": "/$1'.m3u8'", "state": "enabled"},
+        {"pattern": "", "rule": "$ADD_RSP_HEADER(X-A, $_COOKIE_sid, )", "state": "test"},
     ]))
     out = run("rewrite_test", str(rules), "http://cdn.example.com/app/stream/playlist.m3u8",
               "-b", "sid=42", "--preview")
@@ -65,14 +65,14 @@ def test_rewrite_test_prints_the_trace(tmp_path: Path) -> None:
 
 def test_rewrite_test_json_output(tmp_path: Path) -> None:
     rules = tmp_path / "rules.json"
-    rules.write_text(json.dumps([{"pattern": "", "rule": "$EXIT(403, no)", "debug": False}]))
+    rules.write_text(json.dumps([{"pattern": "", "rule": "$EXIT(403, no)", "state": "enabled"}]))
     data = json.loads(run("rewrite_test", str(rules), "/a", "--json"))
     assert data["exit"] == {"kind": "exit", "status": 403, "body": "no"}
 
 
 def test_rewrite_test_reports_syntax_errors_and_fails(tmp_path: Path) -> None:
     rules = tmp_path / "rules.json"
-    rules.write_text(json.dumps([{"pattern": "", "rule": "$WHEN($EQ(a, b)", "debug": False}]))
+    rules.write_text(json.dumps([{"pattern": "", "rule": "$WHEN($EQ(a, b)", "state": "enabled"}]))
     err = io.StringIO()
     with pytest.raises(CommandError, match="syntax errors"):
         call_command("rewrite_test", str(rules), "/a", stdout=io.StringIO(), stderr=err)

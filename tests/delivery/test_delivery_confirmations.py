@@ -36,7 +36,7 @@ def rule_set(db: Any) -> RuleSet:
     rule_set = RuleSet.objects.create(domain=default_domain(), name="site")
     for position in (1, 2, 3):
         Rule.objects.create(rule_set=rule_set, position=position, pattern=f"^/{position}$",
-                            rule="/b", debug=False)
+                            rule="/b", state="enabled")
     return rule_set
 
 

@@ -96,7 +96,7 @@ def test_add_rsp_header_with_two_arguments_adds_it(edge: Edge, publish: Any) -> 
 ])
 def test_the_tester_agrees_with_the_edge(example: Example, request_: SampleRequest,
                                          expected: tuple[str, int] | None) -> None:
-    specs = [{"break": False, "debug": False, **rule} for rule in as_rules(example)]
+    specs = [{"break": False, "state": "enabled", **rule} for rule in as_rules(example)]
     outcome = services.run_test(None, specs, request_)
     response = outcome.exit or outcome.redirect
     found = None if response is None else (
@@ -105,6 +105,6 @@ def test_the_tester_agrees_with_the_edge(example: Example, request_: SampleReque
 
 
 def test_the_tester_serves_new_images_as_nrimg() -> None:
-    specs = [{"break": False, "debug": False, **rule} for rule in as_rules(NEW_IMAGES_AS_NRIMG)]
+    specs = [{"break": False, "state": "enabled", **rule} for rule in as_rules(NEW_IMAGES_AS_NRIMG)]
     assert services.run_test(None, specs, SampleRequest(url="/d/new/pic.jpg")).url == \
         "/d/new/pic.jpg!nrimg"

@@ -22,10 +22,10 @@ RULES: list[dict[str, object]] = [
     {"pattern": r"^/(.*)/playlist\.m3u8$", "rule": "/$1'.m3u8'"},
     {"pattern": r"\.txt$", "rule": "$ADD_RSP_HEADER(X-Shop, yes, )$DEL_RSP_HEADER(X-Remove-Me)"},
     {"pattern": r"^/closed/", "rule": "$EXIT(403, 'closed for now')"},
-    {"pattern": r"^/beta/(.*)$", "rule": "/$1", "debug": True},
+    {"pattern": r"^/beta/(.*)$", "rule": "/$1", "state": "test"},
 ]
 # As the editor saves them: break off and debug off unless said.
-SPECS = [{"pattern": "", "break": False, "debug": False, **rule} for rule in RULES]
+SPECS = [{"pattern": "", "break": False, "state": "enabled", **rule} for rule in RULES]
 
 
 @pytest.fixture

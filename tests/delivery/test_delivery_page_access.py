@@ -75,7 +75,7 @@ def test_auditors_may_check_and_test_rules(auditor_client: Any) -> None:
                                content_type="application/json")
     assert lint.status_code == 200
     test = auditor_client.post(reverse("delivery:test"), {
-        "rules": [{"pattern": "", "rule": "/x", "debug": False}],
+        "rules": [{"pattern": "", "rule": "/x", "state": "enabled"}],
         "request": {"url": "/a"}}, content_type="application/json")
     assert test.status_code == 200
     assert test.json()["outcome"]["url"] == "/x"

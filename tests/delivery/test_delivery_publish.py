@@ -24,13 +24,14 @@ def test_every_setting_reaches_the_edge(edge: Edge, publish: Any) -> None:
         referer_allow_empty=False, ip_blacklist="10.0.0.0/8", ua_whitelist="Mozilla",
         force_https=True, html_minify=True, combine_js_css=True, param_follow=True,
         versions={"thumb": "/fw/200"},
-        rules=[{"pattern": "^/a$", "rule": "/b", "break": True, "debug": False}])
+        rules=[{"pattern": "^/a$", "rule": "/b", "break": True, "state": "enabled"}])
     config = edge.config()
     assert config["token_protection"] is True
     assert config["token_secret"] == edge.secret
     assert config["separator"] == "_"
     assert config["versions"] == {"thumb": "/fw/200"}
-    assert config["rules"] == [{"pattern": "^/a$", "rule": "/b", "break": True, "debug": False}]
+    assert config["rules"] == [{"pattern": "^/a$", "rule": "/b", "break": True,
+                                "state": "enabled", "test_addresses": []}]
     assert config["cors"] == {"Access-Control-Allow-Origin": "*", "Access-Control-Max-Age": "600"}
     assert config["referer"] == {"mode": "allow", "domains": ["shop.example.com"],
                                  "deny_empty": True}
@@ -57,9 +58,9 @@ def test_the_record_keeps_a_fingerprint_never_the_secret(edge: Edge, publish: An
 
 def test_a_rule_set_with_errors_is_not_published(edge: Edge) -> None:
     rule_set = RuleSet.objects.create(domain=default_domain(), name="broken")
-    Rule.objects.create(rule_set=rule_set, position=1, pattern="", rule="/ok", debug=False)
+    Rule.objects.create(rule_set=rule_set, position=1, pattern="", rule="/ok", state="enabled")
     Rule.objects.create(rule_set=rule_set, position=2, pattern="", rule="$NOPE(1)",
-                        debug=False)
+                        state="enabled")
     with pytest.raises(services.PublishBlocked) as caught:
         services.publish(domain=default_domain(), user=None, rule_set=rule_set)
     assert list(caught.value.errors) == [2]

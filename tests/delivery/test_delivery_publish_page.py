@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def test_publishing_from_the_page(edge: Edge, manager_client: Any, manager: Any) -> None:
     rule_set = RuleSet.objects.create(domain=default_domain(), name="site")
-    Rule.objects.create(rule_set=rule_set, position=1, pattern="^/a$", rule="/b", debug=False)
+    Rule.objects.create(rule_set=rule_set, position=1, pattern="^/a$", rule="/b", state="enabled")
     page = manager_client.get(reverse("delivery:publish") + f"?rule_set={rule_set.pk}")
     preview = page.content.decode()
     assert "********" in preview

@@ -1,4 +1,4 @@
-"""Saving rule sets from the editor: rules kept in the chosen order, new rules in debug mode,
+"""Saving rule sets from the editor: rules kept in the chosen order, new rules in test,
 rules with syntax errors refused with their line and column and nothing lost."""
 
 from __future__ import annotations
@@ -29,17 +29,18 @@ def formset_data(rows: list[dict[str, Any]], initial: int = 0, **top: str) -> di
 
 def test_a_new_rule_set_is_saved_with_rules_in_the_chosen_order(manager_client: Any,
                                                                  manager: Any) -> None:
-    rows = [
-        {"position": "2", "pattern": "^/b$", "rule": "/second", "debug": True},
-        {"position": "1", "pattern": "^/a$", "rule": "/first", "breaks": True},
-        {"position": "", "pattern": "", "rule": "", "debug": True},  # untouched empty row
+    rows: list[dict[str, Any]] = [
+        {"position": "2", "pattern": "^/b$", "rule": "/second", "state": "test"},
+        {"position": "1", "pattern": "^/a$", "rule": "/first", "breaks": True,
+         "state": "enabled"},
+        {"position": "", "pattern": "", "rule": "", "state": "test"},  # untouched empty row
     ]
     response = manager_client.post(reverse("delivery:ruleset_new"), formset_data(rows))
     rule_set = RuleSet.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("delivery:ruleset_edit", args=[rule_set.pk])
-    assert [(r.position, r.rule, r.breaks, r.debug) for r in rule_set.rules.all()] == [
-        (1, "/first", True, False), (2, "/second", False, True)]
+    assert [(r.position, r.rule, r.breaks, r.state) for r in rule_set.rules.all()] == [
+        (1, "/first", True, "enabled"), (2, "/second", False, "test")]
     assert rule_set.updated_by == manager
 
 
@@ -48,11 +49,11 @@ def test_editing_reorders_deletes_and_adds(manager_client: Any) -> None:
     first = Rule.objects.create(rule_set=rule_set, position=1, pattern="", rule="/one")
     second = Rule.objects.create(rule_set=rule_set, position=2, pattern="", rule="/two")
     third = Rule.objects.create(rule_set=rule_set, position=3, pattern="", rule="/three")
-    rows = [
-        {"id": str(first.pk), "position": "3", "pattern": "", "rule": "/one", "debug": True},
+    rows: list[dict[str, Any]] = [
+        {"id": str(first.pk), "position": "3", "pattern": "", "rule": "/one", "state": "test"},
         {"id": str(second.pk), "position": "2", "pattern": "", "rule": "/two", "DELETE": True},
-        {"id": str(third.pk), "position": "1", "pattern": "", "rule": "/three", "debug": True},
-        {"position": "2", "pattern": "^/new$", "rule": "/new", "debug": True},
+        {"id": str(third.pk), "position": "1", "pattern": "", "rule": "/three", "state": "test"},
+        {"position": "2", "pattern": "^/new$", "rule": "/new", "state": "test"},
     ]
     response = manager_client.post(reverse("delivery:ruleset_edit", args=[rule_set.pk]),
                                    formset_data(rows, initial=3))
@@ -62,8 +63,8 @@ def test_editing_reorders_deletes_and_adds(manager_client: Any) -> None:
 
 
 def test_a_rule_with_a_syntax_error_is_refused_with_its_position(manager_client: Any) -> None:
-    rows = [{"position": "1", "pattern": "", "rule": "/ok", "debug": True},
-            {"position": "2", "pattern": "", "rule": "$WHEN($EQ($_HOST, a)", "debug": True}]
+    rows = [{"position": "1", "pattern": "", "rule": "/ok", "state": "test"},
+            {"position": "2", "pattern": "", "rule": "$WHEN($EQ($_HOST, a)", "state": "test"}]
     response = manager_client.post(reverse("delivery:ruleset_new"), formset_data(rows))
     assert response.status_code == 200
     assert not RuleSet.objects.exists()
@@ -73,7 +74,7 @@ def test_a_rule_with_a_syntax_error_is_refused_with_its_position(manager_client:
 
 
 def test_a_bad_pattern_is_refused_on_the_pattern(manager_client: Any) -> None:
-    rows = [{"position": "1", "pattern": "^/(a", "rule": "/x", "debug": True}]
+    rows = [{"position": "1", "pattern": "^/(a", "rule": "/x", "state": "test"}]
     response = manager_client.post(reverse("delivery:ruleset_new"), formset_data(rows))
     assert response.status_code == 200
     assert response.context["formset"].forms[0].errors["pattern"]

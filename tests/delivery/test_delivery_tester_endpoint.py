@@ -19,7 +19,7 @@ def run(client: Any, rules: list[dict[str, Any]], **request: Any) -> Any:
 
 
 def rule(pattern: str, text: str, **flags: Any) -> dict[str, Any]:
-    return {"pattern": pattern, "rule": text, "break": False, "debug": False, **flags}
+    return {"pattern": pattern, "rule": text, "break": False, "state": "enabled", **flags}
 
 
 def test_the_trace_shows_each_rule_and_the_final_url(manager_client: Any) -> None:
@@ -54,7 +54,7 @@ def test_headers_cookies_and_form_body_reach_the_rules(manager_client: Any) -> N
 
 
 def test_debug_rules_apply_only_with_preview(manager_client: Any) -> None:
-    rules = [rule("", "/preview", debug=True)]
+    rules = [rule("", "/preview", state="test")]
     assert run(manager_client, rules, url="/a").json()["outcome"]["url"] == "/a"
     assert run(manager_client, rules, url="/a", preview=True).json()["outcome"]["url"] == \
         "/preview"

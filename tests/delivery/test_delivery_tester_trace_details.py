@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def run_tester(client: Any, rule: str, pattern: str = "", **request: Any) -> dict[str, Any]:
-    payload = {"rules": [{"pattern": pattern, "rule": rule, "break": False, "debug": False}],
+    payload = {"rules": [{"pattern": pattern, "rule": rule, "break": False, "state": "enabled"}],
                "request": request}
     response = client.post(reverse("delivery:test"), payload, content_type="application/json",
                            **request.pop("_extra", {}))
@@ -73,7 +73,7 @@ def test_the_command_line_trace_lists_the_false_condition_and_variables() -> Non
     from delivery.tester import SampleRequest, build_context
 
     ctx = build_context(SampleRequest(url="/foo/a.txt", headers="Referer: https://a.example/"))
-    rules = [{"rule": DENY_FOO_WITHOUT_REFERER.rule, "debug": False}]
+    rules = [{"rule": DENY_FOO_WITHOUT_REFERER.rule, "state": "enabled"}]
     text = format_trace(run(rules, ctx))
     assert "  false: condition 2 of $WHEN at 1:32, $NOT($_HEADER_referer) = ''" in text
     assert "  $_HEADER_referer = 'https://a.example/'" in text

@@ -39,7 +39,7 @@ def shop(edge: Edge) -> Domain:
 
 def rule_set(domain: Domain, name: str, pattern: str, rule: str) -> RuleSet:
     found = RuleSet.objects.create(domain=domain, name=name)
-    Rule.objects.create(rule_set=found, position=1, pattern=pattern, rule=rule, debug=False)
+    Rule.objects.create(rule_set=found, position=1, pattern=pattern, rule=rule, state="enabled")
     return found
 
 

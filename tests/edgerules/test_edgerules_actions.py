@@ -55,8 +55,8 @@ def test_add_rsp_header_overwrites_when_the_third_argument_is_not_empty() -> Non
 
 
 def test_del_rsp_header_records_a_delete() -> None:
-    assert run("$DEL_RSP_HEADER(Server)").effects == (
-        (RESPONSE_HEADER, HeaderChange("delete", "Server")),
+    assert run("$DEL_RSP_HEADER(X-Powered-By)").effects == (
+        (RESPONSE_HEADER, HeaderChange("delete", "X-Powered-By")),
     )
 
 
@@ -129,14 +129,15 @@ def test_limit_rates_record_bytes() -> None:
 
 
 @pytest.mark.parametrize(
-    ("unit", "factor"), [("", 1), ("k", 1024), ("K", 1024), ("m", 1024**2), ("g", 1024**3)]
+    ("unit", "factor"), [("k", 1024), ("K", 1024), ("m", 1024**2), ("M", 1024**2)]
 )
 def test_limit_rate_units(unit: str, factor: int) -> None:
     assert run(f"$LIMIT_RATE(3, '{unit}')").effects == ((LIMIT_RATE, 3 * factor),)
 
 
 @pytest.mark.parametrize(
-    "rule", ["$LIMIT_RATE(100, kb)", "$LIMIT_RATE(-1, k)", "$LIMIT_RATE(x, k)"]
+    "rule", ["$LIMIT_RATE(100, kb)", "$LIMIT_RATE(-1, k)", "$LIMIT_RATE(x, k)",
+             "$LIMIT_RATE(3, g)", "$LIMIT_RATE(3, '')"]
 )
 def test_limit_rate_with_a_bad_amount_or_unit_fails_the_rule(rule: str) -> None:
     assert error_of(rule).code in ("rate-limit", "bad-argument")

@@ -33,7 +33,7 @@ from tests.edgerules.documented_examples import (
 
 def run(example: Example, uri: str, *, host: str = "cdn.example.com", **fields: object) -> Outcome:
     ctx = RequestContext(host=host, uri=uri, **fields)  # type: ignore[arg-type]
-    return compile_rule_set([RuleSpec(example.rule, example.pattern, debug=False)]).run(ctx)
+    return compile_rule_set([RuleSpec(example.rule, example.pattern, state="enabled")]).run(ctx)
 
 
 @pytest.mark.parametrize("example", EXAMPLES.values(), ids=EXAMPLES.keys())

@@ -58,16 +58,21 @@ def test_when_evaluates_conditions_up_to_the_false_one() -> None:
     assert result.response == Exit(403, "no")
 
 
-def test_when_all_exit_403_answers_403_with_an_empty_body() -> None:
-    # $EXIT's body may be left out (DECISIONS.md): $ALL() is true, so $EXIT(403) runs.
+def test_when_all_without_arguments_does_not_answer_403() -> None:
+    # The public page: $ALL() is false, so $WHEN stops before $EXIT(403).
     result = evaluate("$WHEN($ALL(), $EXIT(403))", ctx())
+    assert (result.status, result.response) == (Status.STOPPED, None)
+
+
+def test_exit_without_a_body_answers_with_an_empty_one() -> None:
+    result = evaluate("$WHEN($ALL(a), $EXIT(403))", ctx())
     assert (result.status, result.response) == (Status.ENDED, Exit(403, ""))
 
 
 def test_all_is_true_only_when_every_argument_is_true() -> None:
     assert value_of("$ALL(a, b, c)") == "true"
     assert value_of("$ALL(a, '', c)") == ""
-    assert value_of("$ALL()") == "true"
+    assert value_of("$ALL()") == ""
 
 
 def test_all_short_circuits_on_the_first_false() -> None:

@@ -67,7 +67,7 @@ def test_a_rule_written_with_the_empty_argument_stays_valid(rule: str) -> None:
         ("$RANDI()", "E1 (bound)"),
         ("$EXIT()", "E1 (status)"),
         ("$SUB(abc, 1)", "to (last position)"),
-        ("$LIMIT_RATE(100)", "unit (unit: k, m, g or empty)"),
+        ("$LIMIT_RATE(100)", "E2 (unit: k or m)"),
     ],
 )
 def test_a_required_parameter_still_cannot_be_left_out(rule: str, missing: str) -> None:

@@ -10,7 +10,7 @@ from tests.edgerules.documented_examples import DENY_FOO_WITHOUT_REFERER
 
 def step_of(rule: str, pattern: str = "", **fields: object):
     ctx = RequestContext(host="cdn.example.com", **fields)  # type: ignore[arg-type]
-    outcome = compile_rule_set([RuleSpec(rule, pattern, debug=False)]).run(ctx)
+    outcome = compile_rule_set([RuleSpec(rule, pattern, state="enabled")]).run(ctx)
     return outcome.trace[0]
 
 
@@ -59,7 +59,7 @@ def test_a_variable_read_twice_is_listed_once() -> None:
 
 def test_the_edge_run_records_nothing() -> None:
     ctx = RequestContext(uri="/foo/a")
-    rule_set = compile_rule_set([RuleSpec(DENY_FOO_WITHOUT_REFERER.rule, debug=False)])
+    rule_set = compile_rule_set([RuleSpec(DENY_FOO_WITHOUT_REFERER.rule, state="enabled")])
     assert rule_set.run(ctx, trace=False).trace == ()
 
 

@@ -42,9 +42,31 @@ SPEC_PARAMETERS: dict[str, tuple[int, int | None]] = {
     "REDIRECT404": (1, 1),
     "LIMIT_RATE_AFTER": (2, 2),
     "LIMIT_RATE": (2, 2),
+    # The rest of the public page (cdn/edgerules.md); $INT E2, E3 and $STRF_TIME E2 are the
+    # page's "可选" (optional).
+    "CAPTURE": (3, 3),
+    "SET_METHOD": (1, 1),
+    "SET_BODY": (1, 1),
+    "ADD": (2, 2),
+    "MOD": (2, 2),
+    "MSUB": (2, 2),
+    "MULTIPLY": (2, 2),
+    "DIVIDE": (2, 2),
+    "BYTE": (1, 1),
+    "FLOOR": (1, 1),
+    "CEIL": (1, 1),
+    "GSUB": (4, 4),
+    "LEN": (1, 1),
+    "ESCAPE": (1, 1),
+    "UNESCAPE": (1, 1),
+    "MD5_BIN": (1, 1),
+    "UNIXT": (6, 6),
+    "INT": (1, 3),
+    "STRF_TIME": (1, 2),
 }
 SPEC_ARITY = {name: required for name, (required, _accepted) in SPEC_PARAMETERS.items()}
-OPTIONAL = {("MATCH", "E3"), ("ADD_RSP_HEADER", "E3"), ("RANDI", "E2"), ("EXIT", "E2")}
+OPTIONAL = {("MATCH", "E3"), ("ADD_RSP_HEADER", "E3"), ("RANDI", "E2"), ("EXIT", "E2"),
+            ("INT", "E2"), ("INT", "E3"), ("STRF_TIME", "E2")}
 
 SPEC_VARIABLES = [
     "$_HOST",
@@ -60,6 +82,9 @@ SPEC_VARIABLES = [
     "$_METHOD",
     "$_SCHEME",
     "$_TIME",
+    "$_IP",
+    "$_BODY",
+    "$_GEOIP_COUNTRY_CODE",
     "$1",
 ]
 
@@ -113,7 +138,7 @@ def test_each_spec_variable_parses(variable: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["$CAPTURE(a, b, c)", "$SET_METHOD(GET)", "$LEN(a)", "$upper(a)", "$MD(a)"]
+    "name", ["$CAPTURE2(a, b, c)", "$SET_HEADER(GET)", "$LENGTH(a)", "$upper(a)", "$MD(a)"]
 )
 def test_functions_outside_the_table_are_unknown(name: str) -> None:
     with pytest.raises(RuleSyntaxError) as caught:

@@ -260,3 +260,13 @@ def test_upd_names_the_download_of_an_origin_file(edge, site):
     response = get(edge, "/a.css?_upd=style.css")
     assert response.headers["Content-Disposition"].startswith("attachment")
     assert "style.css" in response.headers["Content-Disposition"]
+
+
+def test_set_method_and_set_body_change_what_the_origin_receives(sandbox, edge, site):
+    response = sandbox.control("POST", f"/delivery/config?domain={DOMAIN}", {"rules": [
+        {"pattern": "^/form", "rule": "$SET_METHOD(PUT)$SET_BODY(b=2)", "state": "enabled"}]})
+    assert response.status_code == 200
+    edge.request("POST", "/form", data=b"a=1", headers={
+        **HOST, "Content-Type": "application/x-www-form-urlencoded"})
+    received = site.requests[-1]
+    assert (received.method, received.body) == ("PUT", b"b=2")

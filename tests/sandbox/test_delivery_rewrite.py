@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.sandbox.test_delivery_support import Edge, Storage, assert_refused, upt
+from tests.source_address import from_address
 
 PREVIEW = {"X-svc-Rewrite-Preview": "true"}
 
@@ -62,11 +63,22 @@ def test_a_false_when_with_exit_does_not_answer(edge):
 def test_response_header_changes_are_applied(edge):
     edge.configure(rules=[live(r"\.txt$", "$ADD_RSP_HEADER(X-Served-By, edge-1,)"
                                           "$ADD_RSP_HEADER(Content-Type, text/x-note, 1)"
-                                          "$DEL_RSP_HEADER(X-Cache)")])
+                                          "$DEL_RSP_HEADER(Content-Type)"
+                                          "$ADD_RSP_HEADER(Content-Type, text/x-note)")])
     response = edge.get("/new/logo.txt")
     assert response.headers["X-Served-By"] == "edge-1"
     assert response.headers["Content-Type"] == "text/x-note"
-    assert "X-Cache" not in response.headers
+
+
+def test_protected_response_headers_are_not_deleted(edge):
+    edge.configure(rules=[live("", "$DEL_RSP_HEADER(X-Cache)$DEL_RSP_HEADER(Server)"
+                                   "$DEL_RSP_HEADER(Content-Length)$DEL_RSP_HEADER(X-Other)"
+                                   "$ADD_RSP_HEADER(X-Other, 1)")])
+    response = edge.get("/new/logo.txt")
+    assert response.headers["X-Cache"] == "MISS"
+    assert response.headers["Server"] == "provider-sandbox"
+    assert response.headers["Content-Length"] == "8"
+    assert response.headers["X-Other"] == "1"
 
 
 def test_a_rule_may_override_a_cors_header(edge):
@@ -114,10 +126,38 @@ def test_a_debug_rule_applies_only_with_the_preview_header(edge):
         b"old logo"
 
 
-def test_a_new_rule_is_in_debug_mode_by_default(edge):
+def test_a_new_rule_is_in_test_by_default(edge):
     answer = edge.configure(rules=[{"pattern": r"^/old/(.*)$", "rule": "/new/$1"}])
-    assert answer["rules"][0]["debug"] is True
+    assert (answer["rules"][0]["state"], answer["rules"][0]["test_addresses"]) == ("test", [])
     assert edge.get("/old/logo.txt").content == b"old logo"
+
+
+def test_the_older_debug_flag_still_reads_as_a_state(edge):
+    answer = edge.configure(rules=[{"rule": "/a", "debug": False}, {"rule": "/b", "debug": True}])
+    assert [rule["state"] for rule in answer["rules"]] == ["enabled", "test"]
+
+
+def test_a_rule_that_is_off_never_applies(edge):
+    edge.configure(rules=[{"pattern": r"^/old/(.*)$", "rule": "/new/$1", "state": "off"}])
+    assert edge.get("/old/logo.txt", headers=PREVIEW).content == b"old logo"
+
+
+def test_a_rule_in_test_applies_to_its_addresses_and_to_the_preview_header(edge):
+    edge.configure(rules=[{"pattern": r"^/old/(.*)$", "rule": "/new/$1", "state": "test",
+                           "test_addresses": ["127.0.0.9", "10.1.0.0/16"]}])
+    assert edge.get("/old/logo.txt").content == b"old logo"  # from 127.0.0.1
+    assert edge.get("/old/logo.txt", headers={"X-Forwarded-For": "127.0.0.9"}).content == \
+        b"new logo"
+    assert edge.get("/old/logo.txt", headers={"X-Forwarded-For": "10.1.2.3"}).content == \
+        b"new logo"
+    assert edge.get("/old/logo.txt", headers=PREVIEW).content == b"new logo"
+
+
+def test_a_rule_in_test_applies_to_a_client_connecting_from_its_address(edge, sandbox):
+    edge.configure(rules=[{"pattern": r"^/old/(.*)$", "rule": "/new/$1", "state": "test",
+                           "test_addresses": ["127.0.0.3"]}])
+    assert from_address("127.0.0.3", edge.url + "/old/logo.txt").content == b"new logo"
+    assert from_address("127.0.0.4", edge.url + "/old/logo.txt").content == b"old logo"
 
 
 def test_break_stops_later_rules(edge):
@@ -167,6 +207,11 @@ def test_rules_see_the_sandbox_clock(edge, sandbox):
     ([{"rule": 5}], "rules[0].rule"),
     ([{"rule": "/a", "break": "yes"}], "rules[0].break"),
     ([{"rule": "/a", "debug": 1}], "rules[0].debug"),
+    ([{"rule": "/a", "state": "on"}], "rules[0].state"),
+    ([{"rule": "/a", "state": "enabled", "debug": True}], "rules[0].debug"),
+    ([{"rule": "/a", "test_addresses": "127.0.0.1"}], "rules[0].test_addresses"),
+    ([{"rule": "/a", "test_addresses": ["localhost"]}], "rules[0].test_addresses[0]"),
+    ([{"rule": "/a", "test_addresses": ["10.0.0.1"] * 21}], "rules[0].test_addresses"),
     ([{"rule": "/a", "pattern": None}], "rules[0].pattern"),
     ([{"rule": "/a", "extra": True}], "rules[0].extra"),
 ])

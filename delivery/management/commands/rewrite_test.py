@@ -1,7 +1,8 @@
 """`manage.py rewrite_test rules.json URL [-X METHOD] [-H 'Name: value'] [-b 'a=1; b=2']
-[-d BODY] [--preview] [--json] [--domain NAME]`.
+[-d BODY] [--preview] [--ip ADDRESS] [--json] [--domain NAME]`.
 
-Runs a rule set file (a JSON list of {pattern, rule, break, debug}) against one request with
+Runs a rule set file (a JSON list of {pattern, rule, break, state, test_addresses}; the older
+`debug` instead of `state` still reads) against one request with
 edgerules, locally, and prints each rule's trace and the outcome. Exits 1 when the file's rules
 have syntax errors, after printing them with their line and column.
 """
@@ -17,7 +18,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from backoffice.operations.provider import ProviderNotConfigured
 from console.models import Domain
 from delivery import tester
-from delivery.services import named_domain
+from delivery.services import country_lookup, named_domain
 from edgerules import lint_rule_set
 
 
@@ -25,7 +26,8 @@ class Command(BaseCommand):
     help = "Run a rewrite rule set file against a request and print the trace."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("rules", help="JSON file: a list of {pattern, rule, break, debug}")
+        parser.add_argument("rules", help="JSON file: a list of {pattern, rule, break, state, "
+                                          "test_addresses}")
         parser.add_argument("url", help="http://host/path?query or /path?query")
         parser.add_argument("-X", "--method", default="GET")
         parser.add_argument("-H", "--header", action="append", default=[],
@@ -34,7 +36,9 @@ class Command(BaseCommand):
                             help="'name=value; other=value' (repeatable)")
         parser.add_argument("-d", "--data", default="", help="www-form body")
         parser.add_argument("--preview", action="store_true",
-                            help="send X-svc-Rewrite-Preview: true (debug rules apply)")
+                            help="send X-svc-Rewrite-Preview: true (rules in test apply)")
+        parser.add_argument("--ip", default="", help="the client's address ($_IP; rules in "
+                                                     "test apply to their addresses)")
         parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
         parser.add_argument("--domain", default="", metavar="NAME",
                             help="host of a URL without one (default: the default domain, "
@@ -51,10 +55,12 @@ class Command(BaseCommand):
         request = tester.SampleRequest(
             method=options["method"], url=options["url"], headers="\n".join(options["header"]),
             cookies="\n".join(options["cookie"]), body=options["data"],
-            preview=options["preview"])
+            preview=options["preview"], ip=options["ip"])
+        lookup = country_lookup()
         try:
             context = tester.build_context(request,
-                                           default_host=self._host(options["domain"]))
+                                           default_host=self._host(options["domain"]),
+                                           country_of=lookup.country if lookup else None)
         except tester.SampleInputError as error:
             raise CommandError("\n".join(f"{p.field} line {p.line}: {p.message}"
                                          for p in error.problems)) from None
