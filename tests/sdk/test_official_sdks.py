@@ -164,15 +164,9 @@ def test_node_sdk_uploads_three_mib_and_five_bytes_in_blocks(node_run):
     assert [item.headers["x-svc-part-id"] for item in parts] == ["0", "1", "2", "3"]
 
 
-def test_node_sdk_copy_is_refused_clearly_and_creates_nothing(node_run):
-    """The spec has no copy; the sandbox says so instead of storing an empty file."""
-    copy = node_run.results["copy"]
-    assert copy["ok"] is False
-    assert copy["code"] == 40000003
-    refusal = next(item for item in node_run.exchanges if "x-svc-copy-source" in item.headers)
-    assert refusal.status == 400
-    assert "copy" in json.loads(refusal.error_body)["msg"]
-    assert node_run.value("headCopy") is False
+def test_node_sdk_copies_a_file(node_run):
+    assert node_run.value("copy") is True
+    assert node_run.value("headCopy")["size"] == len(b"hello from node")
 
 
 def test_node_sdk_deletes_a_file_and_a_head_of_it_then_says_missing(node_run):
