@@ -503,12 +503,18 @@ def _retry_or_fail(task: UploadTask, lease: _Lease, error: StorageError) -> None
         enqueue_upload(task.pk, countdown=delay)
 
 
+# "storage bad request": the provider's answer for a cause its error table has no row for.
+BAD_REQUEST_CODE = 40000000
+
+
 def _overwrite_hint(error: BaseException) -> str:
     """A plain upload refused over an existing file: the provider keeps files written in parts
-    from other upload methods (its code for this is not in our references, so go by status)."""
+    from other upload methods. Its error table has no row for that cause, so the answer is
+    40000000 "storage bad request" (DECISIONS.md), or a 403 of no other meaning."""
     if isinstance(error, MultipartError) or not isinstance(error, StorageError):
         return ""
-    if error.status == 403 and error.code not in (40300005, 40300016):
+    unexplained_403 = error.status == 403 and error.code not in (40300005, 40300016)
+    if error.code == BAD_REQUEST_CODE or unexplained_403:
         return " " + gettext(
             "A file uploaded in parts cannot be overwritten by a single upload: delete it first."
         )
