@@ -324,7 +324,8 @@ class _Lease:
             self.on_progress(self.task)
 
     def parts(self, state: ResumableState) -> None:
-        self.save(uuid=state.uuid or "", next_part=state.next_part_id, bytes_sent=state.bytes_sent)
+        self.save(uuid=state.uuid or "", next_part=state.next_part_id, bytes_sent=state.bytes_sent,
+                  parallel=state.parallel)
 
     def bytes(self, sent: int) -> None:
         """Progress of a whole-file PUT, saved at most twice a second."""
@@ -402,7 +403,8 @@ def _transfer(
     options = UploadOptions.from_json(task.options)
     if task.resumable:
         state = ResumableState(
-            uuid=task.uuid or None, next_part_id=task.next_part, bytes_sent=task.bytes_sent
+            uuid=task.uuid or None, next_part_id=task.next_part, bytes_sent=task.bytes_sent,
+            parallel=task.parallel,
         )
         status = resumable_upload(
             client,
@@ -413,6 +415,7 @@ def _transfer(
             content_type=task.content_type or None,
             metadata=options.all_metadata(),
             known_md5=task.md5 or None,  # hashed when the file was received
+            parts_in_flight=settings.STORAGE_UPLOAD_PARTS_IN_FLIGHT,
         )
         return status == 204, {}
     replaced = client.exists(task.target_path)
