@@ -1,6 +1,6 @@
 """Resumable (multi-part) upload of large files (spec part A, DECISIONS).
 
-A task is opened (`initiate`), fed 1 MiB parts strictly in order (`upload`, each with its own
+A task is opened (`initiate`), fed 1 MiB parts in order (`upload`, each with its own
 Content-MD5) and closed (`complete`, with the whole file's MD5 so the provider checks the
 assembly). Progress lives in a small `ResumableState` that is handed to `on_progress` after
 every step: the caller persists it, and passing the saved state back resumes at the next part
@@ -302,7 +302,7 @@ def send_part(
 ) -> int:
     """Send part `part_id` of `parts`; returns the next part id (ALL_PARTS_SENT after the last).
 
-    Repeating a part is safe: the provider takes parts strictly in order and answers a
+    Repeating a part is safe: an in-order task takes parts strictly in order and answers a
     duplicate with 40011061 (PartIdError) naming the id it wants.
     """
     headers = {
