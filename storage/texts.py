@@ -213,12 +213,12 @@ def error_text(error: BaseException, path: str | None = None) -> str:
 
 
 def provider_refusal_text(error: client.StorageError) -> str:
-    """Any other refusal: the error table's message in the reader's language (the provider's
-    own words for a code not in the table), its explanation when it gave one, and what
-    support needs."""
+    """Any other refusal: the error table's message in the reader's language when the answer
+    says just that (the provider's own words otherwise), its explanation when it gave one, and
+    what support needs."""
     known = client.table_message(error.code)
     # The table's messages are in the catalogue (marked in storage.client.errno).
-    msg = gettext(known) if known else error.msg
+    msg = gettext(known) if known is not None and known == error.msg else error.msg
     if error.code and error.detail:
         return gettext(
             "The provider refused: %(msg)s: %(detail)s (code %(code)s, request %(id)s)."

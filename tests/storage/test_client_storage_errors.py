@@ -426,3 +426,13 @@ def test_a_plain_upload_refused_as_a_bad_request_gets_the_overwrite_hint():
         BadRequest("storage bad request", code=40000000, status=400))
     assert _overwrite_hint(InvalidSecret("x", code=40300016, status=403)) == ""
     assert _overwrite_hint(MultipartNotFound("x", code=40001035, status=400)) == ""
+
+
+def test_a_refusal_in_other_words_than_the_tables_keeps_the_providers_words():
+    from django.utils import translation
+
+    from storage.texts import error_text
+
+    error = BadRequest("refused for a reason of its own", code=40000000, request_id="r")
+    with translation.override("zh-hans"):
+        assert "refused for a reason of its own" in error_text(error)
