@@ -49,7 +49,8 @@ class StrictEnv:
             f"{name}: expected a boolean (true/false, 1/0, yes/no, on/off), got {value!r}"
         )
 
-    def int(self, name: builtins.str, default: int, minimum: int | None = None) -> int:
+    def int(self, name: builtins.str, default: int, minimum: int | None = None,
+            maximum: int | None = None) -> int:
         value = self.raw(name)
         if value is None:
             return default
@@ -59,6 +60,8 @@ class StrictEnv:
             raise ImproperlyConfigured(f"{name}: expected an integer, got {value!r}") from None
         if minimum is not None and number < minimum:
             raise ImproperlyConfigured(f"{name}: must be at least {minimum}, got {number}")
+        if maximum is not None and number > maximum:
+            raise ImproperlyConfigured(f"{name}: must be at most {maximum}, got {number}")
         return number
 
     def choice(

@@ -381,6 +381,10 @@ if FILE_STORAGE == "bucket" and not PROVIDER["storage"]["url"]:
 # Files larger than this go to storage by resumable upload, in 1 MiB parts.
 STORAGE_RESUMABLE_THRESHOLD = env.int("STORAGE_RESUMABLE_THRESHOLD", 10 * 1024 * 1024,
                                       minimum=1)
+# Parts of one resumable upload on the wire at once (the provider's parallel mode); 1 sends
+# them one after the other, in order.
+STORAGE_UPLOAD_PARTS_IN_FLIGHT = env.int("STORAGE_UPLOAD_PARTS_IN_FLIGHT", 4, minimum=1,
+                                         maximum=32)
 
 # /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it does not exist.
 METRICS_TOKEN = env.str("METRICS_TOKEN")

@@ -116,6 +116,9 @@ class UploadTask(models.Model):
     uuid = models.CharField(_("provider task"), max_length=36, blank=True)
     next_part = models.IntegerField(_("next part"), default=0)
     bytes_sent = models.BigIntegerField(_("bytes sent"), default=0)
+    # The provider task was opened in parallel mode: `next_part` is then the lowest part not
+    # yet confirmed, and a resume goes on sending several parts at once.
+    parallel = models.BooleanField(_("parts sent at once"), default=False)
     state = models.CharField(
         _("state"), max_length=10, choices=State.choices, default=State.QUEUED, db_index=True
     )

@@ -1,11 +1,17 @@
 """Resumable (multi-part) upload of large files (spec part A, DECISIONS).
 
-A task is opened (`initiate`), fed 1 MiB parts strictly in order (`upload`, each with its own
+A task is opened (`initiate`), fed 1 MiB parts in order (`upload`, each with its own
 Content-MD5) and closed (`complete`, with the whole file's MD5 so the provider checks the
 assembly). Progress lives in a small `ResumableState` that is handed to `on_progress` after
 every step: the caller persists it, and passing the saved state back resumes at the next part
 instead of starting over. Stages are never combined: three plain stages are easier to resume
 and to reason about than the combined forms the provider also accepts.
+
+With `parts_in_flight` above 1 the task is opened in the provider's parallel mode
+(`x-svc-multi-disorder: true`) and that many parts are on the wire at once. The saved
+`next_part_id` is then the lowest part not yet confirmed (every part below it arrived), so a
+crash loses at most the parts in flight: on resume they are sent again, and a part the provider
+already holds (40001031, it arrived before the crash) counts as sent.
 
 The file is read once: a worker thread reads and hashes the next part (its own MD5 and the
 running whole-file MD5) while the provider takes the current one, so the client's disk and
@@ -15,11 +21,13 @@ hashing time hide behind the network instead of adding to it (`storage.parts`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import ExitStack
 from dataclasses import dataclass
 
 from storage import rules
 from storage.client import (
+    DuplicatePart,
     MultipartNotFound,
     NotifyingBody,
     PartIdError,
@@ -34,6 +42,7 @@ from storage.parts import PART_SIZE, Part, PartReader, SourceChanged, part_count
 __all__ = [
     "ALL_PARTS_SENT", "MAX_LENGTH", "MAX_PARTS", "PART_SIZE", "ResumableState", "SourceChanged",
     "complete_task", "initiate_task", "part_count", "resumable_upload", "send_part",
+    "send_unordered_part",
 ]
 
 MAX_PARTS = 10_000
@@ -51,13 +60,15 @@ class ResumableState:
     """Where a resumable upload stands; save it after every `on_progress` call.
 
     `uuid` is None until a task exists; `next_part_id` is the part the provider expects next
-    (-1 once every part is sent, leaving only completion); `bytes_sent` is the bytes of the
-    file the provider holds, for progress bars.
+    (-1 once every part is sent, leaving only completion) or, for a task in parallel mode
+    (`parallel`), the lowest part not yet confirmed; `bytes_sent` is the bytes of the file the
+    provider holds, for progress bars.
     """
 
     uuid: str | None = None
     next_part_id: int = 0
     bytes_sent: int = 0
+    parallel: bool = False
 
     @property
     def all_parts_sent(self) -> bool:
@@ -77,8 +88,12 @@ def resumable_upload(
     content_type: str | None = None,
     metadata: Mapping[str, object] | None = None,
     known_md5: str | None = None,
+    parts_in_flight: int = 1,
 ) -> int:
     """Upload `source` to `path` in parts; returns 201 (new file) or 204 (overwrite).
+
+    `parts_in_flight` above 1 opens a new task in parallel mode and keeps that many parts on
+    the wire; a saved task goes on in the mode it was opened in (`state.parallel`).
 
     `state` is updated in place and given to `on_progress` after the task is opened, after
     every part, and when an expired task (40001035, tasks live 24 hours) is dropped: it then
@@ -95,6 +110,8 @@ def resumable_upload(
         rules.require(rules.check_meta_value("x-svc-multi-type", content_type))
     if known_md5 is not None:
         rules.require(rules.check_content_md5(known_md5))
+    if parts_in_flight < 1:
+        raise ValueError(f"parts_in_flight must be at least 1, got {parts_in_flight}")
     with ExitStack() as stack:
         file = open_source(source, stack)
         length = file_size(file)
@@ -105,8 +122,12 @@ def resumable_upload(
         while True:
             try:
                 if state.uuid is None:
+                    state.parallel = parts_in_flight > 1
                     upload.initiate(content_type or DEFAULT_MULTI_TYPE, meta_headers)
-                upload.send_parts()
+                if state.parallel:
+                    upload.send_parts_at_once(parts_in_flight)
+                else:
+                    upload.send_parts()
                 return upload.complete(reader.whole_md5())
             except MultipartNotFound:
                 if restarted:
@@ -147,7 +168,7 @@ class _Upload:
 
     def initiate(self, multi_type: str, meta_headers: Mapping[str, str]) -> None:
         uuid, next_id = initiate_task(self.client, self.path, self.length, multi_type,
-                                      meta_headers)
+                                      meta_headers, parallel=self.state.parallel)
         self.state.uuid = uuid
         self._move_to(next_id)
         self.notify(self.state)
@@ -169,6 +190,51 @@ class _Upload:
             resyncs = 0
             self._move_to(next_id)
             self.notify(self.state)
+
+    def send_parts_at_once(self, in_flight: int) -> None:
+        """Keep `in_flight` parts on the wire (parallel mode), reading them in order; after
+        each confirmed part the saved state moves to the lowest part not yet confirmed. On a
+        refusal no new part is sent, the ones in flight are waited for (their outcome saved),
+        and the first refusal is raised."""
+        if self.state.all_parts_sent:
+            return
+        confirmed: set[int] = set()
+        following = self.state.next_part_id
+        pending: dict[Future[None], int] = {}
+        failure: BaseException | None = None
+        with ThreadPoolExecutor(in_flight, thread_name_prefix="storage-send") as senders:
+            while pending or (failure is None and following < self.parts):
+                while failure is None and len(pending) < in_flight and following < self.parts:
+                    part = self.reader.take(following)
+                    self.reader.read_ahead(following + 1)
+                    pending[senders.submit(self._send_unordered, part)] = following
+                    following += 1
+                done, _running = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    part_id = pending.pop(future)
+                    error = future.exception()
+                    if error is None or isinstance(error, DuplicatePart):
+                        confirmed.add(part_id)  # a duplicate arrived before a crash
+                    elif failure is None:
+                        failure = error
+                self._advance(confirmed)
+        if failure is not None:
+            raise failure
+
+    def _send_unordered(self, part: Part) -> None:
+        send_unordered_part(self.client, self.path, self._uuid(), part.part_id, part.data,
+                            part.md5)
+
+    def _advance(self, confirmed: set[int]) -> None:
+        """Move the saved part to the lowest one not confirmed (-1 once all are)."""
+        lowest = self.state.next_part_id
+        if lowest not in confirmed:
+            return
+        while lowest in confirmed:
+            confirmed.discard(lowest)
+            lowest += 1
+        self._move_to(ALL_PARTS_SENT if lowest >= self.parts else lowest)
+        self.notify(self.state)
 
     def complete(self, whole_md5: str) -> int:
         return complete_task(self.client, self.path, self._uuid(), whole_md5)
@@ -209,9 +275,10 @@ class _Upload:
 
 def initiate_task(
     client: StorageClient, path: str, length: int, multi_type: str,
-    meta_headers: Mapping[str, str],
+    meta_headers: Mapping[str, str], *, parallel: bool = False,
 ) -> tuple[str, int]:
-    """Open a task for a file of `length` bytes; returns (uuid, the first part id expected)."""
+    """Open a task for a file of `length` bytes; returns (uuid, the first part id expected).
+    `parallel` opens it in parallel mode: parts in any order and at once."""
     _check_length(length)
     headers = {
         "x-svc-multi-stage": "initiate",
@@ -219,6 +286,8 @@ def initiate_task(
         "x-svc-multi-type": multi_type,
         **meta_headers,
     }
+    if parallel:
+        headers["x-svc-multi-disorder"] = "true"
     # Not idempotent: a repeat would open a second task.
     response = client.send("PUT", path, headers=headers, body=b"", idempotent=False)
     uuid = response.headers.get("x-svc-multi-uuid", "")
@@ -233,7 +302,7 @@ def send_part(
 ) -> int:
     """Send part `part_id` of `parts`; returns the next part id (ALL_PARTS_SENT after the last).
 
-    Repeating a part is safe: the provider takes parts strictly in order and answers a
+    Repeating a part is safe: an in-order task takes parts strictly in order and answers a
     duplicate with 40011061 (PartIdError) naming the id it wants.
     """
     headers = {
@@ -252,6 +321,20 @@ def send_part(
             f"after part {part_id} of {parts} the provider expects part {next_id}"
         )
     return next_id
+
+
+def send_unordered_part(
+    client: StorageClient, path: str, uuid: str, part_id: int, body: bytes, md5: str
+) -> None:
+    """Send part `part_id` of a task in parallel mode. Repeating it is safe: the provider takes
+    each id once and answers a repeat with 40001031 (DuplicatePart)."""
+    headers = {
+        "x-svc-multi-stage": "upload",
+        "x-svc-multi-uuid": uuid,
+        "x-svc-part-id": str(part_id),
+    }
+    client.send("PUT", path, headers=headers, body=body, content_md5=md5,
+                idempotent=True).close()
 
 
 def complete_task(client: StorageClient, path: str, uuid: str, whole_md5: str | None) -> int:

@@ -177,6 +177,14 @@ def error_text(error: BaseException, path: str | None = None) -> str:
         return gettext("A folder %(path)s already exists.") % where
     if isinstance(error, client.InvalidSecret):
         return gettext("The secret may contain only letters and digits (A-Z, a-z, 0-9).")
+    if isinstance(error, client.CopySameKey):
+        return gettext("%(path)s is both the source and the target.") % where
+    if isinstance(error, client.CopySourceInvalid):
+        return gettext(
+            "There is no file to copy or move to %(path)s: the source is missing or a folder."
+        ) % where
+    if isinstance(error, client.PathConflict):
+        return gettext("%(path)s is a folder where a file is needed, or the reverse.") % where
     if isinstance(error, client.AuthenticationError):
         return gettext(
             "The provider refused our credentials (%(msg)s): check STORAGE_BUCKET, "
@@ -205,11 +213,21 @@ def error_text(error: BaseException, path: str | None = None) -> str:
 
 
 def provider_refusal_text(error: client.StorageError) -> str:
-    """Any other refusal: the provider's own words plus what support needs."""
+    """Any other refusal: the error table's message in the reader's language when the answer
+    says just that (the provider's own words otherwise), its explanation when it gave one, and
+    what support needs."""
+    known = client.table_message(error.code)
+    # The table's messages are in the catalogue (marked in storage.client.errno).
+    msg = gettext(known) if known is not None and known == error.msg else error.msg
+    if error.code and error.detail:
+        return gettext(
+            "The provider refused: %(msg)s: %(detail)s (code %(code)s, request %(id)s)."
+        ) % {"msg": msg, "detail": error.detail, "code": error.code,
+             "id": error.request_id or "-"}
     if error.code:
         return gettext(
             "The provider refused: %(msg)s (code %(code)s, request %(id)s)."
-        ) % {"msg": error.msg, "code": error.code, "id": error.request_id or "-"}
+        ) % {"msg": msg, "code": error.code, "id": error.request_id or "-"}
     return gettext("The provider refused: %(msg)s (HTTP %(status)s).") % {
         "msg": error.msg,
         "status": error.status,

@@ -35,7 +35,7 @@ def source(service: str, path: str, field: str, described: str = "") -> StoredOb
     try:
         found = store.resolve(service, path)
     except StorageError as error:
-        raise bad(field, f"{shown}: {error.msg}") from None
+        raise bad(field, f"{shown}: {error.explanation}") from None
     if found is None:
         raise missing(field, f"{shown} does not exist{bucket_hint(service, path)}")
     if found.is_folder or found.local_path is None:
@@ -78,8 +78,8 @@ def save(service: str, path: str, local: Path, content_type: str) -> StoredObjec
         return store.save_from_file(service, path, local, content_type=content_type)
     except StorageError as error:
         if error.status >= 500:
-            raise failed(f"save_as: storage failed to write {path}: {error.msg}") from None
-        raise bad("save_as", f"cannot write {path}: {error.msg}") from None
+            raise failed(f"save_as: storage failed to write {path}: {error.explanation}") from None
+        raise bad("save_as", f"cannot write {path}: {error.explanation}") from None
 
 
 def save_text(service: str, path: str, text: str) -> StoredObject:

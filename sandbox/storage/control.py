@@ -41,6 +41,6 @@ def seed(request: HttpRequest) -> JsonResponse:
     try:
         result = seed_folder(bucket, folder, count, prefix, suffix, size)
     except StorageError as error:
-        return JsonResponse({"error": f"path: {error.msg}", "field": "path"}, status=400)
+        return JsonResponse({"error": f"path: {error.explanation}", "field": "path"}, status=400)
     return JsonResponse({"bucket": bucket, "path": folder, "created": result.created,
                          "skipped": result.skipped}, status=201)

@@ -24,7 +24,7 @@ from typing import BinaryIO, Protocol
 
 from django.conf import settings
 
-from sandbox.storage.errors import BAD_CONTENT_LENGTH, StorageError
+from sandbox.storage.errors import WRONG_CONTENT_LENGTH, StorageError
 
 CHUNK = 64 * 1024
 # Request bodies come out of the server's buffer: bigger reads mean fewer Python round trips per
@@ -87,6 +87,26 @@ def task_file(task_uuid: str) -> Path:
     return parts_dir(task_uuid) / "data"
 
 
+def part_file(task_uuid: str, part_id: int) -> Path:
+    """Where a part of a parallel upload is kept until completion (one file per part)."""
+    return parts_dir(task_uuid) / f"part-{part_id}"
+
+
+def keep_part(received: Received, task_uuid: str, part_id: int) -> None:
+    """Move a received part into its task's directory; FileNotFoundError when the task's
+    directory is gone (cancelled or expired meanwhile)."""
+    os.replace(received.path, part_file(task_uuid, part_id))
+
+
+def concatenate(sources: Iterable[Path]) -> Received:
+    """One temporary file holding `sources` one after the other, with its MD5."""
+    def chunks() -> Iterable[bytes]:
+        for source in sources:
+            with open(source, "rb") as handle:
+                yield from _file_chunks(handle, BODY_CHUNK)
+    return _write(chunks())
+
+
 def make_task_dir(task_uuid: str) -> None:
     """Made once, at initiate: a part never creates the directory, so a part racing the task's
     expiry finds it gone instead of leaving bytes that no task owns."""
@@ -114,14 +134,14 @@ def _stream_chunks(stream: Readable, length: int) -> Iterable[bytes]:
     while remaining > 0:
         chunk = stream.read(min(BODY_CHUNK, remaining))
         if not chunk:
-            raise StorageError(BAD_CONTENT_LENGTH,
+            raise StorageError(WRONG_CONTENT_LENGTH,
                                f"the body ended {remaining} bytes before Content-Length")
         remaining -= len(chunk)
         yield chunk
 
 
-def _file_chunks(handle: BinaryIO) -> Iterable[bytes]:
-    while chunk := handle.read(CHUNK):
+def _file_chunks(handle: BinaryIO, size: int = CHUNK) -> Iterable[bytes]:
+    while chunk := handle.read(size):
         yield chunk
 
 

@@ -1,7 +1,8 @@
 """The legacy `x-gmkerl-*` upload preprocessing headers, read into one validated value.
 
 Parsing is separate from drawing (`imaging.py`) so that every bad value is refused before the
-body is read, with a message naming the header (code 40000010). Defaults are the spec's.
+body is read, with the code the error table gives that header (40011035 for a header without
+one). Defaults are the spec's.
 
 `x-gmkerl-thumb` (a processing string or a version, `thumb.py`) and the legacy version header
 `x-gmkerl-thumbnail` are kept as text here and drawn by `thumb.py`; the theme-colour headers
@@ -94,7 +95,7 @@ class Preprocessing:
 
 
 def fail(header: str, message: str) -> StorageError:
-    return StorageError(errors.BAD_PREPROCESSING, f"{PREFIX}{header}: {message}")
+    return errors.gmkerl_error(header, message)
 
 
 def parse(headers: Mapping[str, str]) -> Preprocessing | None:

@@ -43,15 +43,16 @@ class Processed:
 
 
 def process(source: Path, options: Preprocessing) -> Processed:
-    """Apply `options` to the image file `source`; 40000011 when it is not an image Pillow can
-    handle, 40000010 when the options do not fit the image (e.g. a crop outside it)."""
+    """Apply `options` to the image file `source`; 40300018 when it is not an image Pillow can
+    read, 40000000 when it is one too large or of a format that cannot be written back, the
+    code of the header when the options do not fit the image (e.g. a crop outside it)."""
     try:
         with Image.open(source) as image:
             # An MPO (a camera's stereo JPEG) is kept as its first picture, a plain JPEG.
             image_format = "JPEG" if image.format == "MPO" else image.format or "PNG"
             if image.width * image.height * getattr(image, "n_frames", 1) > MAX_PIXELS:
-                raise StorageError(errors.NOT_AN_IMAGE, f"the image is too large to preprocess "
-                                                        f"(more than {MAX_PIXELS} pixels)")
+                raise StorageError(errors.BAD_REQUEST, f"the image is too large to preprocess "
+                                                       f"(more than {MAX_PIXELS} pixels)")
             info = dict(image.info)  # before seeking: later frames lose e.g. the GIF loop
             exif = image.getexif()
             orientation = exif.get(ORIENTATION_TAG, 1) if options.rotate == "auto" else 1
@@ -74,7 +75,7 @@ def process(source: Path, options: Preprocessing) -> Processed:
              exif if options.exif_kept else None)
     except (OSError, ValueError, KeyError) as error:
         target.unlink(missing_ok=True)
-        raise StorageError(errors.NOT_AN_IMAGE,
+        raise StorageError(errors.BAD_REQUEST,
                            f"images of format {image_format} cannot be preprocessed "
                            f"({error})") from None
     received = disk.Received(target, target.stat().st_size, file_md5(target))
@@ -124,9 +125,8 @@ def upright(frame: Image.Image, orientation: int) -> Image.Image:
 def cropped(frame: Image.Image, crop: Crop) -> Image.Image:
     width, height = frame.size
     if crop.x >= width or crop.y >= height:
-        raise StorageError(errors.BAD_PREPROCESSING,
-                           f"x-gmkerl-crop: starts at {crop.x},{crop.y}, outside the "
-                           f"{width}x{height} image")
+        raise errors.gmkerl_error("crop", f"starts at {crop.x},{crop.y}, outside the "
+                                          f"{width}x{height} image")
     return frame.crop((crop.x, crop.y, min(width, crop.x + crop.width),
                        min(height, crop.y + crop.height)))
 
@@ -157,9 +157,8 @@ def thumbnail_size(size: tuple[int, int], thumb: Thumbnail) -> tuple[int, int]:
 
 def check_side(width: int, height: int) -> tuple[int, int]:
     if width > MAX_SIDE or height > MAX_SIDE:
-        raise StorageError(errors.BAD_PREPROCESSING,
-                           f"x-gmkerl-value: the result would be {width}x{height}, more than "
-                           f"{MAX_SIDE} pixels on a side")
+        raise errors.gmkerl_error("value", f"the result would be {width}x{height}, more "
+                                           f"than {MAX_SIDE} pixels on a side")
     return width, height
 
 

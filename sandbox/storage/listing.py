@@ -36,12 +36,12 @@ class Page:
 def page_from_headers(headers: Mapping[str, str]) -> Page:
     raw_limit = headers.get("x-list-limit", str(DEFAULT_LIMIT)).strip()
     if not is_whole(raw_limit) or not 1 <= int(raw_limit) <= MAX_LIMIT:
-        raise StorageError(errors.BAD_HEADER,
+        raise StorageError(errors.BAD_REQUEST,
                            f"x-list-limit must be a whole number from 1 to {MAX_LIMIT}, "
                            f"got {raw_limit!r}")
     order = headers.get("x-list-order", "asc").strip().lower()
     if order not in ("asc", "desc"):
-        raise StorageError(errors.BAD_HEADER, f"x-list-order must be asc or desc, got {order!r}")
+        raise StorageError(errors.ORDER_ASC_OR_DESC, f"x-list-order: got {order!r}")
     raw_iter = headers.get("x-list-iter", "").strip()
     after = None
     if raw_iter and raw_iter != END:
@@ -59,7 +59,7 @@ def decode_iter(value: str) -> str:
     try:
         return base64.b64decode(value, validate=True).decode()
     except (binascii.Error, UnicodeDecodeError):
-        raise StorageError(errors.BAD_HEADER,
+        raise StorageError(errors.ITER_ARGS_INVALID,
                            "x-list-iter is not a value returned in x-svc-list-iter") from None
 
 

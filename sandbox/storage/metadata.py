@@ -30,7 +30,7 @@ def from_headers(headers: Mapping[str, str], *, content_secret: bool = True) -> 
         lowered = name.lower()
         if lowered.startswith(PREFIX):
             if lowered == PREFIX:
-                raise StorageError(errors.BAD_HEADER, f"{name}: a metadata header needs a name")
+                raise StorageError(errors.META_INVALID, f"{name}: a metadata header needs a name")
             found[lowered] = value.strip()
     secret = headers.get("Content-Secret")
     if content_secret and secret is not None:
@@ -40,7 +40,8 @@ def from_headers(headers: Mapping[str, str], *, content_secret: bool = True) -> 
 
 def validate(metadata: Mapping[str, str]) -> None:
     if SECRET in metadata and not _SECRET_PATTERN.fullmatch(metadata[SECRET]):
-        raise StorageError(errors.BAD_CONTENT_SECRET, "content-secret must be [A-Za-z0-9]")
+        raise StorageError(errors.BAD_CONTENT_SECRET,
+                           f"the secret {metadata[SECRET]!r} holds other characters")
     if TTL in metadata:
         ttl_days(metadata)
 
@@ -50,7 +51,7 @@ def ttl_days(metadata: Mapping[str, str]) -> int | None:
     if raw is None:
         return None
     if not _TTL_PATTERN.fullmatch(raw) or not 1 <= int(raw) <= MAX_TTL_DAYS:
-        raise StorageError(errors.BAD_HEADER,
+        raise StorageError(errors.INVALID_FILE_TTL,
                            f"{TTL} must be a whole number of days from 1 to {MAX_TTL_DAYS}, "
                            f"got {raw!r}")
     return int(raw)
@@ -70,5 +71,5 @@ def patched(existing: Mapping[str, str], incoming: Mapping[str, str],
         return dict(incoming)
     if option == "delete":
         return {name: value for name, value in existing.items() if name not in incoming}
-    raise StorageError(errors.BAD_HEADER,
+    raise StorageError(errors.META_INVALID,
                        f"metadata must be one of {', '.join(PATCH_OPTIONS)}, got {option!r}")

@@ -45,7 +45,9 @@ class Entry(models.Model):
 
 
 class MultipartTask(models.Model):
-    """A resumable upload: parts arrive in order; the file appears only at completion."""
+    """A resumable upload: the file appears only at completion. In order (the default), parts
+    arrive one after the other and `next_part_id` follows them; in parallel mode (`disorder`),
+    they arrive in any order and at once, each recorded as a MultipartPart."""
 
     class State(models.TextChoices):
         OPEN = "open"
@@ -54,8 +56,11 @@ class MultipartTask(models.Model):
     uuid = models.CharField(max_length=36, unique=True)
     bucket = models.CharField(max_length=64)
     path = models.CharField(max_length=2048)
-    total_length = models.BigIntegerField()
-    part_count = models.PositiveIntegerField()
+    total_length = models.BigIntegerField(null=True, help_text="unknown until completion when a "
+                                                               "parallel upload leaves it out")
+    part_count = models.PositiveIntegerField(help_text="0 while the total length is unknown")
+    part_size = models.PositiveIntegerField(default=1_048_576)
+    disorder = models.BooleanField(default=False, help_text="parallel mode")
     next_part_id = models.IntegerField(default=0, help_text="-1 once every part is stored")
     mime_type = models.CharField(max_length=255)
     metadata = models.JSONField(default=dict)
@@ -65,6 +70,23 @@ class MultipartTask(models.Model):
 
     def __str__(self) -> str:
         return f"resumable upload {self.uuid} of /{self.bucket}{self.path}"
+
+
+class MultipartPart(models.Model):
+    """A part received by a parallel upload; the unique index makes a repeat lose at once."""
+
+    task = models.ForeignKey(MultipartTask, on_delete=models.CASCADE, related_name="parts")
+    part_id = models.PositiveIntegerField()
+    size = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["task", "part_id"],
+                                    name="sandbox_storage_multipart_part_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"part {self.part_id} of {self.task}"
 
 
 class PendingDelete(models.Model):

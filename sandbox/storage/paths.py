@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from sandbox.storage.errors import BAD_PATH, StorageError
+from sandbox.storage.errors import INVALID_CHARS, WRONG_URI, StorageError
 
 ROOT = "/"
 # Names are columns of the tab-separated, line-based listing: no control characters.
@@ -21,16 +21,16 @@ def normalize(raw: str) -> str:
     segments = [segment for segment in raw.split("/") if segment]
     for segment in segments:
         if segment in (".", ".."):
-            raise StorageError(BAD_PATH, f"invalid path: segment {segment!r} is not allowed")
+            raise StorageError(WRONG_URI, f"path segment {segment!r} is not allowed")
         if _CONTROL.search(segment):
-            raise StorageError(BAD_PATH, "invalid path: names cannot contain control characters")
+            raise StorageError(INVALID_CHARS, "names cannot contain control characters")
     return "/" + "/".join(segments)
 
 
 def split(path: str) -> tuple[str, str]:
     """(parent folder, name) of a normal path other than the root."""
     if path == ROOT:
-        raise StorageError(BAD_PATH, "invalid path: the bucket root has no name")
+        raise StorageError(WRONG_URI, "the bucket root has no name")
     parent, _, name = path.rpartition("/")
     return parent or ROOT, name
 

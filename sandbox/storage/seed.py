@@ -40,7 +40,7 @@ def seed_folder(bucket: str, folder: str, count: int, prefix: str, suffix: str,
         if found is None:
             store.make_folder(bucket, folder)
         elif not found.is_folder:
-            raise StorageError(errors.PATH_TYPE_CONFLICT, f"{folder} is a file")
+            raise StorageError(errors.DIR_NOT_ACCEPTABLE, f"{folder} is a file")
     existing = set(Entry.objects.filter(bucket=bucket, parent=folder)
                    .values_list("name", flat=True))
     width = len(str(count - 1))
@@ -63,6 +63,6 @@ def seed_folder(bucket: str, folder: str, count: int, prefix: str, suffix: str,
     except IntegrityError:
         for row in rows:
             disk.remove_blob(row.blob)
-        raise StorageError(errors.PATH_TYPE_CONFLICT,
+        raise StorageError(errors.DIR_NOT_ACCEPTABLE,
                            "files were created in the folder meanwhile; try again") from None
     return Seeded(created=len(rows), skipped=count - len(rows))

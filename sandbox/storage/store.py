@@ -15,9 +15,10 @@ Contract of every function:
 - `bucket` is a bucket name; `path` is a decoded path inside it such as `/videos/a.mp4`
   (repeated and trailing slashes do not matter; percent-decoding is the caller's business).
 - Refusals raise `sandbox.storage.errors.StorageError`, carrying the storage protocol's `code`
-  and a `msg`: 40400001 not found, 40000004 an invalid path (`.`/`..` segments, control
-  characters), 40600001 a folder where a file should be (or the reverse), 40600002 folder
-  exists, 40300005 folder not empty, 40100012 unknown bucket.
+  (its `msg` is the error table's) and our `detail`: 40400001 not found, 40001000 an invalid
+  path (`.`/`..` segments), 40300001 control characters in a name, 40600001 a folder where a
+  file should be (or the reverse), 40600002 folder exists, 40300005 folder not empty, 40100012
+  unknown bucket.
 - `StoredObject.local_path` is the file's bytes on the local disk. Open it promptly: an
   overwrite or a delete unlinks it, though a handle already open keeps reading the old bytes.
   Never write to it; use `save_from_file`. `StoredObject.secret` is the file's secret or None.
@@ -140,15 +141,15 @@ def make_folder(bucket: str, path: str) -> StoredObject:
     normal = paths.normalize(path)
     check_bucket(bucket)
     if normal == paths.ROOT:
-        raise StorageError(errors.FOLDER_EXISTS, "folder already exists")
+        raise StorageError(errors.FOLDER_EXISTS, "the bucket root always exists")
     parent, name = paths.split(normal)
     with transaction.atomic():
         ensure_folders(bucket, normal)
         existing = Entry.objects.filter(bucket=bucket, parent=parent, name=name).first()
         if existing is not None:
             if existing.is_folder:
-                raise StorageError(errors.FOLDER_EXISTS, "folder already exists")
-            raise StorageError(errors.PATH_TYPE_CONFLICT, f"a file exists at {normal}")
+                raise StorageError(errors.FOLDER_EXISTS, f"{normal} exists")
+            raise StorageError(errors.DIR_NOT_ACCEPTABLE, f"a file exists at {normal}")
         now = clock.now()
         entry = Entry.objects.create(bucket=bucket, parent=parent, name=name, is_folder=True,
                                      created_at=now, modified_at=now)
@@ -171,7 +172,7 @@ def bucket_exists(bucket: str) -> bool:
 
 def check_bucket(bucket: str) -> None:
     if not bucket_exists(bucket):
-        raise StorageError(errors.BUCKET_NOT_EXISTS, f"bucket not exist: {bucket}")
+        raise StorageError(errors.BUCKET_NOT_EXISTS, f"no storage service named {bucket!r}")
 
 
 def guess_mime(path: str) -> str:
@@ -191,7 +192,7 @@ def require_folder(bucket: str, folder: str) -> None:
         return
     entry = find_entry(bucket, folder)
     if entry is None or not entry.is_folder:
-        raise StorageError(errors.NOT_FOUND, f"folder not found: {folder}")
+        raise StorageError(errors.NOT_FOUND, f"no folder at {folder}")
 
 
 ROW_FIELDS = ("bucket", "parent", "name", "is_folder", "size", "mime_type", "md5", "metadata",
@@ -218,26 +219,27 @@ def ensure_folders(bucket: str, path: str) -> None:
             Entry.objects.create(bucket=bucket, parent=parent, name=name, is_folder=True,
                                  created_at=now, modified_at=now)
         elif not existing.is_folder:
-            raise StorageError(errors.PATH_TYPE_CONFLICT,
+            raise StorageError(errors.DIR_NOT_ACCEPTABLE,
                                f"{folder} is a file, so it cannot hold {path}")
 
 
 def check_writable(bucket: str, path: str, *, over_resumable: bool) -> Entry | None:
     """The entry a new file at `path` would replace, after refusing what must not be replaced:
-    a folder (40600001) or, unless allowed, a file written by resumable upload (40300017)."""
+    a folder (40600001) or, unless allowed, a file written by resumable upload (40000000: the
+    table has no row for it)."""
     if path == paths.ROOT:
-        raise StorageError(errors.BAD_PATH, "invalid path: a file needs a name after the bucket")
+        raise StorageError(errors.WRONG_URI, "a file needs a name after the bucket")
     entry = find_entry(bucket, path)
     if entry is not None and entry.is_folder:
-        raise StorageError(errors.PATH_TYPE_CONFLICT, f"{path} is a folder")
+        raise StorageError(errors.DIR_NOT_ACCEPTABLE, f"{path} is a folder")
     if entry is not None and entry.resumable and not over_resumable:
-        raise StorageError(errors.RESUMABLE_FILE_LOCKED,
+        raise StorageError(errors.BAD_REQUEST,
                            "the file was written by resumable upload and cannot be overwritten "
                            "by another upload method; delete it first")
     for folder in paths.ancestors(path):
         above = find_entry(bucket, folder)
         if above is not None and not above.is_folder:
-            raise StorageError(errors.PATH_TYPE_CONFLICT,
+            raise StorageError(errors.DIR_NOT_ACCEPTABLE,
                                f"{folder} is a file, so it cannot hold {path}")
     return entry
 
@@ -288,9 +290,9 @@ def patch_metadata(bucket: str, path: str, incoming: dict[str, str], option: str
     with transaction.atomic():
         entry = find_entry(bucket, normal)
         if entry is None:
-            raise StorageError(errors.NOT_FOUND, "file or directory not found")
+            raise StorageError(errors.NOT_FOUND, f"nothing at {normal}")
         if entry.is_folder:
-            raise StorageError(errors.BAD_PATH, f"{normal} is a folder; metadata is for files")
+            raise StorageError(errors.NOT_A_FILE, f"{normal} is a folder; metadata is for files")
         changed = meta_rules.patched(entry.metadata, incoming, option)
         meta_rules.validate(changed)
         entry.metadata = changed
@@ -314,14 +316,79 @@ def schedule_delete(bucket: str, path: str, delay_s: float) -> None:
 def _deletable(bucket: str, path: str) -> Entry:
     check_bucket(bucket)
     if path == paths.ROOT:
-        raise StorageError(errors.ROOT_NOT_DELETABLE, "the bucket root cannot be deleted")
+        raise StorageError(errors.NO_PERMISSION_TO_DELETE, "the bucket root cannot be deleted")
     entry = find_entry(bucket, path)
     if entry is None:
-        raise StorageError(errors.NOT_FOUND, "file or directory not found")
+        raise StorageError(errors.NOT_FOUND, f"nothing at {path}")
     if entry.is_folder and Entry.objects.filter(bucket=bucket, parent=path).exists():
-        raise StorageError(errors.DIRECTORY_NOT_EMPTY, "directory not empty")
+        raise StorageError(errors.DIRECTORY_NOT_EMPTY, f"{path} holds files or folders")
     return entry
 
 
 def _root_created_at() -> float:
     return current_account().created_at.timestamp()
+
+
+def copy_file(bucket: str, source: str, target: str, *, metadata: dict[str, str] | None,
+              move: bool) -> StoredObject:
+    """Copy (or move) the file at `source` to `target` in one bucket; `metadata` None keeps the
+    source's, else it replaces it. Refusals: 40000041 the same path, 40000042 no file at
+    `source` (nothing, or a folder), and whatever a new file at `target` would meet.
+
+    Blobs are never written after they are installed (an overwrite installs a new one), so a
+    copy is a second name for the source's bytes (a hard link) and a move only renames the row:
+    no byte is copied either way. A move keeps the file's upload time (and so its TTL) and
+    drops an asynchronous delete pending on the source; a copy is a new upload.
+    """
+    origin, normal = paths.normalize(source), paths.normalize(target)
+    if origin == normal:
+        raise StorageError(errors.COPY_SAME_KEY, f"{origin} is both the source and the target")
+    check_bucket(bucket)
+    meta = None if metadata is None else {name.lower(): value for name, value in metadata.items()}
+    if meta is not None:
+        meta_rules.validate(meta)
+    parent, name = paths.split(normal)
+    linked: Received | None = None
+    blob = old_blob = ""
+    try:
+        with transaction.atomic():
+            found = find_entry(bucket, origin)
+            if found is None or found.is_folder:
+                kind = "a folder" if found is not None else "nothing"
+                raise StorageError(errors.COPY_SOURCE_WRONG,
+                                   f"{origin} is {kind}; only a file can be copied or moved")
+            replaced = check_writable(bucket, normal, over_resumable=False)
+            ensure_folders(bucket, normal)
+            if replaced is not None:
+                old_blob = replaced.blob
+                replaced.delete()
+            now = clock.now()
+            if move:
+                PendingDelete.objects.filter(entry=found).delete()
+                found.parent, found.name = parent, name
+                if meta is not None:
+                    found.metadata = meta
+                    found.expires_at = meta_rules.expiry(meta, found.created_at)
+                found.save()
+                entry = found
+            else:
+                linked = Received(disk.second_name(disk.blob_path(found.blob)), found.size,
+                                  found.md5)
+                blob = disk.new_blob_name()
+                kept = dict(found.metadata) if meta is None else meta
+                entry = Entry.objects.create(
+                    bucket=bucket, parent=parent, name=name, size=found.size, md5=found.md5,
+                    mime_type=found.mime_type, metadata=kept, blob=blob, resumable=False,
+                    created_at=now, modified_at=now, expires_at=meta_rules.expiry(kept, now),
+                )
+                disk.install(linked.path, blob)
+    except BaseException as error:
+        if linked is not None:
+            linked.discard()
+        disk.remove_blob(blob)
+        if isinstance(error, FileNotFoundError):  # the source's bytes went meanwhile
+            raise StorageError(errors.COPY_SOURCE_WRONG,
+                               f"{origin} was removed while it was being copied") from None
+        raise
+    transaction.on_commit(lambda: disk.remove_blob(old_blob))
+    return to_object(entry)

@@ -15,12 +15,15 @@ from sandbox.storage.errors import StorageError
 from sandbox.storage.values import is_whole
 
 
-def content_length(request: HttpRequest) -> int:
+def content_length(request: HttpRequest, *, required: bool = True) -> int:
+    """The body's length; a request without a body may leave it out when not `required`."""
     raw = (request.META.get("CONTENT_LENGTH") or "").strip()
+    if not raw and not required:
+        return 0
     if not raw:
-        raise StorageError(errors.BAD_CONTENT_LENGTH, "Content-Length is required")
+        raise StorageError(errors.NEED_CONTENT_LENGTH, "send the body's length in bytes")
     if not is_whole(raw):
-        raise StorageError(errors.BAD_CONTENT_LENGTH,
+        raise StorageError(errors.WRONG_CONTENT_LENGTH,
                            f"Content-Length must be a number of bytes, got {raw!r}")
     return int(raw)
 
@@ -37,7 +40,8 @@ def put_file(request: HttpRequest, bucket: str, path: str) -> HttpResponse:
     extra_headers: dict[str, str] = {}
     try:
         if expected_md5 and expected_md5 != received.md5:
-            raise StorageError(errors.WRONG_CONTENT_MD5, "wrong content-md5")
+            raise StorageError(errors.WRONG_CONTENT_MD5,
+                               f"Content-MD5 {expected_md5} differs from the body's {received.md5}")
         colours = None
         mime_type = request.headers.get("Content-Type", "").strip() or store.guess_mime(path)
         if options is not None:

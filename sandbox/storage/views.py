@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBase
 
-from sandbox.storage import errors, listing, metadata, multipart, paths, store, upload
+from sandbox.storage import errors, listing, metadata, multipart, paths, store, transfer, upload
 from sandbox.storage.auth import authenticate
 from sandbox.storage.errors import StorageError
 from sandbox.storage.store import StoredObject
@@ -28,7 +28,7 @@ def storage(request: HttpRequest, bucket: str, path: str | None = None) -> HttpR
         authenticate(request, bucket)
         handler = HANDLERS.get((request.method or "").upper())
         if handler is None:
-            raise StorageError(errors.METHOD_NOT_ALLOWED,
+            raise StorageError(errors.BAD_REQUEST,
                                f"method {request.method} is not allowed; use "
                                f"{', '.join(HANDLERS)}")
         response = handler(request, bucket, paths.normalize(path or ""))
@@ -41,18 +41,12 @@ def storage(request: HttpRequest, bucket: str, path: str | None = None) -> HttpR
     return response
 
 
-# The provider copies and moves files with a PUT carrying one of these headers (its SDKs send
-# them). The spec does not describe either, so they are refused by name: taken as a plain PUT
-# they would store an empty file where the copy was expected.
-UNSPECIFIED_PUT_HEADERS = ("x-svc-copy-source", "x-svc-move-source")
-
-
 def put(request: HttpRequest, bucket: str, path: str) -> HttpResponse:
-    for name in UNSPECIFIED_PUT_HEADERS:
-        if name in request.headers:
-            raise StorageError(errors.BAD_HEADER,
-                               f"{name} is not supported: the sandbox does not emulate copy or "
-                               f"move (not in the specification); upload the file instead")
+    if transfer.is_transfer(request.headers):
+        wanted = transfer.parse(request.headers, bucket,
+                                upload.content_length(request, required=False))
+        store.copy_file(bucket, wanted.source, path, metadata=wanted.metadata, move=wanted.move)
+        return empty(200)
     if not multipart.is_resumable(request.headers):
         return upload.put_file(request, bucket, path)
     length = upload.content_length(request)
@@ -63,8 +57,8 @@ def put(request: HttpRequest, bucket: str, path: str) -> HttpResponse:
 def get(request: HttpRequest, bucket: str, path: str) -> HttpResponseBase:
     if "usage" in request.GET:
         if path != paths.ROOT:
-            raise StorageError(errors.BAD_PATH, "usage is asked of the bucket root: "
-                                                "GET /<bucket>/?usage")
+            raise StorageError(errors.WRONG_URI, "usage is asked of the bucket root: "
+                                                 "GET /<bucket>/?usage")
         return HttpResponse(str(store.usage(bucket)), content_type="text/plain")
     found = existing(bucket, path)
     if found.is_folder:
@@ -81,16 +75,19 @@ def head(request: HttpRequest, bucket: str, path: str) -> HttpResponse:
 
 def post(request: HttpRequest, bucket: str, path: str) -> HttpResponse:
     if request.headers.get("folder", "").strip().lower() != "true":
-        raise StorageError(errors.BAD_HEADER, "POST creates a folder and needs the header "
-                                              "folder: true")
+        raise StorageError(errors.FOLDER_ARGS_INVALID, "POST creates a folder and needs the "
+                                                       "header folder: true")
     store.make_folder(bucket, path)
     return empty(200)
 
 
 def delete(request: HttpRequest, bucket: str, path: str) -> HttpResponse:
+    if multipart.UUID_HEADER in request.headers:  # cancels a resumable upload
+        multipart.cancel(request.headers[multipart.UUID_HEADER], bucket, path)
+        return empty(200)
     mode = request.headers.get("x-svc-async", "").strip().lower()
     if mode not in ("", "true", "false"):
-        raise StorageError(errors.BAD_HEADER, f"x-svc-async must be true or false, got {mode!r}")
+        raise StorageError(errors.BAD_REQUEST, f"x-svc-async must be true or false, got {mode!r}")
     if mode == "true":
         store.schedule_delete(bucket, path, ASYNC_DELETE_DELAY_S)
     else:
@@ -102,7 +99,7 @@ def patch(request: HttpRequest, bucket: str, path: str) -> HttpResponse:
     option = request.GET.get("metadata", "") or "merge"
     touch = request.GET.get("update_last_modified", "false").lower()
     if touch not in ("true", "false"):
-        raise StorageError(errors.BAD_HEADER,
+        raise StorageError(errors.BAD_REQUEST,
                            f"update_last_modified must be true or false, got {touch!r}")
     incoming = metadata.from_headers(request.headers, content_secret=False)
     store.patch_metadata(bucket, path, incoming, option, touch == "true")
@@ -117,7 +114,7 @@ HANDLERS: dict[str, Handler] = {
 def existing(bucket: str, path: str) -> StoredObject:
     found = store.resolve(bucket, path)
     if found is None:
-        raise StorageError(errors.NOT_FOUND, "file or directory not found")
+        raise StorageError(errors.NOT_FOUND, f"nothing at {path}")
     return found
 
 
@@ -144,7 +141,7 @@ def download(bucket: str, path: str, found: StoredObject) -> FileResponse:
     except FileNotFoundError:
         found = existing(bucket, path)
         if found.is_folder or found.local_path is None:
-            raise StorageError(errors.NOT_FOUND, "file or directory not found") from None
+            raise StorageError(errors.NOT_FOUND, f"{path} was removed meanwhile") from None
         handle = open(found.local_path, "rb")  # noqa: SIM115 - FileResponse closes it
     response = FileResponse(handle, content_type=found.mime_type, filename=found.name)
     describe(response, found)

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import requests
 from requests.structures import CaseInsensitiveDict
 
 
 class StorageError(Exception):
     """An error answer of the storage service, or a failure to get one.
 
-    `code` is the provider's 8-digit code (None when the answer carried none), `msg` its text,
-    `request_id` the provider's `id` for support, `status` the HTTP status (0 when no answer
-    arrived) and `headers` the answer's headers (some errors carry data there).
+    `code` is the provider's 8-digit code (None when the answer carried none), `msg` its text
+    (for a code of the error table, that row's message), `detail` the provider's explanation
+    beside it when it gives one, `request_id` the provider's `id` for support, `status` the
+    HTTP status (0 when no answer arrived) and `headers` the answer's headers (some errors carry
+    data there).
     """
 
     def __init__(
@@ -24,8 +25,10 @@ class StorageError(Exception):
         request_id: str | None = None,
         status: int = 0,
         headers: Mapping[str, str] | None = None,
+        detail: str = "",
     ) -> None:
         self.msg = msg
+        self.detail = detail
         self.code = code
         self.request_id = request_id
         self.status = status
@@ -41,6 +44,14 @@ class StorageConnectionError(StorageError):
 
 class StorageProtocolError(StorageError):
     """An answer that does not follow the spec (unparseable listing, usage, header)."""
+
+
+class BadRequest(StorageError):
+    """HTTP 400 without a class of its own (40000000 "storage bad request" among them)."""
+
+
+class Forbidden(StorageError):
+    """HTTP 403 without a class of its own."""
 
 
 class BadContentMD5(StorageError):
@@ -67,6 +78,10 @@ class MultipartNotFound(MultipartError):
     """40001035: no such task; unfinished tasks are removed after 24 hours."""
 
 
+class DuplicatePart(MultipartError):
+    """40001031: in parallel mode, a part id sent a second time."""
+
+
 class MultipartCompleted(MultipartError):
     """40001036: the task was already completed (an earlier answer may have been lost)."""
 
@@ -83,8 +98,64 @@ class PartIdError(MultipartError):
         return int_header(self.headers, "x-svc-next-part-id")
 
 
+class PartAlreadyComplete(PartIdError):
+    """40011062: every part is in already (`next_part_id` is -1): complete the upload."""
+
+
+class CopyError(StorageError):
+    """A copy or move was refused (40000040-40000044)."""
+
+
+class CopyOtherBucket(CopyError):
+    """40000040: the source is in another bucket."""
+
+
+class CopySameKey(CopyError):
+    """40000041: the source and the target are the same path."""
+
+
+class CopySourceInvalid(CopyError):
+    """40000042: no file at the source (nothing there, or a folder)."""
+
+
+class MetadataDirectiveInvalid(CopyError):
+    """40000043: the metadata directive is neither copy nor replace."""
+
+
+class MetadataRequired(CopyError):
+    """40000044: replace was asked without any metadata."""
+
+
+class PreprocessingError(StorageError):
+    """An `x-gmkerl-*` preprocessing value or a thumbnail setting was refused."""
+
+
+class NotAnImage(PreprocessingError):
+    """40300018: preprocessing was asked for a file that is not an image."""
+
+
+class InvalidTTL(StorageError):
+    """40011092: `x-svc-meta-ttl` is not a whole number of days from 1 to 180."""
+
+
+class PathConflict(StorageError):
+    """40600001: a folder where a file should be, or the reverse."""
+
+
 class AuthenticationError(StorageError):
     """HTTP 401: the request's credentials or signature were refused."""
+
+
+class DateMissing(AuthenticationError):
+    """40100001: the request carried no date."""
+
+
+class DateInvalid(AuthenticationError):
+    """40100016: the date could not be read."""
+
+
+class PasswordError(AuthenticationError):
+    """40100009: wrong password (basic authentication)."""
 
 
 class DateOffset(AuthenticationError):
@@ -135,72 +206,12 @@ class ServiceUnavailable(ServerError):
     """50300001: service unavailable."""
 
 
-ERRORS_BY_CODE: dict[int, type[StorageError]] = {
-    40001001: BadContentMD5,
-    40001023: MultipartUUIDInvalid,
-    40001030: MultipartPartIdInvalid,
-    40001035: MultipartNotFound,
-    40001036: MultipartCompleted,
-    40001037: MultipartIncomplete,
-    40011060: FileMD5Mismatch,
-    40011061: PartIdError,
-    40100002: DateOffset,
-    40100004: AuthorizationRequired,
-    40100005: SignatureError,
-    40100006: UserNotFound,
-    40100012: BucketNotFound,
-    40300005: DirectoryNotEmpty,
-    40300016: InvalidSecret,
-    40400001: NotFound,
-    40600002: FolderExists,
-    42900002: TooManyRequests,
-    50300001: ServiceUnavailable,
-}
-
 # Errors worth repeating on an idempotent call: the request may succeed unchanged later.
 RETRYABLE_ERRORS: tuple[type[StorageError], ...] = (
     TooManyRequests,
     ServerError,
     StorageConnectionError,
 )
-
-
-def _error_class_for_status(status: int) -> type[StorageError]:
-    """Class for an answer without a known code (HEAD has no body, proxies answer in HTML)."""
-    if status == 401:
-        return AuthenticationError
-    if status == 404:
-        return NotFound
-    if status == 429:
-        return TooManyRequests
-    if status == 503:
-        return ServiceUnavailable
-    if status >= 500:
-        return ServerError
-    return StorageError
-
-
-def error_from_response(response: requests.Response) -> StorageError:
-    """Typed error for a 4xx/5xx answer whose body is `{"msg", "code", "id"}` (or anything)."""
-    headers = dict(response.headers)
-    code: int | None = None
-    msg = response.reason or "error"
-    request_id: str | None = None
-    try:
-        payload = response.json()
-    except ValueError:
-        payload = None
-    if isinstance(payload, dict):
-        code = as_int(payload.get("code"))
-        msg = str(payload.get("msg") or msg)
-        request_id = str(payload["id"]) if payload.get("id") is not None else None
-    if code is None:
-        # A HEAD answer has no body; the code may then come in a header.
-        code = int_header(response.headers, "x-error-code")
-    cls = ERRORS_BY_CODE.get(code) if code is not None else None
-    if cls is None:
-        cls = _error_class_for_status(response.status_code)
-    return cls(msg, code=code, request_id=request_id, status=response.status_code, headers=headers)
 
 
 def as_int(value: object) -> int | None:

@@ -30,6 +30,7 @@ from storage.client.answers import (
 from storage.client.bodies import Body, FileBody, Source, file_md5, file_size, open_source
 from storage.client.errors import NotFound, StorageProtocolError, int_header
 from storage.client.signed import SignedClient
+from storage.signing import encode_uri
 
 MetadataOption = Literal["merge", "replace"]
 
@@ -185,6 +186,47 @@ class StorageClient(SignedClient):
         except NotFound:
             return False
         return True
+
+    def copy(
+        self,
+        source: str,
+        target: str,
+        *,
+        metadata: Mapping[str, object] | None = None,
+    ) -> None:
+        """Copy the file `source` to `target` in this bucket, on the provider's side (no byte
+        passes through here). The copy keeps the source's metadata, or takes `metadata`
+        instead (the `replace` directive; it must not be empty). An existing file at `target`
+        is replaced. Refusals: CopySameKey, CopySourceInvalid (no file there, or a folder),
+        MetadataRequired, and what an upload to `target` would meet."""
+        self._transfer("x-svc-copy-source", source, target, metadata)
+
+    def move(
+        self,
+        source: str,
+        target: str,
+        *,
+        metadata: Mapping[str, object] | None = None,
+    ) -> None:
+        """Move (rename) the file `source` to `target`: as `copy`, and nothing is left at
+        `source`. Never repeated automatically: a lost answer may hide a move that happened."""
+        self._transfer("x-svc-move-source", source, target, metadata)
+
+    def _transfer(
+        self, header: str, source: str, target: str, metadata: Mapping[str, object] | None
+    ) -> None:
+        origin = rules.normalise_path(source)
+        rules.normalise_path(target)  # fail before anything is sent
+        headers = {header: encode_uri(f"/{self.bucket}{origin}")}
+        if metadata is not None:
+            if not metadata:
+                raise ValueError("metadata is empty: leave it out to keep the source's")
+            rules.require(rules.check_metadata(metadata))
+            headers.update(rules.metadata_headers(metadata))
+            headers["x-svc-metadata-directive"] = "replace"
+        # A copy done twice gives the same result; a move done twice fails the second time.
+        idempotent = header == "x-svc-copy-source"
+        self.send("PUT", target, headers=headers, body=b"", idempotent=idempotent).close()
 
     # --- folders ---
 

@@ -30,13 +30,13 @@ from providerkit.timeouts import check_timeout
 from providerkit.transport import Transport
 from storage import rules
 from storage.client.bodies import Body, FileBody
+from storage.client.errno import error_from_response
 from storage.client.errors import (
     RETRYABLE_ERRORS,
     AuthenticationError,
     DateOffset,
     StorageConnectionError,
     StorageError,
-    error_from_response,
 )
 from storage.signing import (
     DATE_HEADERS,

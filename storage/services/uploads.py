@@ -332,7 +332,8 @@ class _Lease:
             self.on_progress(self.task)
 
     def parts(self, state: ResumableState) -> None:
-        self.save(uuid=state.uuid or "", next_part=state.next_part_id, bytes_sent=state.bytes_sent)
+        self.save(uuid=state.uuid or "", next_part=state.next_part_id, bytes_sent=state.bytes_sent,
+                  parallel=state.parallel)
 
     def bytes(self, sent: int) -> None:
         """Progress of a whole-file PUT, saved at most twice a second."""
@@ -410,7 +411,8 @@ def _transfer(
     options = UploadOptions.from_json(task.options)
     if task.resumable:
         state = ResumableState(
-            uuid=task.uuid or None, next_part_id=task.next_part, bytes_sent=task.bytes_sent
+            uuid=task.uuid or None, next_part_id=task.next_part, bytes_sent=task.bytes_sent,
+            parallel=task.parallel,
         )
         status = resumable_upload(
             client,
@@ -421,6 +423,7 @@ def _transfer(
             content_type=task.content_type or None,
             metadata=options.all_metadata(),
             known_md5=task.md5 or None,  # hashed when the file was received
+            parts_in_flight=settings.STORAGE_UPLOAD_PARTS_IN_FLIGHT,
         )
         return status == 204, {}
     replaced = client.exists(task.target_path)
@@ -513,12 +516,18 @@ def _retry_or_fail(task: UploadTask, lease: _Lease, error: StorageError) -> None
         enqueue_upload(task.pk, countdown=delay)
 
 
+# "storage bad request": the provider's answer for a cause its error table has no row for.
+BAD_REQUEST_CODE = 40000000
+
+
 def _overwrite_hint(error: BaseException) -> str:
     """A plain upload refused over an existing file: the provider keeps files written in parts
-    from other upload methods (its code for this is not in our references, so go by status)."""
+    from other upload methods. Its error table has no row for that cause, so the answer is
+    40000000 "storage bad request" (DECISIONS.md), or a 403 of no other meaning."""
     if isinstance(error, MultipartError) or not isinstance(error, StorageError):
         return ""
-    if error.status == 403 and error.code not in (40300005, 40300016):
+    unexplained_403 = error.status == 403 and error.code not in (40300005, 40300016)
+    if error.code == BAD_REQUEST_CODE or unexplained_403:
         return " " + gettext(
             "A file uploaded in parts cannot be overwritten by a single upload: delete it first."
         )

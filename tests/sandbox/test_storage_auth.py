@@ -1,7 +1,9 @@
-"""Storage authentication: both signature schemes, every refusal code, the 30-minute window."""
+"""Storage authentication: both signature schemes, Basic, every refusal code with the error
+table's message, the 30-minute window."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 
 import pytest
@@ -65,13 +67,53 @@ def test_it_accepts_an_encoded_chinese_path(storage):
 
 def test_it_rejects_a_request_without_authorization(storage):
     body = assert_error(storage.get("/", sign=False), 40100004)
-    assert body["msg"] == "need authorization"
+    assert body["msg"] == "need authorization header"
 
 
-@pytest.mark.parametrize("value", ["Basic abc", "SVC no-colon", "SVC :sig", "SVC op:"])
+@pytest.mark.parametrize("value", ["SVC no-colon", "SVC :sig", "SVC op:"])
 def test_it_rejects_a_malformed_authorization(storage, value):
     response = storage.get("/", headers={"Authorization": value}, sign=False)
-    assert "SVC <operator>:<signature>" in assert_error(response, 40100005)["msg"]
+    assert "SVC <operator>:<signature>" in assert_error(response, 40100005)["detail"]
+
+
+@pytest.mark.parametrize("value", ["Bearer abc", "Digest op:sig", "UPYUN op:sig"])
+def test_it_rejects_another_authorization_scheme_as_an_unknown_realm(storage, value):
+    response = storage.get("/", headers={"Authorization": value}, sign=False)
+    assert "use SVC or Basic" in assert_error(response, 40100003)["detail"]
+
+
+# --- Basic authentication (api/authorization.md): the REST API takes it, with no date ---
+
+
+def basic(operator: str, password: str) -> str:
+    return "Basic " + base64.b64encode(f"{operator}:{password}".encode()).decode()
+
+
+def test_basic_authentication_needs_no_date(storage):
+    uri = storage.uri("/basic/a.txt")
+    credential = {"Authorization": basic(storage.operator, storage.password)}
+    put = requests.put(storage.base + uri, data=b"basic", headers=credential, timeout=30)
+    assert put.status_code == 200, put.text
+    got = requests.get(storage.base + uri, headers=credential, timeout=30)
+    assert got.content == b"basic"
+
+
+def test_basic_authentication_with_a_wrong_password_is_a_password_error(storage):
+    response = storage.get("/", headers={"Authorization": basic(storage.operator, "wrong")},
+                           sign=False)
+    assert_error(response, 40100009)
+
+
+def test_basic_authentication_of_an_unknown_operator_is_refused(storage):
+    response = storage.get("/", headers={"Authorization": basic("nobody", "x")}, sign=False)
+    assert_error(response, 40100006)
+
+
+@pytest.mark.parametrize("value", ["Basic abc", "Basic bm8tY29sb24=", "Basic OnBhc3M="])
+def test_basic_authentication_that_does_not_decode_to_operator_and_password_is_refused(
+        storage, value):
+    response = storage.get("/", headers={"Authorization": value}, sign=False)
+    assert "Basic base64(<operator>:<password>)" in assert_error(response, 40100005)["detail"]
 
 
 def test_it_rejects_a_wrong_signature(storage):
@@ -92,12 +134,12 @@ def test_it_rejects_a_missing_date(storage):
                                           None, None)
     response = requests.get(storage.base + uri, headers={"Authorization": authorization},
                             timeout=30)
-    assert "missing" in assert_error(response, 40100002)["msg"]
+    assert "send a Date header" in assert_error(response, 40100001)["detail"]
 
 
-def test_it_rejects_a_date_that_is_not_rfc_1123(storage):
+def test_it_rejects_a_date_that_is_not_rfc_1123_as_unreadable(storage):
     response = storage.get("/", date="2025-07-09T10:00:00Z")
-    assert "RFC 1123" in assert_error(response, 40100002)["msg"]
+    assert "RFC 1123" in assert_error(response, 40100016)["detail"]
 
 
 @pytest.mark.parametrize("offset", [-29 * 60, 29 * 60])
@@ -149,12 +191,12 @@ def test_when_both_are_sent_x_date_is_the_one_signed(storage):
 def test_when_both_are_sent_a_stale_x_date_is_refused_beside_a_fresh_date(storage):
     stale, fresh = storage.date(-31 * 60), storage.date()
     response = dated_get(storage, {"X-Date": stale, "Date": fresh}, stale)
-    assert "X-Date is -18" in assert_error(response, 40100002)["msg"]
+    assert "X-Date is -18" in assert_error(response, 40100002)["detail"]
 
 
 def test_it_rejects_a_malformed_x_date(storage):
     response = dated_get(storage, {"X-Date": "2025-07-09T10:00:00Z"}, "2025-07-09T10:00:00Z")
-    assert "X-Date must be an RFC 1123" in assert_error(response, 40100002)["msg"]
+    assert "X-Date must be an RFC 1123" in assert_error(response, 40100016)["detail"]
 
 
 @pytest.mark.parametrize("offset", [-31 * 60, 31 * 60])
@@ -166,9 +208,9 @@ def test_it_rejects_a_stale_x_date(storage, offset):
 def test_it_rejects_an_empty_x_date_even_beside_a_fresh_date(storage):
     date = storage.date()
     response = dated_get(storage, {"X-Date": "", "Date": date}, date)
-    assert "X-Date header is empty" in assert_error(response, 40100002)["msg"]
+    assert "X-Date header is empty" in assert_error(response, 40100001)["detail"]
 
 
 def test_it_rejects_a_request_with_neither_date_header(storage):
     response = dated_get(storage, {}, storage.date())
-    assert "missing" in assert_error(response, 40100002)["msg"]
+    assert "send a Date header" in assert_error(response, 40100001)["detail"]

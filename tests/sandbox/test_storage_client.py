@@ -22,6 +22,7 @@ import pytest
 import requests
 
 from sandbox.storage import signature as sandbox_signature
+from sandbox.storage.errno import MESSAGES as ERRNO_MESSAGES
 
 PASSWORD = "s3cret-Passw0rd"
 DATE = "Wed, 09 Jul 2025 10:00:00 GMT"
@@ -106,11 +107,13 @@ class StorageClient:
 
 
 def assert_error(response: requests.Response, code: int) -> dict[str, Any]:
-    """The protocol's error shape: JSON {msg, code, id} with HTTP status code // 100000."""
+    """The protocol's error shape: JSON {msg, code, id, detail} with HTTP status code // 100000,
+    `msg` exactly the error table's message for the code (api/errno.md), our words in `detail`."""
     assert response.status_code == code // 100000, response.text
     body = response.json()
     assert body["code"] == code, body
-    assert body["msg"] and body["id"]
+    assert body["msg"] == ERRNO_MESSAGES[code], body
+    assert body["id"]
     return body
 
 
@@ -160,3 +163,13 @@ def test_the_sandbox_accepts_either_scheme_and_nothing_else():
     assert not sandbox_signature.signature_matches("8c540fc0728106f9355ddf2cc2be24f9",
                                                    content_md5="", **{**common,
                                                                       "content_length": 1023})
+
+
+def test_the_error_table_holds_the_docs_messages_verbatim():
+    """A few rows of api/errno.md, as an official SDK compares them."""
+    assert ERRNO_MESSAGES[40011061] == "part id error"
+    assert ERRNO_MESSAGES[40000003] == "need bucket name"
+    assert ERRNO_MESSAGES[40300001] == "file name contains invalid chars (\\r\\n\\t)"
+    assert ERRNO_MESSAGES[40011058] == "invalid x-svc-multi-uuid not found"
+    assert ERRNO_MESSAGES[40000041] == "source key equals to target key"
+    assert len(ERRNO_MESSAGES) == 258

@@ -40,7 +40,7 @@ def test_a_folder_cannot_replace_a_file(storage):
 
 def test_a_post_without_the_folder_header_is_refused(storage):
     response = storage.request("POST", "/not-a-folder")
-    assert "folder: true" in assert_error(response, 40000003)["msg"]
+    assert "folder: true" in assert_error(response, 40001004)["detail"]
     assert storage.head("/not-a-folder").status_code == 404
 
 
@@ -64,7 +64,7 @@ def test_a_folder_with_a_subfolder_cannot_be_deleted(storage):
 
 
 def test_the_bucket_root_cannot_be_deleted(storage):
-    assert_error(storage.delete("/"), 40300018)
+    assert_error(storage.delete("/"), 40300011)
 
 
 def test_usage_counts_the_bytes_of_every_file(storage):
@@ -79,4 +79,4 @@ def test_usage_counts_the_bytes_of_every_file(storage):
 
 def test_usage_is_asked_of_the_bucket_root(storage):
     storage.mkdir("/sub")
-    assert_error(storage.get("/sub", query="usage"), 40000004)
+    assert_error(storage.get("/sub", query="usage"), 40001000)

@@ -99,17 +99,17 @@ def test_a_missing_folder_is_not_found(storage):
 @pytest.mark.parametrize("limit", ["0", "10001", "ten", "-1"])
 def test_a_bad_limit_is_refused(storage, small_folder, limit):
     response = storage.get(small_folder, headers={"x-list-limit": limit})
-    assert "x-list-limit" in assert_error(response, 40000003)["msg"]
+    assert "x-list-limit" in assert_error(response, 40000000)["detail"]
 
 
 def test_a_bad_order_is_refused(storage, small_folder):
     response = storage.get(small_folder, headers={"x-list-order": "random"})
-    assert "x-list-order" in assert_error(response, 40000003)["msg"]
+    assert "x-list-order" in assert_error(response, 40300014)["detail"]
 
 
 def test_a_made_up_iterator_is_refused(storage, small_folder):
     response = storage.get(small_folder, headers={"x-list-iter": "%%%not-base64"})
-    assert "x-list-iter" in assert_error(response, 40000003)["msg"]
+    assert "x-list-iter" in assert_error(response, 40001005)["detail"]
 
 
 def test_a_folder_of_25000_files_lists_fast_in_pages(storage, sandbox):

@@ -8,6 +8,7 @@ from urllib.parse import quote
 import pytest
 from PIL import Image, ImageDraw
 
+from sandbox.storage.errno import MESSAGES as ERRNO_MESSAGES
 from tests.sandbox.test_storage_client import StorageClient, assert_error
 
 WHITE = (255, 255, 255)
@@ -214,7 +215,7 @@ def test_an_image_without_preprocessing_is_stored_as_sent(storage):
 def test_preprocessing_a_file_that_is_not_an_image_is_refused(storage):
     response = storage.put("/bad/text.png", b"plain text",
                            headers={"x-gmkerl-type": "fix_width", "x-gmkerl-value": "10"})
-    assert_error(response, 40000011)
+    assert_error(response, 40300018)
     assert storage.head("/bad/text.png").status_code == 404
 
 
@@ -259,6 +260,9 @@ def test_preprocessing_a_file_that_is_not_an_image_is_refused(storage):
     ({"x-gmkerl-sparkle": "yes"}, "x-gmkerl-sparkle"),
 ])
 def test_a_bad_preprocessing_value_is_refused_naming_the_header(storage, headers, named):
+    """With the error table's code for the header (`invalid x-gmkerl-type`, ...), else
+    40011035 invalid param in thumb."""
+    codes = [code for code, text in ERRNO_MESSAGES.items() if text == f"invalid {named}"]
     response = storage.put("/bad/pic.png", encode(halves(100, 50)), headers=headers)
-    assert named in assert_error(response, 40000010)["msg"]
+    assert named in assert_error(response, codes[0] if codes else 40011035)["detail"]
     assert storage.head("/bad/pic.png").status_code == 404

@@ -115,12 +115,20 @@ def test_a_part_out_of_order_is_refused_with_the_expected_id(storage):
     assert part(storage, "/order/f.bin", task, 1, FILE[MIB:2 * MIB]).status_code == 204
 
 
-def test_a_part_after_the_last_is_out_of_order(storage):
+def test_a_part_after_the_last_is_refused_as_already_complete(storage):
     task = initiate(storage, "/order/done.bin", length=3)
     part(storage, "/order/done.bin", task, 0, b"abc")
     again = part(storage, "/order/done.bin", task, 0, b"abc")
-    assert_error(again, 40011061)
+    assert_error(again, 40011062)
     assert again.headers["x-svc-next-part-id"] == "-1"
+
+
+def test_a_part_out_of_order_says_part_id_error_exactly(storage):
+    """The python SDK resynchronises only on this exact message, reading the header."""
+    task = initiate(storage, "/order/exact.bin")
+    body = assert_error(part(storage, "/order/exact.bin", task, 1, FILE[MIB:2 * MIB]), 40011061)
+    assert body["msg"] == "part id error"
+    assert body["detail"] == "expected part 0, got 1"
 
 
 @pytest.mark.parametrize("part_id", ["one", "-1", "3"])
@@ -140,17 +148,34 @@ def test_a_part_with_a_wrong_md5_is_refused_and_can_be_sent_again(storage):
     assert good.headers["x-svc-next-part-id"] == "1"
 
 
-@pytest.mark.parametrize("size", [MIB - 1, MIB + 1])
-def test_a_part_that_is_not_one_mebibyte_is_refused(storage, size):
+def test_a_part_short_of_one_mebibyte_is_a_wrong_size(storage):
     task = initiate(storage, "/size/f.bin")
-    response = part(storage, "/size/f.bin", task, 0, b"x" * size)
-    assert f"must be {MIB} bytes" in assert_error(response, 40011063)["msg"]
+    response = part(storage, "/size/f.bin", task, 0, b"x" * (MIB - 1))
+    assert f"must be {MIB} bytes" in assert_error(response, 40001027)["detail"]
+
+
+def test_a_part_over_the_part_size_is_oversize(storage):
+    task = initiate(storage, "/size/f.bin")
+    response = part(storage, "/size/f.bin", task, 0, b"x" * (MIB + 1))
+    assert f"more than the part size {MIB}" in assert_error(response, 40001032)["detail"]
+
+
+def test_a_part_size_of_several_mebibytes_is_taken(storage):
+    size = 2 * MIB
+    response = storage.put("/size/big.bin", headers={
+        "x-svc-multi-stage": "initiate", "x-svc-multi-length": str(len(FILE)),
+        "x-svc-multi-part-size": str(size)})
+    task = response.headers["x-svc-multi-uuid"]
+    assert part(storage, "/size/big.bin", task, 0, FILE[:size]).status_code == 204
+    assert part(storage, "/size/big.bin", task, 1, FILE[size:]).status_code == 204
+    assert complete(storage, "/size/big.bin", task).status_code == 201
+    assert storage.get("/size/big.bin").content == FILE
 
 
 def test_the_last_part_must_be_the_rest_of_the_file(storage):
     task = initiate(storage, "/size/last.bin", length=MIB + 5)
     part(storage, "/size/last.bin", task, 0, b"x" * MIB)
-    assert_error(part(storage, "/size/last.bin", task, 1, b"x" * 4), 40011063)
+    assert_error(part(storage, "/size/last.bin", task, 1, b"x" * 4), 40001027)
 
 
 def test_a_wrong_whole_file_md5_refuses_completion(storage):
@@ -194,7 +219,7 @@ def test_a_malformed_or_missing_uuid_is_wrong(storage):
 def test_a_uuid_belongs_to_its_own_file(storage):
     task = initiate(storage, "/mine.bin", length=3)
     assert "belongs to" in assert_error(part(storage, "/other.bin", task, 0, b"abc"),
-                                        40001023)["msg"]
+                                        40001023)["detail"]
 
 
 def test_an_unfinished_task_expires_after_24_hours(storage, sandbox):
@@ -225,7 +250,7 @@ def test_a_resumable_file_cannot_be_overwritten_by_a_plain_upload(storage):
     storage.put("/locked.txt", headers={"x-svc-multi-stage": "initiate,upload,complete",
                                         "x-svc-multi-length": "3"}, data=b"abc")
     assert "delete it first" in assert_error(storage.put("/locked.txt", b"plain"),
-                                             40300017)["msg"]
+                                             40000000)["detail"]
     assert storage.get("/locked.txt").content == b"abc"
     storage.delete("/locked.txt")
     assert storage.put("/locked.txt", b"plain").status_code == 200
@@ -248,15 +273,19 @@ def test_preprocessing_headers_are_ignored_by_a_resumable_upload(storage):
 
 
 @pytest.mark.parametrize("headers, code", [
-    ({"x-svc-multi-stage": "initiate"}, 40000003),
-    ({"x-svc-multi-stage": "initiate", "x-svc-multi-length": "-5"}, 40000003),
-    ({"x-svc-multi-stage": "initiate", "x-svc-multi-length": str(10_000 * MIB + 1)}, 40000003),
-    ({"x-svc-multi-stage": "initiate,complete", "x-svc-multi-length": "3"}, 40000003),
-    ({"x-svc-multi-stage": "begin", "x-svc-multi-length": "3"}, 40000003),
+    ({"x-svc-multi-stage": "initiate"}, 40011052),
+    ({"x-svc-multi-stage": "initiate", "x-svc-multi-length": "-5"}, 40011052),
+    ({"x-svc-multi-stage": "initiate", "x-svc-multi-length": str(10_000 * MIB + 1)}, 40001025),
+    ({"x-svc-multi-stage": "initiate,complete", "x-svc-multi-length": "3"}, 40011055),
+    ({"x-svc-multi-stage": "begin", "x-svc-multi-length": "3"}, 40011055),
     ({"x-svc-multi-stage": "initiate", "x-svc-multi-length": "3",
-      "x-svc-multi-part-size": "524288"}, 40011063),
+      "x-svc-multi-part-size": "524288"}, 40011054),
     ({"x-svc-multi-stage": "initiate", "x-svc-multi-length": "3",
-      "x-svc-meta-ttl": "999"}, 40000003),
+      "x-svc-multi-part-size": str(51 * MIB)}, 40011054),
+    ({"x-svc-multi-stage": "initiate", "x-svc-multi-length": "3",
+      "x-svc-multi-disorder": "maybe"}, 40000000),
+    ({"x-svc-multi-stage": "initiate", "x-svc-multi-length": "3",
+      "x-svc-meta-ttl": "999"}, 40011092),
     ({"x-svc-multi-stage": "initiate", "x-svc-multi-length": "3",
       "Content-Secret": "not ok"}, 40300016),
 ])
@@ -271,7 +300,7 @@ def test_at_most_ten_thousand_parts_are_accepted(storage):
 def test_initiate_takes_no_body(storage):
     response = storage.put("/body.bin", b"unexpected", headers={
         "x-svc-multi-stage": "initiate", "x-svc-multi-length": "10"})
-    assert_error(response, 40000001)
+    assert_error(response, 40001002)
 
 
 def test_a_resumable_upload_cannot_target_a_folder(storage):

@@ -101,8 +101,8 @@ def race_for_part_one(storage: StorageClient, path: str) -> None:
 
     accepted = [name for name, answer in answers.items() if answer.status_code == 204]
     assert len(accepted) == 1, {name: answer.text for name, answer in answers.items()}
-    for loser in set(contenders) - set(accepted):
-        assert_error(answers[loser], 40011061)
+    for loser in set(contenders) - set(accepted):  # every part is in: "part already complete"
+        assert_error(answers[loser], 40011062)
     expected = first + contenders[accepted[0]]
     done = complete(storage, path, task, **{"x-svc-multi-md5": md5(expected)})
     assert done.status_code == 201, done.text

@@ -66,6 +66,25 @@ async function main() {
   await run('headBlockFile', () => client.headFile(`${DIR}/block.bin`));
   await run('copy', () => client.copy(`${DIR}/copy.txt`, `${DIR}/hello.txt`));
   await run('headCopy', () => client.headFile(`${DIR}/copy.txt`));
+  await run('copyReplace', () => client.copy(`${DIR}/copy-meta.txt`, `${DIR}/hello.txt`, {
+    'x-upyun-metadata-directive': 'replace',
+    'x-upyun-meta-stage': 'copied',
+  }));
+  await run('copyReplaceMetadata', () => client.getMetadata(`${DIR}/copy-meta.txt`));
+  await run('copyOntoItself', () => client.copy(`${DIR}/hello.txt`, `${DIR}/hello.txt`));
+  await run('move', () => client.move(`${DIR}/moved/copy.txt`, `${DIR}/copy.txt`));
+  await run('headMoved', () => client.headFile(`${DIR}/moved/copy.txt`));
+  await run('headMoveSource', () => client.headFile(`${DIR}/copy.txt`));
+  await run('moveFolder', () => client.move(`${DIR}/elsewhere`, `${DIR}/folder`));
+  await run('multipartUpload', async () => {
+    const started = await client.initMultipartUpload(`${DIR}/parallel.bin`, config.blockFile);
+    const ids = [...Array(started.partCount).keys()].reverse();
+    const sent = await Promise.all(ids.map((partId) => client.multipartUpload(
+      `${DIR}/parallel.bin`, config.blockFile, started.uuid, partId)));
+    const completed = await client.completeMultipartUpload(`${DIR}/parallel.bin`, started.uuid);
+    return { partCount: started.partCount, sent, completed };
+  });
+  await run('headParallel', () => client.headFile(`${DIR}/parallel.bin`));
   await run('deleteFile', () => client.deleteFile(`${DIR}/hello.txt`));
   await run('headMissing', () => client.headFile(`${DIR}/hello.txt`));
   await run('purge', () => client.purge(config.purgeUrls));

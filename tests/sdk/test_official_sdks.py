@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -160,19 +161,53 @@ def test_node_sdk_uploads_three_mib_and_five_bytes_in_blocks(node_run):
     assert head["size"] == BLOCK_SIZE
     assert head["Content-Md5"] == hashlib.md5(node_run.block).hexdigest()
     parts = [item for item in node_run.exchanges
-             if item.headers.get("x-svc-multi-stage") == "upload"]
+             if item.headers.get("x-svc-multi-stage") == "upload"
+             and item.target.endswith("/block.bin")]
     assert [item.headers["x-svc-part-id"] for item in parts] == ["0", "1", "2", "3"]
 
 
-def test_node_sdk_copy_is_refused_clearly_and_creates_nothing(node_run):
-    """The spec has no copy; the sandbox says so instead of storing an empty file."""
-    copy = node_run.results["copy"]
-    assert copy["ok"] is False
-    assert copy["code"] == 40000003
-    refusal = next(item for item in node_run.exchanges if "x-svc-copy-source" in item.headers)
-    assert refusal.status == 400
-    assert "copy" in json.loads(refusal.error_body)["msg"]
-    assert node_run.value("headCopy") is False
+def test_node_sdk_copies_a_file(node_run):
+    assert node_run.value("copy") is True
+    assert node_run.value("headCopy")["size"] == len(b"hello from node")
+
+
+def test_node_sdk_copies_with_replaced_metadata(node_run):
+    assert node_run.value("copyReplace") is True
+    assert node_run.value("copyReplaceMetadata") == {"x-upyun-meta-stage": "copied"}
+
+
+def test_node_sdk_copy_onto_itself_is_refused_with_the_tables_code(node_run):
+    assert node_run.results["copyOntoItself"]["ok"] is False
+    refusal = next(item for item in node_run.exchanges
+                   if item.headers.get("x-svc-copy-source", "").endswith("/sdk-node/hello.txt")
+                   and item.target.endswith("/sdk-node/hello.txt"))
+    answer = json.loads(refusal.error_body)
+    assert (answer["code"], answer["msg"]) == (40000041, "source key equals to target key")
+
+
+def test_node_sdk_moves_a_file_and_leaves_nothing_behind(node_run):
+    assert node_run.value("move") is True
+    assert node_run.value("headMoved")["size"] == len(b"hello from node")
+    assert node_run.value("headMoveSource") is False
+
+
+def test_node_sdk_move_of_a_folder_is_refused(node_run):
+    assert node_run.results["moveFolder"]["ok"] is False
+    refusal = next(item for item in node_run.exchanges if "x-svc-move-source" in item.headers
+                   and item.headers["x-svc-move-source"].endswith("/sdk-node/folder"))
+    assert json.loads(refusal.error_body)["code"] == 40000042
+
+
+def test_node_sdk_uploads_in_parallel_parts(node_run):
+    run = node_run.value("multipartUpload")
+    assert run == {"partCount": 4, "sent": [True] * 4, "completed": True}
+    head = node_run.value("headParallel")
+    assert head["size"] == BLOCK_SIZE
+    assert head["Content-Md5"] == hashlib.md5(node_run.block).hexdigest()
+    initiate = next(item for item in node_run.exchanges
+                    if item.headers.get("x-svc-multi-stage") == "initiate"
+                    and item.target.endswith("/parallel.bin"))
+    assert initiate.headers["x-svc-multi-disorder"] == "true"
 
 
 def test_node_sdk_deletes_a_file_and_a_head_of_it_then_says_missing(node_run):
@@ -260,3 +295,150 @@ def test_python_sdk_resumable_put_stores_every_part_in_order(python_sdk, tmp_pat
     downloaded = io.BytesIO()
     python_sdk.get("/sdk-python/resumable.bin", downloaded)
     assert downloaded.getvalue() == data
+
+
+def test_python_sdk_lists_a_folder_page_by_page_with_iter(python_sdk):
+    """The SDK reads `x-upyun-list-iter` from a plain dict: the header must come in lowercase."""
+    for name in ("a", "b", "c", "d", "e"):
+        python_sdk.put(f"/sdk-python/pages/{name}.txt", name.encode())
+    pages, cursor = [], None
+    for _ in range(10):  # bounded: a listing that never ends fails instead of hanging
+        page = python_sdk.get_list_with_iter("/sdk-python/pages/", limit=2, begin=cursor)
+        pages.append([item["name"] for item in page["files"]])
+        cursor = page["iter"]
+        if cursor == LIST_END:
+            break
+    assert pages == [["a.txt", "b.txt"], ["c.txt", "d.txt"], ["e.txt"]]
+    assert cursor == LIST_END
+
+
+def test_python_sdk_puts_metadata_and_reads_it_back(python_sdk):
+    python_sdk.put("/sdk-python/meta.txt", b"m", headers={"x-upyun-meta-owner": "dora",
+                                                         "x-upyun-meta-ttl": "7"})
+    info = python_sdk.getinfo("/sdk-python/meta.txt")
+    assert info["meta-owner"] == "dora"
+    assert info["meta-ttl"] == "7"
+
+
+def test_python_sdk_refuses_a_ttl_over_180_days_with_the_tables_code(python_sdk):
+    upyun = importlib.import_module("upyun")
+    with pytest.raises(upyun.UpYunServiceException) as caught:
+        python_sdk.put("/sdk-python/ttl.txt", b"t", headers={"x-upyun-meta-ttl": "181"})
+    assert json.loads(caught.value.err)["code"] == 40011092
+    assert json.loads(caught.value.err)["msg"] == "invalid file ttl"
+
+
+def test_python_sdk_copies_and_moves(python_sdk):
+    python_sdk.put("/sdk-python/cm/a.txt", b"copied", headers={"x-upyun-meta-k": "v"})
+    python_sdk.copy("/sdk-python/cm/a.txt", "/sdk-python/cm/b.txt")
+    assert python_sdk.get("/sdk-python/cm/b.txt") == "copied"
+    assert python_sdk.getinfo("/sdk-python/cm/b.txt")["meta-k"] == "v"
+    python_sdk.move("/sdk-python/cm/b.txt", "/sdk-python/cm/moved/c.txt")
+    assert python_sdk.get("/sdk-python/cm/moved/c.txt") == "copied"
+    assert [item["name"] for item in python_sdk.getlist("/sdk-python/cm/")] == ["a.txt",
+                                                                                "moved"]
+
+
+def test_python_sdk_copy_onto_itself_is_refused_with_the_tables_message(python_sdk):
+    upyun = importlib.import_module("upyun")
+    python_sdk.put("/sdk-python/cm/self.txt", b"s")
+    with pytest.raises(upyun.UpYunServiceException) as caught:
+        python_sdk.copy("/sdk-python/cm/self.txt", "/sdk-python/cm/self.txt")
+    answer = json.loads(caught.value.err)
+    assert (answer["code"], answer["msg"]) == (40000041, "source key equals to target key")
+
+
+def test_python_sdk_move_from_a_folder_is_refused(python_sdk):
+    upyun = importlib.import_module("upyun")
+    python_sdk.mkdir("/sdk-python/cm/folder")
+    with pytest.raises(upyun.UpYunServiceException) as caught:
+        python_sdk.move("/sdk-python/cm/folder", "/sdk-python/cm/elsewhere")
+    assert json.loads(caught.value.err)["code"] == 40000042
+
+
+def test_python_sdk_plain_put_of_a_file_object(python_sdk, tmp_path):
+    source = tmp_path / "plain.bin"
+    data = pseudo_random(2 * 1024 * 1024 + 3)
+    source.write_bytes(data)
+    with source.open("rb") as handle:
+        python_sdk.put("/sdk-python/plain.bin", handle, checksum=True)
+    assert python_sdk.getinfo("/sdk-python/plain.bin")["content-md5"] == \
+        hashlib.md5(data).hexdigest()
+
+
+class StopAfterFirstPart(Exception):
+    """Raised by the progress reporter: the upload stops as a crash would, record saved."""
+
+
+def test_python_sdk_resumes_from_a_stale_record_by_following_part_id_error(python_sdk,
+                                                                            tmp_path):
+    """A record one part behind the provider (saved before the part's answer came back): the
+    provider answers 40011061 `part id error` with the part it expects, and the SDK, which
+    compares the message exactly, moves on to it."""
+    resume = importlib.import_module("upyun.resume")
+    store = resume.FileStore(str(tmp_path / "records"))
+    data = pseudo_random(BLOCK_SIZE)
+    source = tmp_path / "stale.bin"
+    source.write_bytes(data)
+
+    def stop(uploaded: int, total: int, done: bool) -> None:
+        raise StopAfterFirstPart
+
+    with source.open("rb") as handle, pytest.raises(StopAfterFirstPart):
+        python_sdk.put("/sdk-python/stale.bin", handle, need_resume=True, store=store,
+                       reporter=stop)
+    key = store.get_key(python_sdk.service, "/sdk-python/stale.bin", str(source))
+    record = store.get(key)
+    assert record["next_id"] == 1 and record["multi_uuid"]
+    store.set(key, {**record, "next_id": 0, "start": 0, "end": 1024 * 1024})  # stale
+    with source.open("rb") as handle:
+        python_sdk.put("/sdk-python/stale.bin", handle, need_resume=True, store=store)
+    assert python_sdk.getinfo("/sdk-python/stale.bin")["content-md5"] == \
+        hashlib.md5(data).hexdigest()
+    assert store.get(key) == {}  # the SDK forgets a finished upload's record
+
+
+def test_python_sdk_parallel_uploader_sends_parts_at_once_in_any_order(python_sdk):
+    """`init_multi_uploader` initiates with `x-upyun-multi-disorder: true`."""
+    part_size = 1024 * 1024
+    data = pseudo_random(BLOCK_SIZE)
+    uploader = python_sdk.init_multi_uploader("/sdk-python/parallel.bin", part_size=part_size,
+                                              file_size=len(data))
+    parts = [(index, data[start:start + part_size])
+             for index, start in enumerate(range(0, len(data), part_size))]
+    with ThreadPoolExecutor(len(parts)) as pool:
+        list(pool.map(lambda item: uploader.upload(*item), reversed(parts)))
+    answer = uploader.complete(hashlib.md5(data).hexdigest())
+    assert answer["multi-length"] == str(len(data))
+    downloaded = io.BytesIO()
+    python_sdk.get("/sdk-python/parallel.bin", downloaded)
+    assert downloaded.getvalue() == data
+
+
+def test_python_sdk_parallel_uploader_refuses_a_part_twice_and_a_gap(python_sdk):
+    upyun = importlib.import_module("upyun")
+    uploader = python_sdk.init_multi_uploader("/sdk-python/gap.bin", part_size=1024 * 1024)
+    uploader.upload(0, b"x" * 1024 * 1024)
+    with pytest.raises(upyun.UpYunServiceException) as twice:
+        uploader.upload(0, b"x" * 1024 * 1024)
+    assert json.loads(twice.value.err)["code"] == 40001031
+    uploader.upload(2, b"z")
+    with pytest.raises(upyun.UpYunServiceException) as gap:
+        uploader.complete()
+    assert json.loads(gap.value.err)["code"] == 40001037
+
+
+def test_python_sdk_parallel_uploader_cancels(python_sdk):
+    upyun = importlib.import_module("upyun")
+    uploader = python_sdk.init_multi_uploader("/sdk-python/cancelled.bin")
+    uploader.upload(0, b"part")
+    uploader.cancel()
+    with pytest.raises(upyun.UpYunServiceException) as caught:
+        uploader.complete()
+    assert json.loads(caught.value.err)["code"] == 40001035
+
+
+def test_python_sdk_purges_an_edge_url(python_sdk, sandbox):
+    python_sdk.put("/sdk-python/purged.txt", b"p")
+    edge = sandbox.info["delivery_url"].removeprefix("http://")
+    assert python_sdk.purge(["/sdk-python/purged.txt"], domain=edge) == []

@@ -13,23 +13,41 @@ import requests
 import responses
 
 from storage.client import (
+    ERRNO,
     AuthenticationError,
     AuthorizationRequired,
     BadContentMD5,
+    BadRequest,
     BucketNotFound,
+    CopyError,
+    CopyOtherBucket,
+    CopySameKey,
+    CopySourceInvalid,
+    DateInvalid,
+    DateMissing,
     DateOffset,
     DirectoryNotEmpty,
+    DuplicatePart,
     FileMD5Mismatch,
     FolderExists,
+    Forbidden,
     InvalidSecret,
+    InvalidTTL,
+    MetadataDirectiveInvalid,
+    MetadataRequired,
     MultipartCompleted,
     MultipartError,
     MultipartIncomplete,
     MultipartNotFound,
     MultipartPartIdInvalid,
     MultipartUUIDInvalid,
+    NotAnImage,
     NotFound,
+    PartAlreadyComplete,
     PartIdError,
+    PasswordError,
+    PathConflict,
+    PreprocessingError,
     RetryPolicy,
     ServerError,
     ServiceUnavailable,
@@ -70,6 +88,25 @@ SPEC_CODES = [
     (40600002, 406, FolderExists),
     (42900002, 429, TooManyRequests),
     (50300001, 503, ServiceUnavailable),
+    (40001031, 400, DuplicatePart),
+    (40011062, 400, PartAlreadyComplete),
+    (40000040, 400, CopyOtherBucket),
+    (40000041, 400, CopySameKey),
+    (40000042, 400, CopySourceInvalid),
+    (40000043, 400, MetadataDirectiveInvalid),
+    (40000044, 400, MetadataRequired),
+    (40011092, 400, InvalidTTL),
+    (40100001, 401, DateMissing),
+    (40100016, 401, DateInvalid),
+    (40100009, 401, PasswordError),
+    (40300018, 403, NotAnImage),
+    (40600001, 406, PathConflict),
+    (40000000, 400, BadRequest),
+    (40011001, 400, PreprocessingError),
+    (40300004, 403, Forbidden),
+    (40100013, 401, AuthenticationError),
+    (42900005, 429, TooManyRequests),
+    (50300044, 503, ServiceUnavailable),
 ]
 
 
@@ -119,8 +156,45 @@ def test_each_documented_code_becomes_its_typed_error(mock, client, code, status
     assert isinstance(error, StorageError)
 
 
+def test_every_code_of_the_error_table_has_a_class_of_its_status_and_a_message():
+    """api/errno.md has 258 rows; each one is typed, and its class agrees with its status."""
+    assert len(ERRNO) == 258
+    by_status = {400: (BadRequest, MultipartError, CopyError, PreprocessingError, StorageError),
+                 401: (AuthenticationError,), 404: (NotFound,), 429: (TooManyRequests,),
+                 503: (ServerError,)}
+    for code, (cls, message) in ERRNO.items():
+        assert issubclass(cls, by_status.get(code // 100000, (StorageError,))), code
+        assert str(message), code
+    assert ERRNO[40011061][1] == "part id error"
+
+
+def test_the_table_message_is_shown_in_chinese():
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    from storage.client import table_message
+    from storage.texts import error_text
+
+    with translation.override("zh-hans"):
+        assert gettext(table_message(40000041) or "") == "源路径与目标路径相同"
+        error = StorageError("storage bad request", code=40000000, request_id="r", detail="why")
+        assert error_text(error) == "服务商拒绝：存储请求错误：why（错误码 40000000，请求 r）。"
+    assert table_message(49999999) is None
+
+
+def test_the_detail_of_an_answer_is_kept(mock, client):
+    mock.post(f"{BASE}/demo/photos", status=400,
+              json={**error_json(40000000, "storage bad request"), "detail": "why"})
+    with pytest.raises(BadRequest) as caught:
+        client.create_folder("photos")
+    assert caught.value.detail == "why"
+
+
 def test_error_families_can_be_caught_together():
     assert issubclass(SignatureError, AuthenticationError)
+    assert issubclass(CopySameKey, CopyError)
+    assert issubclass(PartAlreadyComplete, PartIdError)
+    assert issubclass(NotAnImage, PreprocessingError)
     assert issubclass(DateOffset, AuthenticationError)
     assert issubclass(PartIdError, MultipartError)
     assert issubclass(ServiceUnavailable, ServerError)
@@ -134,7 +208,8 @@ def test_a_code_given_as_text_is_understood(mock, client):
 
 @pytest.mark.parametrize(
     ("status", "cls"),
-    [(401, AuthenticationError), (404, NotFound), (400, StorageError), (502, ServerError)],
+    [(401, AuthenticationError), (404, NotFound), (400, BadRequest), (403, Forbidden),
+     (406, StorageError), (502, ServerError)],
 )
 def test_an_unknown_code_falls_back_on_the_http_status(mock, client, status, cls):
     mock.post(f"{BASE}/demo/photos", status=status, json=error_json(49999999))
@@ -341,3 +416,23 @@ def test_client_errors_are_not_retried(mock, client, sleeps):
     with pytest.raises(NotFound):
         client.download("photos/cat.jpg", io.BytesIO())
     assert len(mock.calls) == 1 and sleeps == []
+
+
+def test_a_plain_upload_refused_as_a_bad_request_gets_the_overwrite_hint():
+    """The provider's table has no row for "a file written in parts cannot be overwritten"."""
+    from storage.services.uploads import _overwrite_hint
+
+    assert "delete it first" in _overwrite_hint(
+        BadRequest("storage bad request", code=40000000, status=400))
+    assert _overwrite_hint(InvalidSecret("x", code=40300016, status=403)) == ""
+    assert _overwrite_hint(MultipartNotFound("x", code=40001035, status=400)) == ""
+
+
+def test_a_refusal_in_other_words_than_the_tables_keeps_the_providers_words():
+    from django.utils import translation
+
+    from storage.texts import error_text
+
+    error = BadRequest("refused for a reason of its own", code=40000000, request_id="r")
+    with translation.override("zh-hans"):
+        assert "refused for a reason of its own" in error_text(error)

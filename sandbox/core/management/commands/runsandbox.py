@@ -15,6 +15,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from sandbox.core import clock, ports
 from sandbox.core.account import ensure_account
 from sandbox.core.events import Ticker
+from sandbox.core.headercase import keep_provider_header_case
 from sandbox.core.info import info, write_info_file
 
 logger = logging.getLogger("sandbox")
@@ -101,6 +102,7 @@ class Command(BaseCommand):
         )
 
         name_sockets_by_address(server)
+        keep_provider_header_case(server)
 
         def stop(signum: int, frame: object) -> None:
             raise KeyboardInterrupt

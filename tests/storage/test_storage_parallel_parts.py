@@ -1,0 +1,153 @@
+"""Resumable uploads with several parts on the wire at once (the provider's parallel mode,
+`STORAGE_UPLOAD_PARTS_IN_FLIGHT`), against the real sandbox, and their resume after a crash."""
+
+from __future__ import annotations
+
+import io
+import threading
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from backoffice.env import StrictEnv
+from storage.client import StorageClient
+from storage.resumable import ALL_PARTS_SENT, PART_SIZE, ResumableState, resumable_upload
+from tests.storage.conftest import md5_of, pseudo_random_bytes
+
+DATA = pseudo_random_bytes(PART_SIZE * 9 + 12_345)  # ten parts
+
+
+class Crash(Exception):
+    """Stands for the process dying: raised from the progress callback."""
+
+
+class CountingClient(StorageClient):
+    """Counts the parts on the wire at the same moment, and the part answers."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.lock = threading.Lock()
+        self.in_flight = self.most_in_flight = 0
+        self.initiate_headers: dict[str, str] = {}
+
+    def send(self, method, path, **kwargs):
+        headers = kwargs.get("headers") or {}
+        stage = headers.get("x-svc-multi-stage")
+        if stage == "initiate":
+            self.initiate_headers = dict(headers)
+        if stage != "upload":
+            return super().send(method, path, **kwargs)
+        with self.lock:
+            self.in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            return super().send(method, path, **kwargs)
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+
+
+@pytest.fixture
+def client(sandbox) -> CountingClient:
+    info = sandbox.info
+    return CountingClient(info["storage_url"], info["storage"]["bucket"],
+                          info["storage"]["operator"], info["storage"]["password"])
+
+
+def stored(client: StorageClient, path: str) -> bytes:
+    out = io.BytesIO()
+    client.download(path, out)
+    return out.getvalue()
+
+
+def test_parts_go_several_at_once_in_parallel_mode(client):
+    saved: list[int] = []
+    state = ResumableState()
+    status = resumable_upload(client, "/par/file.bin", io.BytesIO(DATA), state=state,
+                              on_progress=lambda s: saved.append(s.next_part_id),
+                              parts_in_flight=4)
+    assert status == 201
+    assert client.initiate_headers["x-svc-multi-disorder"] == "true"
+    assert 1 < client.most_in_flight <= 4
+    assert state.parallel and state.next_part_id == ALL_PARTS_SENT
+    assert saved[-1] == ALL_PARTS_SENT
+    assert [n for n in saved if n >= 0] == sorted(n for n in saved if n >= 0)
+    assert stored(client, "/par/file.bin") == DATA
+
+
+def test_one_part_in_flight_keeps_the_in_order_mode(client):
+    state = ResumableState()
+    resumable_upload(client, "/par/ordered.bin", io.BytesIO(DATA), state=state)
+    assert "x-svc-multi-disorder" not in client.initiate_headers
+    assert client.most_in_flight == 1 and not state.parallel
+    assert stored(client, "/par/ordered.bin") == DATA
+
+
+def test_a_crash_mid_upload_resumes_at_the_lowest_part_not_confirmed(client):
+    """Parts in flight at the crash reach the provider; sent again on resume, they are
+    answered 40001031 (already there) and count as sent."""
+    persisted: list[ResumableState] = []
+
+    def save_then_die(state: ResumableState) -> None:
+        persisted.append(ResumableState(**vars(state)))
+        if state.next_part_id >= 3:
+            raise Crash
+
+    with pytest.raises(Crash):
+        resumable_upload(client, "/par/crash.bin", io.BytesIO(DATA), state=ResumableState(),
+                         on_progress=save_then_die, parts_in_flight=4)
+    saved = persisted[-1]
+    assert saved.parallel and saved.uuid and 3 <= saved.next_part_id < 10
+    assert saved.bytes_sent == saved.next_part_id * PART_SIZE
+    status = resumable_upload(client, "/par/crash.bin", io.BytesIO(DATA), state=saved,
+                              parts_in_flight=4, known_md5=md5_of(DATA))
+    assert status == 201
+    assert stored(client, "/par/crash.bin") == DATA
+
+
+def test_a_parallel_task_resumed_with_one_part_in_flight_stays_parallel(client):
+    persisted: list[ResumableState] = []
+
+    def save_then_die(state: ResumableState) -> None:
+        persisted.append(ResumableState(**vars(state)))
+        if state.next_part_id >= 2:
+            raise Crash
+
+    with pytest.raises(Crash):
+        resumable_upload(client, "/par/mode.bin", io.BytesIO(DATA), state=ResumableState(),
+                         on_progress=save_then_die, parts_in_flight=3)
+    resumable_upload(client, "/par/mode.bin", io.BytesIO(DATA), state=persisted[-1],
+                     parts_in_flight=1)
+    assert stored(client, "/par/mode.bin") == DATA
+
+
+def test_parts_in_flight_must_be_at_least_one(client):
+    with pytest.raises(ValueError, match="at least 1"):
+        resumable_upload(client, "/par/none.bin", io.BytesIO(DATA), parts_in_flight=0)
+
+
+@pytest.mark.parametrize("value", ["0", "33", "four"])
+def test_the_setting_is_refused_outside_one_to_thirty_two(monkeypatch, value):
+    monkeypatch.setenv("STORAGE_UPLOAD_PARTS_IN_FLIGHT", value)
+    with pytest.raises(ImproperlyConfigured, match="STORAGE_UPLOAD_PARTS_IN_FLIGHT"):
+        StrictEnv().int("STORAGE_UPLOAD_PARTS_IN_FLIGHT", 4, minimum=1, maximum=32)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_upload_worker_sends_parts_at_once_and_saves_the_mode(provider, media_root,
+                                                                  settings):
+    """The upload command's tasks go through the worker, which reads the setting; the saved
+    task knows its mode, so a resume after a crash goes on in it."""
+    from console.services import default_service
+    from storage import services
+    from storage.models import UploadTask
+    from storage.services.uploads import run_upload
+    from tests.storage.conftest import queue_upload
+
+    settings.STORAGE_RESUMABLE_THRESHOLD = PART_SIZE
+    settings.STORAGE_UPLOAD_PARTS_IN_FLIGHT = 4
+    task = queue_upload(DATA, "/par/worker.bin")
+    done = run_upload(task.pk)
+    assert done is not None and done.state == UploadTask.State.DONE, done and done.error
+    assert done.parallel and done.next_part == ALL_PARTS_SENT
+    assert services.storage_client(default_service()).head("/par/worker.bin").md5 == md5_of(DATA)
