@@ -228,6 +228,8 @@ AXES_SENSITIVE_PARAMETERS = ["password", "code"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
+# An expired form: a page in the layout that says so and gives the typed values back.
+CSRF_FAILURE_VIEW = "backoffice.ui.errors.csrf_failure"
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("zh-hans", _("Simplified Chinese"))]
