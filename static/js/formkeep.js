@@ -3,8 +3,8 @@
  *
  * The values live in this tab's sessionStorage only, never on the server: every POST form
  * writes its visible, non-secret fields there when it is submitted; a page that knows the
- * submission failed (the "form expired" page, the sign-in page after a session ended) marks
- * the form's page to be restored; when that page opens again, the fields are filled in and
+ * submission failed (the "form expired" page, the sign-in page after a session ended) or a
+ * link back to the form (a confirmation's "Go back") marks the form's page to be restored; when that page opens again, the fields are filled in and
  * a notice says so. A page opened any other way is left as the server drew it, so a form
  * that was sent successfully is never filled in again.
  *
@@ -141,7 +141,18 @@
     }
   }
 
+  /* A link back to the form a question came from ("Go back" of a confirmation page). */
+  function restoreOnClick(event) {
+    var store = storage();
+    var link = event.target instanceof Element ? event.target.closest("a[data-formkeep-restore]")
+      : null;
+    if (store && link && store.getItem(PREFIX + link.pathname)) {
+      store.setItem(RESTORE, link.pathname);
+    }
+  }
+
   document.addEventListener("submit", rememberOnSubmit, true);
+  document.addEventListener("click", restoreOnClick);
   if (document.getElementById("formkeep-data")) {
     markFromPage(); // this page says the form failed (it may share the form's address)
   } else {
