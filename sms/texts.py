@@ -251,3 +251,17 @@ def failure_text(error: Exception) -> str:
     if isinstance(error, ProviderNotConfigured):
         return gettext("The SMS provider is not configured: %(detail)s") % {"detail": error}
     return gettext("Unexpected error: %(detail)s") % {"detail": error}
+
+
+# What saving the template edit form did (sms.services.EditOutcome's `what`).
+_EDIT_OUTCOMES = {
+    "changed": _("Template #%(id)s was changed and resubmitted for review."),
+    "resubmitted": _("Template #%(id)s was resubmitted for review unchanged: it cannot be used "
+                     "until the provider approves it."),
+    "unchanged": _("Nothing was changed: template #%(id)s stays as it was, and was not sent "
+                   "for review."),
+}
+
+
+def edit_outcome_text(what: str, template_id: int) -> str:
+    return str(_EDIT_OUTCOMES[what]) % {"id": template_id}

@@ -85,6 +85,7 @@ from sms.services.suppression import problem_rows as suppression_problem_rows
 from sms.services.suppression import search as search_suppressed
 from sms.services.suppression import waiting_imports as waiting_suppression_imports
 from sms.services.template_ops import (
+    EditOutcome,
     TemplateProblems,
     TemplateSync,
     create_template,
@@ -147,6 +148,7 @@ __all__ = [
     "secure_kept_files",
     "draft_of",
     "drop_draft",
+    "EditOutcome",
     "edit_template",
     "enqueue_campaign",
     "invalid_numbers_count",

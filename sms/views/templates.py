@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -72,9 +73,10 @@ def _template_preview(template: Template) -> rules.MessagePreview:
     )
 
 
-def _submit(
-    form: TemplateForm, send: Callable[[rules.TemplateDraft], Template]
-) -> Template | None:
+_Sent = TypeVar("_Sent")
+
+
+def _submit(form: TemplateForm, send: Callable[[rules.TemplateDraft], _Sent]) -> _Sent | None:
     """Send the form's draft; the provider's refusals become form errors (None then)."""
     try:
         return send(form.draft())
@@ -111,13 +113,10 @@ def template_edit(request: HttpRequest, pk: int) -> HttpResponse:
                         marketing=template.type == MessageType.MARKETING)
     if request.method == "POST" and form.is_valid():
         respect = form.respects_suppression()
-        edited = _submit(form, lambda draft: services.edit_template(template, draft, respect))
-        if edited is not None:
-            messages.success(
-                request,
-                _("Template #%(id)s was changed and resubmitted for review.")
-                % {"id": template.provider_id},
-            )
+        outcome = _submit(form, lambda draft: services.edit_template(template, draft, respect))
+        if outcome is not None:
+            messages.success(request, texts.edit_outcome_text(outcome.what,
+                                                              template.provider_id))
             return redirect("sms:templates")
     return render(request, "sms/template_form.html", {"form": form, "template": template})
 

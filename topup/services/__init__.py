@@ -48,6 +48,7 @@ from topup.services.counts import callbacks_by_verdict, orders_by_state
 from topup.services.manual import MIN_REASON_LENGTH, confirm_manual, manual_queue
 from topup.services.order_export import order_csv_lines
 from topup.services.ordering import (
+    CheckedRequest,
     IdempotencyConflict,
     OrderInputError,
     OrderRequest,
@@ -66,7 +67,7 @@ __all__ = [
     "orders_by_state",
     "drain_receipts", "judge_receipts_again", "process_pending_receipts", "MAX_CALLBACK_BYTES",
     "BulkFileError", "TopupError",
-    "CallbackReply", "DueOrders", "IdempotencyConflict", "OrderInputError",
+    "CallbackReply", "CheckedRequest", "DueOrders", "IdempotencyConflict", "OrderInputError",
     "OrderRequest", "build_client", "build_report", "check_mobile", "check_order",
     "check_request", "check_upload", "confirm_batch", "confirm_manual", "discard_batch",
     "daily_balance", "due_orders", "history", "latest_snapshot", "manual_queue",
