@@ -16,6 +16,7 @@ from topup.services.apitokens import (
     revoke_token,
     token_for_key,
 )
+from topup.services.attention import Attention, operator_attention
 from topup.services.balance import (
     daily_balance,
     history,
@@ -62,6 +63,7 @@ from topup.services.products import save_product
 from topup.services.reports import build_report
 
 __all__ = [
+    "Attention", "operator_attention",
     "save_product",
     "callbacks_by_verdict", "MIN_REASON_LENGTH",
     "orders_by_state",
