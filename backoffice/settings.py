@@ -74,6 +74,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "backoffice.security.sessions.SessionLifetimeMiddleware",
+    "backoffice.security.sessions.SignedInMarkerMiddleware",
     "backoffice.security.sessions.PrivateAnswersMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "backoffice.security.otp.SecondFactorMiddleware",
