@@ -375,6 +375,10 @@ if FILE_STORAGE == "bucket" and not PROVIDER["storage"]["url"]:
 # Files larger than this go to storage by resumable upload, in 1 MiB parts.
 STORAGE_RESUMABLE_THRESHOLD = env.int("STORAGE_RESUMABLE_THRESHOLD", 10 * 1024 * 1024,
                                       minimum=1)
+# A browser upload whose parts keep failing retries this long, then says "paused" with the
+# reason; a part request without an answer this long counts as failed (static/storage).
+STORAGE_UPLOAD_PAUSE_S = env.int("STORAGE_UPLOAD_PAUSE_S", 120, minimum=1)
+STORAGE_UPLOAD_PART_TIMEOUT_S = env.int("STORAGE_UPLOAD_PART_TIMEOUT_S", 60, minimum=1)
 
 # /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it does not exist.
 METRICS_TOKEN = env.str("METRICS_TOKEN")

@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.humanize.templatetags.humanize import intcomma
 from django.http import HttpResponse
@@ -179,6 +180,8 @@ def browser(request: StaffRequest) -> HttpResponse:
             "uploadUrl": reverse("storage:upload_create"),
             "listingUrl": _partial_url(request),
             "threshold": services.resumable_threshold(),
+            "pauseAfterS": settings.STORAGE_UPLOAD_PAUSE_S,
+            "partTimeoutS": settings.STORAGE_UPLOAD_PART_TIMEOUT_S,
             "texts": script_texts(),
             "sizeTexts": services.size_texts(),
         },
