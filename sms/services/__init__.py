@@ -53,6 +53,7 @@ from sms.services.progress import (
 )
 from sms.services.reports import MAX_PAGES as REPORT_MAX_PAGES
 from sms.services.reports import ReportSync, sync_reports
+from sms.services.review_time import ReviewTime, expected_review
 from sms.services.scheduling import (
     StartTimeError,
     check_start_time,
@@ -149,6 +150,7 @@ __all__ = [
     "draft_of",
     "drop_draft",
     "EditOutcome",
+    "ReviewTime", "expected_review",
     "edit_template",
     "enqueue_campaign",
     "invalid_numbers_count",
