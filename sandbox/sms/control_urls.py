@@ -6,4 +6,5 @@ urlpatterns = [
     path("settings", control.settings_view),
     path("templates/<int:template_id>/review", control.review),
     path("outcomes", control.outcomes),
+    path("signatures", control.signatures),
 ]
