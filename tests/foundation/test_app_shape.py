@@ -19,8 +19,8 @@ ROOMS = {
     "__init__.py", "apps.py", "models.py", "client.py", "rules.py", "services", "tasks.py",
     "views", "forms.py", "api", "admin.py", "urls.py", "api_urls.py", "api_schema_urls.py",
     "management", "dashboard.py", "demo.py", "schedule.py", "texts.py", "conf.py",
-    "receivers.py", "file_actions.py", "migrations", "templates", "templatetags", "locale",
-    "static", "demo",
+    "receivers.py", "file_actions.py", "readiness.py", "migrations", "templates",
+    "templatetags", "locale", "static", "demo",
 }
 # Rooms only one app has, each placed by that app's layers contract in pyproject.toml: the
 # console's sealed model field (below its models) and the helpers the other apps' data

@@ -10,8 +10,8 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.topup.conftest import CMCC_NUMBER
-from topup.codes import HELP
 from topup.models import Order, OrderSource, OrderState
+from topup.services import CODE_HELP as HELP
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

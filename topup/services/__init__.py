@@ -44,6 +44,8 @@ from topup.services.callbacks import (
     unprocessed_receipt_ids,
 )
 from topup.services.checking import DueOrders, check_order, due_orders, seek_paused_until
+from topup.services.codes import HELP as CODE_HELP
+from topup.services.codes import CodeHelp, code_help
 from topup.services.connection import build_client
 from topup.services.counts import callbacks_by_verdict, orders_by_state
 from topup.services.manual import MIN_REASON_LENGTH, confirm_manual, manual_queue
@@ -63,7 +65,7 @@ from topup.services.products import save_product
 from topup.services.reports import build_report
 
 __all__ = [
-    "Attention", "operator_attention",
+    "Attention", "operator_attention", "CODE_HELP", "CodeHelp", "code_help",
     "save_product",
     "callbacks_by_verdict", "MIN_REASON_LENGTH",
     "orders_by_state",

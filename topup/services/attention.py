@@ -1,5 +1,5 @@
 """Whether the provider's latest answer asks an operator to act (our address, credentials,
-account or balance: topup.codes), for the dashboard and `/ready`."""
+account or balance: topup.services.codes), for the dashboard and `/ready`."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from topup.codes import CodeHelp, code_help
 from topup.models import Order
+from topup.services.codes import CodeHelp, code_help
 
 # An answer older than this says nothing about now: nobody topped up since.
 RECENT = timedelta(hours=24)

@@ -7,7 +7,7 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from topup.codes import code_help
+from topup.services import code_help
 
 register = template.Library()
 

@@ -4,7 +4,7 @@ Pages show a code with these words instead of the bare number ("514" became "our
 address is not on the provider's whitelist: ask the provider's business contact to add it").
 The codes an operator must act on (our account, address, credentials or balance, not one
 order's number or product) are also named on the dashboard and in `/ready`
-(`topup.readiness`, `topup.dashboard`): every order fails until someone does.
+(`topup.readiness`, `topup.dashboard`, through `attention`): every order fails until someone does.
 """
 
 from __future__ import annotations
