@@ -49,6 +49,8 @@ def test_an_expired_template_form_comes_back_filled_in_chinese(page, live_server
     page.fill("#id_title", "取件通知")
     page.fill("#id_temp_sign", "示例商城")
     page.fill("#id_content", "您的包裹已到{$var1}，请及时取件。")
+    page.wait_for_timeout(600)  # the live check's answer comes before the expiry
+    page.wait_for_load_state("networkidle")
     expire_the_form(page)
     with page.expect_navigation():
         page.click("#save-template")

@@ -26,6 +26,10 @@ def test_an_ended_session_is_named_at_sign_in_and_the_form_comes_back_filled(
     page.fill("#id_title", "取件通知")
     page.fill("#id_temp_sign", "示例商城")
     page.fill("#id_content", "您的包裹已到{$var1}，请及时取件。")
+    # The form's live check answers after typing, and every answer renews the session
+    # cookie: let it finish before the session "ends".
+    page.wait_for_timeout(600)
+    page.wait_for_load_state("networkidle")
     page.context.clear_cookies(name="sessionid")  # what 8 idle hours do to the session
     with page.expect_navigation():
         page.click("#save-template")
