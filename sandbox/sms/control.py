@@ -18,6 +18,7 @@ from sandbox.sms.models import (
     MessageStatus,
     OutcomeRule,
     Owner,
+    SensitiveWord,
     SmsSettings,
     Template,
 )
@@ -148,3 +149,28 @@ def signatures(request: HttpRequest) -> JsonResponse:
         FiledSignature.objects.get_or_create(temp_sign=sign.strip())
     return JsonResponse({"signatures": list(
         FiledSignature.objects.order_by("temp_sign").values_list("temp_sign", flat=True))})
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def words(request: HttpRequest) -> JsonResponse:
+    """The provider's list of words it refuses: GET lists it; POST `{"words": [...]}` replaces
+    it (an empty list clears it). A template or a message's variables holding one is refused
+    with 409 ILLEGAL_PARAMER naming the word."""
+    if request.method == "POST":
+        try:
+            body = json_body(request)
+            given = body.get("words")
+            if not isinstance(given, list) or not all(
+                    isinstance(word, str) and word.strip() and len(word.strip()) <= 64
+                    for word in given):
+                raise FieldError("words", "must be a list of non-empty strings of at most 64 "
+                                          "characters")
+        except FieldError as error:
+            return error.response()
+        with transaction.atomic():
+            SensitiveWord.objects.all().delete()
+            SensitiveWord.objects.bulk_create(
+                [SensitiveWord(word=word) for word in sorted({w.strip() for w in given})])
+    return JsonResponse({"words": list(
+        SensitiveWord.objects.order_by("word").values_list("word", flat=True))})

@@ -7,4 +7,5 @@ urlpatterns = [
     path("templates/<int:template_id>/review", control.review),
     path("outcomes", control.outcomes),
     path("signatures", control.signatures),
+    path("words", control.words),
 ]

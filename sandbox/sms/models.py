@@ -70,6 +70,16 @@ class SmsSettings(models.Model):
         return "sms settings"
 
 
+class SensitiveWord(models.Model):
+    """A word the provider refuses in a template or a message (sms-and-topup.md: no politically
+    sensitive or vulgar wording); the control API sets the list."""
+
+    word = models.CharField(max_length=64, unique=True)
+
+    def __str__(self) -> str:
+        return f"sensitive word {self.word}"
+
+
 class FiledSignature(models.Model):
     """A signature filed with the provider (the control API files it): its general-channel
     templates are reviewed in hours, not days."""
