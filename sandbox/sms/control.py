@@ -161,9 +161,10 @@ def words(request: HttpRequest) -> JsonResponse:
         try:
             body = json_body(request)
             given = body.get("words")
-            if not isinstance(given, list) or not all(
-                    isinstance(word, str) and word.strip() and len(word.strip()) <= 64
-                    for word in given):
+            listed = [word.strip() for word in given if isinstance(word, str)] if isinstance(
+                given, list) else []
+            if (not isinstance(given, list) or len(listed) != len(given)
+                    or not all(0 < len(word) <= 64 for word in listed)):
                 raise FieldError("words", "must be a list of non-empty strings of at most 64 "
                                           "characters")
         except FieldError as error:
@@ -171,6 +172,6 @@ def words(request: HttpRequest) -> JsonResponse:
         with transaction.atomic():
             SensitiveWord.objects.all().delete()
             SensitiveWord.objects.bulk_create(
-                [SensitiveWord(word=word) for word in sorted({w.strip() for w in given})])
+                [SensitiveWord(word=word) for word in sorted(set(listed))])
     return JsonResponse({"words": list(
         SensitiveWord.objects.order_by("word").values_list("word", flat=True))})
