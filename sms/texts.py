@@ -49,6 +49,8 @@ MOBILE_REASONS: Mapping[str, Promise] = {
 }
 
 PROBLEM_TEXTS: Mapping[str, Promise] = {
+    "BLOCKED_WORD": _("The %(field)s contains “%(word)s”, which is on the merchant's word list: "
+                      "remove it, or take it off the list."),
     rules.MISSING_PARAMETER: _("The %(field)s is required."),
     rules.ILLEGAL_TITLE: _(
         "The title must be fewer than %(limit)s characters (it has %(length)s)."

@@ -99,6 +99,14 @@ from sms.services.template_ops import (
     sync_templates,
     sync_templates_and_quota,
 )
+from sms.services.words import (
+    MAX_WORD_LENGTH,
+    WordLineProblem,
+    add_words,
+    blocked_word_in,
+    parse_word_lines,
+    remove_word,
+)
 
 __all__ = [
     "CHUNK_SIZE",
@@ -150,6 +158,8 @@ __all__ = [
     "draft_of",
     "drop_draft",
     "EditOutcome",
+    "MAX_WORD_LENGTH", "WordLineProblem", "add_words", "blocked_word_in", "parse_word_lines",
+    "remove_word",
     "ReviewTime", "expected_review",
     "edit_template",
     "enqueue_campaign",

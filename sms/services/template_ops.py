@@ -20,6 +20,7 @@ from sms import client as api
 from sms import errors, rules
 from sms.models import MessageType, Quota, Template, TemplateStatus
 from sms.services.connection import latest_quota, record_quota, sms_client
+from sms.services.words import blocked_word_in
 from sms.verbatim import fit
 
 
@@ -29,6 +30,19 @@ class TemplateProblems(ValueError):
     def __init__(self, problems: list[rules.Problem]) -> None:
         super().__init__("; ".join(problem.message for problem in problems))
         self.problems = problems
+
+
+BLOCKED_WORD = "BLOCKED_WORD"
+
+
+def _refuse_blocked_words(draft: rules.TemplateDraft) -> None:
+    """A template holding a word of the merchant's list goes no further than the form."""
+    found = blocked_word_in(title=draft.title, temp_sign=draft.temp_sign, content=draft.content)
+    if found is not None:
+        word, field = found
+        raise TemplateProblems([rules.Problem(
+            field, BLOCKED_WORD, f"{field} contains {word!r}, which is on the word list",
+            params={"word": word, "field": field})])
 
 
 @dataclass(frozen=True)
@@ -129,6 +143,7 @@ def create_template(draft: rules.TemplateDraft, respect_suppression: bool = Fals
     problems = [problem for problem in rules.check_template(draft) if problem.is_error]
     if problems:
         raise TemplateProblems(problems)
+    _refuse_blocked_words(draft)
     remote = sms_client().create_template(
         title=draft.title,
         content=draft.content,
@@ -159,6 +174,7 @@ def edit_template(template: Template, draft: rules.TemplateDraft,
     problems = [problem for problem in rules.check_template(draft) if problem.is_error]
     if problems:
         raise TemplateProblems(problems)
+    _refuse_blocked_words(draft)
     changes = {
         name: getattr(draft, name)
         for name in ("title", "content", "temp_sign", "sign_location")
