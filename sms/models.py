@@ -588,21 +588,13 @@ class SuppressionImport(models.Model):
         return f"suppression import {self.pk} ({self.source_name})"
 
 
-class BlockedWord(models.Model):
-    """A word of the merchant's list (sms-and-topup.md: no politically sensitive or vulgar
-    wording): a template holding one is refused before it reaches the provider, naming the
-    word and the field. Kept by whoever manages templates; every change is audited."""
-
+class BlockedWord(models.Model):  # a word that must not be sent (sms.services.words)
     word = models.CharField(_("word"), max_length=64, unique=True)
-    added_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-        related_name="+", verbose_name=_("added by"))
+    added_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                                 blank=True, related_name="+", verbose_name=_("added by"))
     added_at = models.DateTimeField(_("added at"), default=timezone.now)
-
     class Meta:
-        verbose_name = _("blocked word")
-        verbose_name_plural = _("blocked words")
+        verbose_name, verbose_name_plural = _("blocked word"), _("blocked words")
         ordering = ["word"]
-
     def __str__(self) -> str:
         return self.word
