@@ -8,7 +8,7 @@ class BackofficeConfig(AppConfig):
     verbose_name = _("Back-office")
 
     def ready(self) -> None:
-        from django.contrib.auth.signals import user_logged_in
+        from django.contrib.auth.signals import user_logged_in, user_logged_out
 
         # Celery's signal receivers: request ids travel with queued tasks, and a worker keeps
         # its heartbeat and task metrics. Connected here, not in backoffice.celery, because
@@ -21,6 +21,7 @@ class BackofficeConfig(AppConfig):
         audit_access_receivers.connect()
         user_logged_in.connect(otp.reset_after_full_sign_in, dispatch_uid="otp.reset_failures")
         user_logged_in.connect(sessions.stamp_sign_in, dispatch_uid="sessions.stamp_sign_in")
+        user_logged_out.connect(sessions.note_sign_out, dispatch_uid="sessions.note_sign_out")
 
         # Groups follow the apps' permissions: every migrate brings them up to date.
         post_migrate.connect(sync_roles_after_migrate, dispatch_uid="backoffice.sync_roles")

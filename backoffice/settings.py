@@ -75,6 +75,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "backoffice.security.sessions.SessionLifetimeMiddleware",
     "backoffice.security.session_touch.SessionTouchMiddleware",
+    "backoffice.security.sessions.SignedInMarkerMiddleware",
     "backoffice.security.sessions.PrivateAnswersMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "backoffice.security.otp.SecondFactorMiddleware",
@@ -231,6 +232,8 @@ AXES_SENSITIVE_PARAMETERS = ["password", "code"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
+# An expired form: a page in the layout that says so and gives the typed values back.
+CSRF_FAILURE_VIEW = "backoffice.ui.errors.csrf_failure"
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("zh-hans", _("Simplified Chinese"))]
@@ -385,6 +388,10 @@ STORAGE_RESUMABLE_THRESHOLD = env.int("STORAGE_RESUMABLE_THRESHOLD", 10 * 1024 *
 # them one after the other, in order.
 STORAGE_UPLOAD_PARTS_IN_FLIGHT = env.int("STORAGE_UPLOAD_PARTS_IN_FLIGHT", 4, minimum=1,
                                          maximum=32)
+# A browser upload whose parts keep failing retries this long, then says "paused" with the
+# reason; a part request without an answer this long counts as failed (static/storage).
+STORAGE_UPLOAD_PAUSE_S = env.int("STORAGE_UPLOAD_PAUSE_S", 120, minimum=1)
+STORAGE_UPLOAD_PART_TIMEOUT_S = env.int("STORAGE_UPLOAD_PART_TIMEOUT_S", 60, minimum=1)
 
 # /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it does not exist.
 METRICS_TOKEN = env.str("METRICS_TOKEN")

@@ -277,7 +277,9 @@ class SmsClient:
         temp_sign: str | None = None,
         sign_location: SignLocation | None = None,
     ) -> Template:
-        """PATCH /api/templates/{id} with only the fields given; the template goes to review."""
+        """PATCH /api/templates/{id} with only the fields given; the template goes to review.
+        With no field at all the body is `{}`: the provider resubmits the template unchanged,
+        which is how a rejected (`defeat`) template goes back to review."""
         changes = {
             "title": title,
             "content": content,
@@ -285,8 +287,6 @@ class SmsClient:
             "sign_location": sign_location,
         }
         body = {key: value for key, value in changes.items() if value is not None}
-        if not body:
-            raise ValueError("edit_template needs at least one field to change")
         path = f"/api/templates/{_template_id(template_id)}"
         answer = self._call("PATCH", path, json=body)
         with _answer_shape():

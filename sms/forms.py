@@ -140,6 +140,19 @@ class SendForm(forms.Form):
         super().__init__(*args, **kwargs)
         cast(TemplateChoiceField, self.fields["template"]).queryset = usable_templates()
 
+    def clean(self) -> dict[str, Any]:
+        super().clean()  # returns cleaned_data, typed as possibly None
+        data = self.cleaned_data
+        # The values sent (shared, or per line after each number) against the merchant's
+        # word list, before anything reaches the provider.
+        texts = {name: str(data.get(name) or "") for name in (*VARIABLE_FIELDS, "recipients")}
+        found = services.blocked_word_in(**texts)
+        if found is not None:
+            word, field = found
+            self.add_error(field, _("“%(word)s” is on the merchant's word list: it may not be "
+                                    "sent.") % {"word": word})
+        return data
+
     def shared_values(self) -> list[str]:
         return [self.cleaned_data.get(name, "").strip() for name in VARIABLE_FIELDS]
 

@@ -7,8 +7,10 @@ module turns a code and its parameters into translated text for pages, CSV files
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import cast
 
+from django.utils import formats, timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -47,6 +49,8 @@ MOBILE_REASONS: Mapping[str, Promise] = {
 }
 
 PROBLEM_TEXTS: Mapping[str, Promise] = {
+    "BLOCKED_WORD": _("The %(field)s contains “%(word)s”, which is on the merchant's word list: "
+                      "remove it, or take it off the list."),
     rules.MISSING_PARAMETER: _("The %(field)s is required."),
     rules.ILLEGAL_TITLE: _(
         "The title must be fewer than %(limit)s characters (it has %(length)s)."
@@ -251,3 +255,34 @@ def failure_text(error: Exception) -> str:
     if isinstance(error, ProviderNotConfigured):
         return gettext("The SMS provider is not configured: %(detail)s") % {"detail": error}
     return gettext("Unexpected error: %(detail)s") % {"detail": error}
+
+
+# What saving the template edit form did (sms.services.EditOutcome's `what`).
+_EDIT_OUTCOMES = {
+    "changed": _("Template #%(id)s was changed and resubmitted for review."),
+    "resubmitted": _("Template #%(id)s was resubmitted for review unchanged: it cannot be used "
+                     "until the provider approves it."),
+    "unchanged": _("Nothing was changed: template #%(id)s stays as it was, and was not sent "
+                   "for review."),
+}
+
+
+def edit_outcome_text(what: str, template_id: int) -> str:
+    return str(_EDIT_OUTCOMES[what]) % {"id": template_id}
+
+
+# The provider's review time (sms.services.review_time), said when a template is submitted.
+_REVIEW_TIMES = {
+    "vip": _("The vip channel's review takes 1 to 3 hours on working days: expected by "
+             "%(when)s."),
+    "filed": _("Review takes 1 to 3 hours on working days, as the signature %(sign)s is "
+               "already filed: expected by %(when)s."),
+    "new_signature": _("Review of a new signature on the general channel takes 4 to 5 "
+                       "working days: expected by %(when)s."),
+}
+
+
+def review_time_text(kind: str, expected_by: datetime, sign: str) -> str:
+    when = formats.date_format(timezone.localtime(expected_by), "Y-m-d H:i")
+    return str(_REVIEW_TIMES[kind]) % {"when": f"{when} ({timezone.get_current_timezone_name()})",
+                                       "sign": sign}

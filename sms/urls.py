@@ -1,12 +1,14 @@
 from django.urls import path
 
-from sms.views import campaigns, home, report, sending, suppression, templates
+from sms.views import campaigns, home, report, sending, suppression, templates, words
 
 app_name = "sms"
 
 urlpatterns = [
     path("", home.index, name="index"),
     path("templates/", templates.template_list, name="templates"),
+    path("words/", words.word_list, name="words"),
+    path("words/<int:pk>/remove/", words.word_remove, name="word_remove"),
     path("templates/new/", templates.template_create, name="template_create"),
     path("templates/check/", templates.template_check, name="template_check"),
     path("templates/sync/", templates.template_sync, name="template_sync"),

@@ -225,3 +225,44 @@ class UsageSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.day}: {self.used_bytes} bytes"
+
+
+class FolderDeletion(models.Model):
+    """A folder deleted with everything in it, by a worker: files first, then the folders
+    from the deepest up, then the folder itself. `files_total` is the count staff were asked
+    about; `files_done` and `folders_done` are the progress the page shows.
+
+    States: queued -> running -> completed | failed. A failed run leaves what it had not
+    reached yet; it can be asked for again."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("waiting for a worker")
+        RUNNING = "running", _("deleting")
+        COMPLETED = "completed", _("completed")
+        FAILED = "failed", _("failed")
+
+    service = models.ForeignKey(
+        "console.Service", verbose_name=_("service"), on_delete=models.PROTECT, related_name="+")
+    path = models.CharField(_("folder"), max_length=PATH_LENGTH)
+    state = models.CharField(_("state"), max_length=10, choices=State.choices,
+                             default=State.QUEUED)
+    files_total = models.PositiveIntegerField(_("files when asked"), default=0)
+    files_done = models.PositiveIntegerField(_("files deleted"), default=0)
+    folders_done = models.PositiveIntegerField(_("folders deleted"), default=0)
+    error = models.TextField(_("error"), blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("asked by"),
+                                   on_delete=models.SET_NULL, null=True, related_name="+")
+    created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("folder deletion")
+        verbose_name_plural = _("folder deletions")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.path
+
+    @property
+    def is_final(self) -> bool:
+        return self.state in (self.State.COMPLETED, self.State.FAILED)

@@ -35,3 +35,9 @@ def record_usage() -> int:
     nobody opens the dashboard; returns the bytes used by them all."""
     return sum(services.bucket_usage(service, refresh=True)
                for service in services.mirrored_services(None))
+
+
+@shared_task(acks_late=True)
+def delete_folder_tree(deletion_id: int) -> str:
+    """Delete a folder with everything in it (a FolderDeletion staff confirmed)."""
+    return services.run_folder_deletion(deletion_id).state

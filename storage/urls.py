@@ -9,6 +9,7 @@ urlpatterns = [
     path("folders/", folders.create_folder, name="create_folder"),
     path("delete/", folders.delete, name="delete"),
     path("delete/selected/", folders.delete_selected, name="delete_selected"),
+    path("folder-deletions/<int:pk>/", folders.folder_deletion, name="folder_deletion"),
     path("mirror/", folders.mirror_now, name="mirror_now"),
     path("file/", files.file_detail, name="file"),
     path("file/metadata/", files.edit_metadata, name="edit_metadata"),

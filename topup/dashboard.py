@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from backoffice.annotations import RequestUser
 from backoffice.ui.tiles import DailyChart, Figure, chart_days, day_start, per_day
 from topup.models import Order, OrderState
-from topup.services import daily_balance, latest_snapshot
+from topup.services import daily_balance, latest_snapshot, operator_attention
 
 
 def orders_today(state: str = "") -> str:
@@ -63,7 +63,14 @@ def figures(user: RequestUser) -> list[Figure]:
     succeeded = today.get(OrderState.SUCCESS, 0)
     failed = today.get(OrderState.FAILED, 0)
     open_today = sum(today.values()) - succeeded - failed
+    attention = operator_attention()
+    attention_rows = [] if attention is None else [Figure(
+        _("Needs an operator"),
+        _("code %(code)s: %(meaning)s") % {"code": attention.help.code,
+                                           "meaning": attention.help.meaning},
+        reverse("topup:order_detail", args=[attention.order.custno]))]
     return [
+        *attention_rows,
         *balance_rows,
         Figure(_("Today: succeeded"), str(succeeded), orders_today(OrderState.SUCCESS)),
         Figure(_("Today: failed"), str(failed), orders_today(OrderState.FAILED)),

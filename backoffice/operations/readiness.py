@@ -18,6 +18,8 @@ within half a second whatever is down.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,7 +33,7 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from backoffice.catalogue import SERVICES
+from backoffice.catalogue import SERVICES, Service
 from backoffice.models import ProviderContact
 from backoffice.operations import heartbeats
 
@@ -66,9 +68,9 @@ class Readiness:
 def assess() -> Readiness:
     checks = run_checks()
     failed = [name for name, check in checks.items()
-              if check.ok is False and name not in DEGRADING]
+              if check.ok is False and not _degrading(name)]
     degraded = [name for name, check in checks.items()
-                if check.ok is False and name in DEGRADING]
+                if check.ok is False and _degrading(name)]
     return Readiness(checks, failed, degraded)
 
 
@@ -86,10 +88,31 @@ def run_checks() -> dict[str, Check]:
     for service in SERVICES:
         if all(settings.PROVIDER[service.key].values()):
             needing_database[f"provider.{service.key}"] = partial(_contact, service.key)
+            needing_database.update(_app_checks(service))
     for name, check in needing_database.items():
         # Not even tried while the database is down: each would wait for it and fail.
         results[name] = _guarded(check) if database_up else _not_checked()
     return results
+
+
+def _degrading(name: str) -> bool:
+    # An app's `.attention` check names something a person must do at the provider: every
+    # host is as affected, so it is reported without taking hosts out of the load balancer.
+    return name in DEGRADING or name.endswith(".attention")
+
+
+def _app_checks(service: Service) -> dict[str, Callable[[], Check]]:
+    """The check an app adds (hook: `<app>.readiness.attention()` answering (ok, detail)),
+    named `<service>.attention`: something a person must do at the provider."""
+    module_name = f"{service.app_label}.readiness"
+    if importlib.util.find_spec(module_name) is None:
+        return {}
+    return {f"{service.key}.attention": partial(_attention, module_name)}
+
+
+def _attention(module_name: str) -> Check:
+    ok, detail = importlib.import_module(module_name).attention()
+    return Check(bool(ok), str(detail))
 
 
 def _not_checked() -> Check:

@@ -30,7 +30,9 @@ class Confirmation:
     campaign #12?"); `consequences` the sentences that follow (what is not affected, that it
     cannot be undone); `button` the danger button's label; `back_url` where "Go back" leads;
     `fields` the form values posted again with the confirmation (a list repeats the field);
-    `items` names of what is touched, of which the first ITEMS_SHOWN are listed.
+    `items` names of what is touched, of which the first ITEMS_SHOWN are listed;
+    `back_restores`: "Go back" leads to the form the question came from, which gets what was
+    typed back (static/js/formkeep.js, from the tab's own storage).
     """
 
     question: str
@@ -39,6 +41,7 @@ class Confirmation:
     back_url: str
     fields: Mapping[str, str | Sequence[str]] = field(default_factory=dict)
     items: Sequence[str] = ()
+    back_restores: bool = False
 
 
 def confirmed(request: HttpRequest) -> bool:

@@ -4,6 +4,7 @@ password change (the account page's two-factor part is `two_factor_views`)."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from django import forms
 from django.contrib.auth import views as auth_views
@@ -16,7 +17,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
 from backoffice.annotations import StaffRequest
-from backoffice.security import otp, reauth
+from backoffice.security import otp, reauth, sessions
 from backoffice.security.redirects import safe_next
 from backoffice.security.throttle import lockout_response
 from backoffice.ui.two_factor_views import wait_message
@@ -49,6 +50,21 @@ def login_code(request: StaffRequest) -> HttpResponse:
                               "or one of your recovery codes."))
     return render(request, "registration/login_code.html", {
         "form": form, "next": safe_next(request, "")}, status=400 if form.errors else 200)
+
+
+class SignInView(auth_views.LoginView):
+    """Django's sign-in page, which also says when the last session ended by itself (and
+    why), and has the page the person was on fill its form in again after signing in
+    (static/js/formkeep.js: the values stayed in the browser tab)."""
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        ended = sessions.session_end_text(self.request)
+        target = safe_next(self.request, "")
+        context["session_ended"] = ended
+        context["formkeep"] = {"path": urlsplit(target).path, "values": {}} if (
+            ended and target) else None
+        return context
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):

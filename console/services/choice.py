@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from backoffice.annotations import RequestUser, StaffUser
 from backoffice.operations.provider import ProviderNotConfigured
 from console.models import Choice, Domain, Service, ServiceKind
-from console.services.environment import environment_bucket, environment_service
+from console.services.environment import (
+    environment_bucket,
+    environment_domain_name,
+    environment_service,
+)
 
 
 def storage_services() -> QuerySet[Service]:
@@ -20,9 +24,13 @@ def default_service() -> Service:
 
     ProviderNotConfigured when there is none at all, like a missing setting before.
     """
-    service = environment_service()
-    if service is None:
-        service = storage_services().order_by("created_at", "pk").first()
+    if not environment_bucket() and not environment_domain_name():
+        # Nothing in the environment to follow: its record (from an earlier configuration)
+        # else the first storage service, in one read (every dashboard asks).
+        service = (Service.objects.filter(Q(from_environment=True) | Q(kind=ServiceKind.STORAGE))
+                   .order_by("-from_environment", "created_at", "pk").first())
+    else:
+        service = environment_service() or storage_services().order_by("created_at", "pk").first()
     if service is None:
         raise ProviderNotConfigured(
             "storage: set STORAGE_BUCKET in the environment or add a storage service")

@@ -13,26 +13,35 @@ from django.views.decorators.http import require_http_methods
 
 from sandbox.core.json_types import JSONObject
 from sandbox.core.jsonapi import FieldError, choice, json_body, number
-from sandbox.sms.models import MessageStatus, OutcomeRule, Owner, SmsSettings, Template
+from sandbox.sms.models import (
+    FiledSignature,
+    MessageStatus,
+    OutcomeRule,
+    Owner,
+    SensitiveWord,
+    SmsSettings,
+    Template,
+)
 from sandbox.sms.owner_settings import (
     current_owner,
     current_settings,
     stored_owner,
     stored_settings,
 )
-from sandbox.sms.review import DECISIONS, NotUnderReview, decide
+from sandbox.sms.review import DECISIONS, REVIEW_CLOCKS, NotUnderReview, decide
 from sandbox.sms.rules import national_mobile
 from sandbox.sms.serializers import template_json
 
 MAX_DELAY_S = 30 * 86_400
 MAX_QUOTA = 1_000_000_000
-SETTINGS_FIELDS = ("auto_review", "review_delay_s", "delivery_delay_s", "failure_rate",
-                   "general", "vip")
+SETTINGS_FIELDS = ("auto_review", "review_delay_s", "review_clock", "delivery_delay_s",
+                   "failure_rate", "general", "vip")
 OUTCOMES = (MessageStatus.SUCCESS.value, MessageStatus.FAILED.value)
 
 
 def settings_json(settings: SmsSettings, owner: Owner) -> JSONObject:
     return {"auto_review": settings.auto_review, "review_delay_s": settings.review_delay_s,
+            "review_clock": settings.review_clock,
             "delivery_delay_s": settings.delivery_delay_s,
             "failure_rate": settings.failure_rate, "general": owner.general, "vip": owner.vip}
 
@@ -54,6 +63,7 @@ def settings_changes(body: JSONObject) -> JSONObject:
     changes = {
         "auto_review": body.get("auto_review"),
         "review_delay_s": finite(body, "review_delay_s", minimum=0, maximum=MAX_DELAY_S),
+        "review_clock": choice(body, "review_clock", REVIEW_CLOCKS),
         "delivery_delay_s": finite(body, "delivery_delay_s", minimum=0, maximum=MAX_DELAY_S),
         "failure_rate": finite(body, "failure_rate", minimum=0, maximum=1),
         "general": number(body, "general", integer=True, minimum=0, maximum=MAX_QUOTA),
@@ -120,3 +130,48 @@ def outcomes(request: HttpRequest) -> JsonResponse:
         return error.response()
     OutcomeRule.objects.update_or_create(mobile=mobile, defaults={"status": status})
     return JsonResponse({"mobile": mobile, "status": status}, status=201)
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def signatures(request: HttpRequest) -> JsonResponse:
+    """The filed signatures: GET lists them; POST `{"temp_sign": "..."}` files one (filing
+    twice is harmless). A filed signature's general-channel templates are reviewed in hours
+    under the working-days review clock."""
+    if request.method == "POST":
+        try:
+            body = json_body(request)
+            sign = body.get("temp_sign")
+            if not isinstance(sign, str) or not sign.strip():
+                raise FieldError("temp_sign", "must be a non-empty string")
+        except FieldError as error:
+            return error.response()
+        FiledSignature.objects.get_or_create(temp_sign=sign.strip())
+    return JsonResponse({"signatures": list(
+        FiledSignature.objects.order_by("temp_sign").values_list("temp_sign", flat=True))})
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def words(request: HttpRequest) -> JsonResponse:
+    """The provider's list of words it refuses: GET lists it; POST `{"words": [...]}` replaces
+    it (an empty list clears it). A template or a message's variables holding one is refused
+    with 409 ILLEGAL_PARAMER naming the word."""
+    if request.method == "POST":
+        try:
+            body = json_body(request)
+            given = body.get("words")
+            listed = [word.strip() for word in given if isinstance(word, str)] if isinstance(
+                given, list) else []
+            if (not isinstance(given, list) or len(listed) != len(given)
+                    or not all(0 < len(word) <= 64 for word in listed)):
+                raise FieldError("words", "must be a list of non-empty strings of at most 64 "
+                                          "characters")
+        except FieldError as error:
+            return error.response()
+        with transaction.atomic():
+            SensitiveWord.objects.all().delete()
+            SensitiveWord.objects.bulk_create(
+                [SensitiveWord(word=word) for word in sorted(set(listed))])
+    return JsonResponse({"words": list(
+        SensitiveWord.objects.order_by("word").values_list("word", flat=True))})

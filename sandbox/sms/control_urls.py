@@ -6,4 +6,6 @@ urlpatterns = [
     path("settings", control.settings_view),
     path("templates/<int:template_id>/review", control.review),
     path("outcomes", control.outcomes),
+    path("signatures", control.signatures),
+    path("words", control.words),
 ]

@@ -59,11 +59,35 @@ class SmsSettings(models.Model):
 
     auto_review = models.BooleanField(default=True)
     review_delay_s = models.FloatField(default=60.0)
+    # "fixed": auto-review approves review_delay_s after submission. "working_days": as the
+    # spec's review times, on working days (Monday to Friday, Asia/Shanghai): vip 3 hours;
+    # general 5 working days, or 3 hours when the signature is filed (FiledSignature).
+    review_clock = models.CharField(max_length=12, default="fixed")
     delivery_delay_s = models.FloatField(default=5.0)
     failure_rate = models.FloatField(default=0.0)
 
     def __str__(self) -> str:
         return "sms settings"
+
+
+class SensitiveWord(models.Model):
+    """A word the provider refuses in a template or a message (sms-and-topup.md: no politically
+    sensitive or vulgar wording); the control API sets the list."""
+
+    word = models.CharField(max_length=64, unique=True)
+
+    def __str__(self) -> str:
+        return f"sensitive word {self.word}"
+
+
+class FiledSignature(models.Model):
+    """A signature filed with the provider (the control API files it): its general-channel
+    templates are reviewed in hours, not days."""
+
+    temp_sign = models.CharField(max_length=64, unique=True)
+
+    def __str__(self) -> str:
+        return f"filed signature {self.temp_sign}"
 
 
 class Template(models.Model):

@@ -23,6 +23,7 @@ from sandbox.sms.fields import required_text, template_id_of
 from sandbox.sms.lookups import find_template
 from sandbox.sms.models import Message, MessageStatus, MessageType, Template, TemplateStatus
 from sandbox.sms.owner_settings import stored_owner
+from sandbox.sms.template_checks import check_words
 
 
 @dataclass
@@ -88,6 +89,7 @@ def render(template: Template, values: list[str]) -> Rendered:
         raise SmsError("ILLEGAL_PARAMER", f"vars holds {len(values)} values; template "
                                           f"{template.pk} needs {needed}")
     text = rules.render(template.content, values)
+    check_words(vars=" ".join(values))
     length = rules.billed_length(text, template.temp_sign)
     if length > rules.MAX_MESSAGE_LENGTH:
         raise SmsError("ILLEGAL_CONTENT_LENGTH", f"the message would have {length} characters "

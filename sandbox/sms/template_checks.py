@@ -8,7 +8,19 @@ from __future__ import annotations
 
 from sandbox.sms import rules
 from sandbox.sms.errors import SmsError
-from sandbox.sms.models import MessageType, ReportType, SignLocation, Template
+from sandbox.sms.models import MessageType, ReportType, SensitiveWord, SignLocation, Template
+
+
+def check_words(**texts: str) -> None:
+    """Refuses a text holding a word of the provider's list, naming the word and the field
+    (case-insensitive, anywhere in the text: the provider's list is of words, not patterns)."""
+    words = list(SensitiveWord.objects.values_list("word", flat=True))
+    for place, value in texts.items():
+        folded = value.casefold()
+        for word in words:
+            if word.casefold() in folded:
+                raise SmsError("ILLEGAL_PARAMER",
+                               f"{place} contains {word!r}, a word that may not be sent")
 
 
 def check_kind(type_: str, report_type: str) -> None:
@@ -30,6 +42,7 @@ def check_text(title: str, temp_sign: str, content: str, sign_location: str) -> 
     if problem:
         raise SmsError("ILLEGAL_SIGNATURE", problem)
     check_content(content)
+    check_words(title=title, temp_sign=temp_sign, content=content)
     total = len(temp_sign) + len(content)
     if total >= rules.TEMPLATE_LENGTH_LIMIT:
         raise SmsError("ILLEGAL_CONTENT_LENGTH", f"temp_sign and content have {total} "

@@ -512,17 +512,20 @@ class ImportProblem(models.Model):
         return f"line {self.line_number}: {self.code}"
 
 
-# The suppression list and the archived months, in modules of their own; imported here so
-# that Django finds them and `sms.models` stays the one place to import a model from.
+# The suppression list, the blocked words and the archived months, in modules of their own;
+# imported here so that Django finds them and `sms.models` stays the one place to import a
+# model from.
 from sms.models.archive import MessageArchive  # noqa: E402
 from sms.models.suppression import (  # noqa: E402
     SuppressedNumber,
     SuppressionImport,
     SuppressionReason,
 )
+from sms.models.words import BlockedWord  # noqa: E402
 
 __all__ = [
-    "CANCELLABLE_STATES", "FINAL_MESSAGE_STATUSES", "INDEXED_STATUSES", "Access", "Campaign",
+    "CANCELLABLE_STATES", "FINAL_MESSAGE_STATUSES", "INDEXED_STATUSES", "Access", "BlockedWord",
+    "Campaign",
     "CampaignSource", "CampaignState", "Chunk", "ChunkState", "ImportProblem", "Message",
     "MessageArchive", "MessageStatus", "MessageType", "Quota", "ReportSyncState", "ReportType",
     "SignLocation", "SuppressedNumber", "SuppressionImport", "SuppressionReason", "Template",

@@ -63,6 +63,7 @@ from sms.services.retention import (
 from sms.services.retention import (
     archives as message_archives,
 )
+from sms.services.review_time import ReviewTime, expected_review
 from sms.services.scheduling import (
     StartTimeError,
     check_start_time,
@@ -95,6 +96,7 @@ from sms.services.suppression import problem_rows as suppression_problem_rows
 from sms.services.suppression import search as search_suppressed
 from sms.services.suppression import waiting_imports as waiting_suppression_imports
 from sms.services.template_ops import (
+    EditOutcome,
     TemplateProblems,
     TemplateSync,
     create_template,
@@ -106,6 +108,14 @@ from sms.services.template_ops import (
     set_respect_suppression,
     sync_templates,
     sync_templates_and_quota,
+)
+from sms.services.words import (
+    MAX_WORD_LENGTH,
+    WordLineProblem,
+    add_words,
+    blocked_word_in,
+    parse_word_lines,
+    remove_word,
 )
 
 __all__ = [
@@ -157,6 +167,10 @@ __all__ = [
     "secure_kept_files",
     "draft_of",
     "drop_draft",
+    "EditOutcome",
+    "MAX_WORD_LENGTH", "WordLineProblem", "add_words", "blocked_word_in", "parse_word_lines",
+    "remove_word",
+    "ReviewTime", "expected_review",
     "edit_template",
     "enqueue_campaign",
     "invalid_numbers_count",

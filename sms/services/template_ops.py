@@ -20,6 +20,7 @@ from sms import client as api
 from sms import errors, rules
 from sms.models import MessageType, Quota, Template, TemplateStatus
 from sms.services.connection import latest_quota, record_quota, sms_client
+from sms.services.words import blocked_word_in
 from sms.verbatim import fit
 
 
@@ -29,6 +30,32 @@ class TemplateProblems(ValueError):
     def __init__(self, problems: list[rules.Problem]) -> None:
         super().__init__("; ".join(problem.message for problem in problems))
         self.problems = problems
+
+
+BLOCKED_WORD = "BLOCKED_WORD"
+
+
+def _refuse_blocked_words(draft: rules.TemplateDraft) -> None:
+    """A template holding a word of the merchant's list goes no further than the form."""
+    found = blocked_word_in(title=draft.title, temp_sign=draft.temp_sign, content=draft.content)
+    if found is not None:
+        word, field = found
+        raise TemplateProblems([rules.Problem(
+            field, BLOCKED_WORD, f"{field} contains {word!r}, which is on the word list",
+            params={"word": word, "field": field})])
+
+
+@dataclass(frozen=True)
+class EditOutcome:
+    """What saving the edit form did: the template as stored, and whether the provider was
+    asked to review it again (with changes, or unchanged) or nothing was sent."""
+
+    CHANGED = "changed"
+    RESUBMITTED = "resubmitted"
+    UNCHANGED = "unchanged"
+
+    template: Template
+    what: str
 
 
 @dataclass(frozen=True)
@@ -116,6 +143,7 @@ def create_template(draft: rules.TemplateDraft, respect_suppression: bool = Fals
     problems = [problem for problem in rules.check_template(draft) if problem.is_error]
     if problems:
         raise TemplateProblems(problems)
+    _refuse_blocked_words(draft)
     remote = sms_client().create_template(
         title=draft.title,
         content=draft.content,
@@ -135,25 +163,34 @@ def create_template(draft: rules.TemplateDraft, respect_suppression: bool = Fals
 @audited("sms", "template.edit", lambda template, draft, respect_suppression=None: (
     template, f"template {draft.title!r}"))
 def edit_template(template: Template, draft: rules.TemplateDraft,
-                  respect_suppression: bool | None = None) -> Template:
+                  respect_suppression: bool | None = None) -> EditOutcome:
     """Send the changed fields (the provider puts the template back under review), and store
-    the answer with the suppression choice when it changed (None: not the form's to make)."""
+    the answer with the suppression choice when it changed (None: not the form's to make).
+
+    A rejected template saved without a change is resubmitted all the same, with an empty
+    PATCH (the provider takes it back to review unchanged): saving is how staff ask for a
+    second review. An approved or waiting template saved without a change is left alone: a
+    call would only put a usable template back under review."""
     problems = [problem for problem in rules.check_template(draft) if problem.is_error]
     if problems:
         raise TemplateProblems(problems)
+    _refuse_blocked_words(draft)
     changes = {
         name: getattr(draft, name)
         for name in ("title", "content", "temp_sign", "sign_location")
         if getattr(draft, name) != getattr(template, name)
     }
-    remote = sms_client().edit_template(template.provider_id, **changes) if changes else None
+    resubmit = bool(changes) or template.status == TemplateStatus.DEFEAT
+    remote = sms_client().edit_template(template.provider_id, **changes) if resubmit else None
     with transaction.atomic():
         if remote is not None:
             template = _store(remote)
         # Audited on its own, as the list's button, and only when it changes (no empty entries).
         if respect_suppression is not None and respect_suppression != template.respect_suppression:
             set_respect_suppression(template, respect_suppression)
-    return template
+    if not resubmit:
+        return EditOutcome(template, EditOutcome.UNCHANGED)
+    return EditOutcome(template, EditOutcome.CHANGED if changes else EditOutcome.RESUBMITTED)
 
 
 @audited("sms", "template.delete", lambda template: (template, f"template {template.title!r}"))

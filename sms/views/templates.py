@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -72,9 +73,15 @@ def _template_preview(template: Template) -> rules.MessagePreview:
     )
 
 
-def _submit(
-    form: TemplateForm, send: Callable[[rules.TemplateDraft], Template]
-) -> Template | None:
+_Sent = TypeVar("_Sent")
+
+
+def _review_time(template: Template) -> str:
+    expected = services.expected_review(template)
+    return texts.review_time_text(expected.kind, expected.expected_by, template.temp_sign)
+
+
+def _submit(form: TemplateForm, send: Callable[[rules.TemplateDraft], _Sent]) -> _Sent | None:
     """Send the form's draft; the provider's refusals become form errors (None then)."""
     try:
         return send(form.draft())
@@ -96,7 +103,7 @@ def template_create(request: HttpRequest) -> HttpResponse:
             messages.success(
                 request,
                 _("Template #%(id)s was submitted; it is under review.")
-                % {"id": template.provider_id},
+                % {"id": template.provider_id} + " " + _review_time(template),
             )
             return redirect("sms:templates")
     return render(request, "sms/template_form.html", {"form": form, "template": None})
@@ -111,13 +118,12 @@ def template_edit(request: HttpRequest, pk: int) -> HttpResponse:
                         marketing=template.type == MessageType.MARKETING)
     if request.method == "POST" and form.is_valid():
         respect = form.respects_suppression()
-        edited = _submit(form, lambda draft: services.edit_template(template, draft, respect))
-        if edited is not None:
-            messages.success(
-                request,
-                _("Template #%(id)s was changed and resubmitted for review.")
-                % {"id": template.provider_id},
-            )
+        outcome = _submit(form, lambda draft: services.edit_template(template, draft, respect))
+        if outcome is not None:
+            said = texts.edit_outcome_text(outcome.what, template.provider_id)
+            if outcome.what != services.EditOutcome.UNCHANGED:
+                said += " " + _review_time(outcome.template)
+            messages.success(request, said)
             return redirect("sms:templates")
     return render(request, "sms/template_form.html", {"form": form, "template": template})
 

@@ -14,9 +14,15 @@
   var POLL_MS = 1000;
   var PARALLEL_SENDS = 2;
   var RETRY_MS = 2000;
-  // A part whose request failed (a web node went away, the provider was busy) is sent again
-  // this many times, each time at the part the server says it expects, before asking the user.
-  var MAX_PART_RETRIES = 30;
+  // A part whose request failed (the connection dropped, a web node went away, the provider
+  // was busy) is sent again every RETRY_MS, at the part the server says it expects, the item
+  // saying "connection lost, retrying (attempt n)" with a Resume button that tries at once;
+  // after PAUSE_AFTER_MS of failures in a row it stops and says "paused" with the reason.
+  // A part request without any answer for PART_TIMEOUT_MS counts as failed: a stalled
+  // connection otherwise shows the same percentage for ever. Both from the page's config
+  // (STORAGE_UPLOAD_PAUSE_S, STORAGE_UPLOAD_PART_TIMEOUT_S).
+  var PAUSE_AFTER_MS = (config.pauseAfterS || 120) * 1000;
+  var PART_TIMEOUT_MS = (config.partTimeoutS || 60) * 1000;
   var ACTIVE = { queued: true, uploading: true };
 
   function text(key, fallback) { return T[key] || fallback; }
@@ -290,10 +296,32 @@
     });
   };
 
+  /* A part failed and is tried again: the attempt's number, and Resume to try at once. */
+  UploadItem.prototype.retrying = function (attempt, reason, now) {
+    this.setState("retrying",
+      text("retrying", "connection lost, retrying (attempt %s)").replace("%s", attempt), reason);
+    this.offerResume(now);
+  };
+
+  /* Failures went on too long: stopped, with the reason, until Resume. */
+  UploadItem.prototype.paused = function (reason, resume) {
+    this.setState("paused", text("paused", "paused"), reason);
+    this.offerResume(resume);
+  };
+
+  UploadItem.prototype.offerResume = function (action) {
+    var button = this.node.querySelector("[data-retry]");
+    if (!button) { return; }
+    button.textContent = text("resume", "Resume");
+    button.hidden = false;
+    button.onclick = function () { button.hidden = true; action(); };
+  };
+
   UploadItem.prototype.refused = function (message, retry) {
     this.setState("failed", text("failed", "failed"), message);
     var button = this.node.querySelector("[data-retry]");
     if (button && retry) {
+      button.textContent = text("retry", "Send again");
       button.hidden = false;
       button.onclick = function () { button.hidden = true; retry(); };
     }
@@ -405,7 +433,6 @@
 
   function sendParts(file, item, status, finished) {
     var partSize = status.part_size;
-    var retries = 0;
     var released = false;
     /* The slot of the parallel sends is given back once; after a failure the item keeps its
      * sender, so that Resume goes on with the file this page still holds. */
@@ -413,15 +440,27 @@
       if (!keepSender) { item.sender = null; }
       if (!released) { released = true; finished(); }
     }
-    function later(partId) {
-      retries += 1;
-      if (retries > MAX_PART_RETRIES) {
-        item.refused(text("networkError", "The connection to the back-office was lost."),
-          function () { retries = 0; resync(partId); });
+    var attempt = 0;
+    var failingSince = null;
+    var timer = null;
+    function later(partId, reason) {
+      attempt += 1;
+      if (failingSince === null) { failingSince = Date.now(); }
+      window.clearTimeout(timer);
+      if (Date.now() - failingSince >= PAUSE_AFTER_MS) {
+        item.paused(reason, function () { attempt = 0; failingSince = null; resync(partId); });
         stop(true);
         return;
       }
-      window.setTimeout(function () { resync(partId); }, RETRY_MS);
+      item.retrying(attempt, reason, function () { window.clearTimeout(timer); resync(partId); });
+      timer = window.setTimeout(function () { resync(partId); }, RETRY_MS);
+    }
+    function lost() { return text("noAnswer", "The back-office did not answer."); }
+    function recovered() {
+      attempt = 0;
+      failingSince = null;
+      var button = item.node.querySelector("[data-retry]");
+      if (button) { button.hidden = true; }
     }
     /* After a lost answer ask where the upload stands: the part may have arrived. */
     function resync(partId) {
@@ -431,7 +470,7 @@
           item.apply(current);
           if (current.state === "uploading") { sendPart(current.next_part); } else { stop(); }
         })
-        .catch(function () { later(partId); });
+        .catch(function () { later(partId, lost()); });
     }
     function sendPart(partId) {
       item.sender = sendPart;
@@ -441,6 +480,7 @@
       var confirmed = start;
       var xhr = new XMLHttpRequest();
       xhr.open("POST", status.part_url + partId + "/");
+      xhr.timeout = PART_TIMEOUT_MS;
       xhr.setRequestHeader("X-CSRFToken", csrfToken());
       xhr.setRequestHeader("Accept", "application/json");
       xhr.setRequestHeader("Content-Type", "application/octet-stream");
@@ -453,22 +493,26 @@
       xhr.addEventListener("load", function () {
         var answer = null;
         try { answer = JSON.parse(xhr.responseText); } catch (ignored) { answer = null; }
-        if (!answer) { later(partId); return; }  // a proxy's error page: a node went away
+        if (!answer) { later(partId, lost()); return; }  // a proxy's error page: a node went away
         if (answer.upload) { item.apply(answer.upload); }
         if (xhr.status === 200) {
-          retries = 0;
+          recovered();
           if (answer.upload.state === "done") { stop(); return; }
           sendPart(answer.next_part);
         } else if (xhr.status === 409 && answer.expected_part !== null && answer.expected_part !== undefined) {
           sendPart(answer.expected_part);  // another request or tab moved the upload on
         } else if (xhr.status === 503) {
-          later(partId);
+          later(partId, answer.error || text("busy", "The storage service is busy."));
         } else {
           if (xhr.status !== 502) { item.refused(errorsText(answer, xhr.status)); }
           stop(xhr.status === 502);  // the provider refused: Resume sends the same part again
         }
       });
-      xhr.addEventListener("error", function () { later(partId); });
+      xhr.addEventListener("error", function () { later(partId, lost()); });
+      xhr.addEventListener("timeout", function () {
+        later(partId, text("timedOut", "No answer within %s seconds.")
+          .replace("%s", String(Math.round(PART_TIMEOUT_MS / 1000))));
+      });
       xhr.send(file.slice(start, end));
     }
     if (status.state !== "uploading") { stop(); return; }

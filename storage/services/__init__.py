@@ -73,6 +73,12 @@ from storage.services.files import (
     set_secret,
     usage_per_day,
 )
+from storage.services.folder_deletion import (
+    TreeCount,
+    count_tree,
+    run_folder_deletion,
+    start_folder_deletion,
+)
 from storage.services.form_uploads import FormGrant, FormPolicyRefused, sign_form_upload
 from storage.services.mirror import DETAILS_PER_RUN, refresh_mirror, sync_tree
 from storage.services.operator_check import operator_verdict
@@ -158,6 +164,7 @@ __all__ = [
     "receive_part",
     "recover_stalled_uploads",
     "refresh_mirror",
+    "TreeCount", "count_tree", "run_folder_deletion", "start_folder_deletion",
     "refuse_private",
     "register_file_action",
     "registered_file_actions",

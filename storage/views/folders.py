@@ -11,10 +11,11 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.humanize.templatetags.humanize import intcomma
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_POST
@@ -27,7 +28,7 @@ from backoffice.security.redirects import came_from, safe_next
 from console.models import Service
 from storage import paths, rules, services
 from storage.forms import DeleteForm, DeleteSelectionForm, FolderForm, UploadOptionsForm
-from storage.models import SyncRun, UploadTask
+from storage.models import FolderDeletion, SyncRun, UploadTask
 from storage.services import (
     PAGE_SIZES,
     Entry,
@@ -179,6 +180,8 @@ def browser(request: StaffRequest) -> HttpResponse:
             "uploadUrl": reverse("storage:upload_create"),
             "listingUrl": _partial_url(request),
             "threshold": services.resumable_threshold(),
+            "pauseAfterS": settings.STORAGE_UPLOAD_PAUSE_S,
+            "partTimeoutS": settings.STORAGE_UPLOAD_PART_TIMEOUT_S,
             "texts": script_texts(),
             "sizeTexts": services.size_texts(),
         },
@@ -225,9 +228,23 @@ def delete(request: StaffRequest) -> HttpResponse:
     kind = form.cleaned_data["kind"]
     asynchronous = form.cleaned_data["asynchronous"]
     back = browse_url(service, paths.parent_of(path))
+    if kind == "folder" and not confirmed(request):
+        # Counted first: a folder with files is offered as what it is (the folder and its
+        # files, by a worker), never asked about and then refused by the provider.
+        try:
+            count = services.count_tree(service, path)
+        except PROVIDER_ERRORS as failure:
+            messages.error(request, error_text(failure, path))
+            return redirect(back)
+        if not count.empty:
+            return confirmation_page(request, _tree_question(service, path, count, request))
     if not confirmed(request):
         return confirmation_page(
             request, _delete_question(service, path, kind, asynchronous, request))
+    if kind == "folder" and request.POST.get("tree") == "1":
+        deletion = services.start_folder_deletion(
+            service, path, _int(request.POST.get("files")), request.user)
+        return redirect("storage:folder_deletion", pk=deletion.pk)
     try:
         if kind == "folder":
             services.remove_folder(service, path)
@@ -245,13 +262,53 @@ def delete(request: StaffRequest) -> HttpResponse:
     return redirect(back)
 
 
+def _int(value: str | None) -> int:
+    return int(value) if value and value.isdigit() else 0
+
+
+def _tree_question(service: Service, path: str, count: services.TreeCount,
+                   request: StaffRequest) -> Confirmation:
+    figures = {"path": path, "service": service.name, "count": intcomma(count.files),
+               "folders": intcomma(count.folders)}
+    consequences = [
+        ngettext("The folder holds %(count)s file.", "The folder holds %(count)s files.",
+                 count.files) % figures,
+        *([ngettext("Its %(folders)s subfolder goes too.", "Its %(folders)s subfolders go too.",
+                    count.folders) % figures] if count.folders else []),
+        gettext("A worker deletes every file, then the folders; a page shows its progress, "
+                "and the audit log records the start and the end."),
+        gettext("This cannot be undone."),
+    ]
+    return Confirmation(
+        question=ngettext("Delete the folder %(path)s of %(service)s and its %(count)s file?",
+                          "Delete the folder %(path)s of %(service)s and its %(count)s files?",
+                          count.files) % figures,
+        consequences=consequences,
+        button=ngettext("Delete the folder and its %(count)s file",
+                        "Delete the folder and its %(count)s files", count.files) % figures,
+        back_url=came_from(request, browse_url(service, paths.parent_of(path))),
+        fields={"service": service.name, "path": path, "kind": "folder", "asynchronous": "",
+                "tree": "1", "files": str(count.files)},
+    )
+
+
+@needs()
+@require_GET
+def folder_deletion(request: StaffRequest, pk: int) -> HttpResponse:
+    """A folder being deleted with its files: the progress, reloaded until it ends."""
+    deletion = get_object_or_404(FolderDeletion.objects.select_related("service"), pk=pk)
+    return render(request, "storage/folder_deletion.html", {
+        "deletion": deletion,
+        "folder_url": browse_url(deletion.service, paths.parent_of(deletion.path)),
+    })
+
+
 def _delete_question(service: Service, path: str, kind: str, asynchronous: bool,
                      request: StaffRequest) -> Confirmation:
     if kind == "folder":
         question = gettext("Delete the folder %(path)s of %(service)s?") % {
             "path": path, "service": service.name}
-        what = gettext("Only an empty folder can be deleted; a folder with files in it is left "
-                       "as it is.")
+        what = gettext("The folder is empty.")
     else:
         question = gettext("Delete the file %(path)s of %(service)s?") % {
             "path": path, "service": service.name}

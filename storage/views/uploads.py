@@ -390,4 +390,10 @@ def script_texts() -> dict[str, str]:
         "isFolder": gettext("%s is a folder: drop the files inside it instead."),
         "notReplaced": gettext("Nothing was sent: the existing files were kept."),
         "themeColours": gettext("Theme colours:"),
+        # A stalled resumable upload (browser.js: retrying, then paused with the reason).
+        "retrying": gettext("connection lost, retrying (attempt %s)"),
+        "paused": gettext("paused"),
+        "noAnswer": gettext("The back-office did not answer."),
+        "busy": gettext("The storage service is busy."),
+        "timedOut": gettext("No answer within %s seconds."),
     }

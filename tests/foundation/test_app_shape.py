@@ -17,10 +17,10 @@ ROOT = Path(__file__).resolve().parents[2]
 APPS = ("sms", "topup", "storage", "media", "delivery", "console")
 ROOMS = {
     "__init__.py", "apps.py", "models.py", "models", "client.py", "rules.py", "services",
-    "tasks.py", "views", "forms.py", "api", "admin.py", "urls.py", "api_urls.py",
+    "tasks.py", "views", "forms.py", "forms", "api", "admin.py", "urls.py", "api_urls.py",
     "api_schema_urls.py", "management", "dashboard.py", "demo.py", "schedule.py", "texts.py",
-    "conf.py", "receivers.py", "file_actions.py", "migrations", "templates", "templatetags",
-    "locale", "static", "demo",
+    "conf.py", "receivers.py", "file_actions.py", "readiness.py", "migrations", "templates",
+    "templatetags", "locale", "static", "demo",
 }
 # Rooms only one app has, each placed by that app's layers contract in pyproject.toml: the
 # console's sealed model field (below its models) and the helpers the other apps' data

@@ -5,7 +5,8 @@ import requests
 
 from tests.sandbox.test_sms_support import SmsApi
 
-DEFAULTS = {"auto_review": True, "review_delay_s": 60.0, "delivery_delay_s": 5.0,
+DEFAULTS = {"auto_review": True, "review_delay_s": 60.0, "review_clock": "fixed",
+            "delivery_delay_s": 5.0,
             "failure_rate": 0.0, "general": 1000, "vip": 1000}
 
 

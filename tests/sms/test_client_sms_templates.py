@@ -97,10 +97,13 @@ def test_it_sends_only_the_fields_being_edited(mock, client):
     assert template.title == "新标题"
 
 
-def test_it_refuses_an_edit_without_changes_before_any_request(mock, client):
-    with pytest.raises(ValueError, match="at least one field"):
-        client.edit_template(42)
-    assert len(mock.calls) == 0
+def test_an_edit_without_changes_sends_an_empty_patch_which_resubmits(mock, client):
+    mock.patch(f"{BASE}/api/templates/42", json=TEMPLATE_JSON)
+
+    template = client.edit_template(42)
+
+    assert json.loads(mock.calls[0].request.body) == {}
+    assert template.status == "review"
 
 
 def test_it_deletes_a_template_and_accepts_an_empty_204(mock, client):

@@ -63,10 +63,10 @@ def test_the_confirmation_page_posts_what_deletes_the_file(manager_client, folde
                                      object_id="/demo-bucket/docs/a.txt").exists()
 
 
-def test_a_folder_delete_says_only_an_empty_folder_goes(manager_client, folder):
+def test_an_empty_folder_delete_says_it_is_empty(manager_client, folder):
     html = manager_client.post(DELETE, {"target": "folder:/docs/empty"}).content.decode()
     assert "Delete the folder /docs/empty of demo-bucket?" in html
-    assert "Only an empty folder can be deleted" in html
+    assert "The folder is empty." in html
 
 
 def test_ticked_entries_are_deleted_together_after_one_confirmation(manager_client, folder):

@@ -32,6 +32,7 @@ def test_a_single_top_up_lists_only_the_numbers_carrier(page, live_server, staff
     page.uncheck("#id_allow_other_carrier")
     page.select_option("#id_product", label=next(t for t in visible if t.startswith("CTCC_10")))
     page.click("#place-order")
+    page.click("#confirm-action")
     page.wait_for_url(re.compile(r".*/topup/orders/[0-9a-f]{28}/$"))
     order = Order.objects.get()
     assert order.prodcode == "CTCC_10" and order.state == OrderState.PENDING

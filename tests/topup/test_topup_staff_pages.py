@@ -98,10 +98,13 @@ def test_an_auditor_changes_nothing(order, auditor, products):
 def test_a_single_top_up_is_placed_from_the_form(operator, products,
                                                  django_capture_on_commit_callbacks):
     client = signed_in(operator)
+    fields = {"mobile": "+86 138 0013 8000", "product": products["CMCC_30"].pk,
+              "prodtime": 0, "prodstandard": 3}
+    question = client.post(reverse("topup:order_new"), fields)
+    assert question.status_code == 200 and not Order.objects.exists()  # asked first
+    assert "Top up 13800138000 (China Mobile (CMCC)) with CMCC_30" in question.content.decode()
     with django_capture_on_commit_callbacks(execute=False) as queued:
-        response = client.post(reverse("topup:order_new"), {
-            "mobile": "+86 138 0013 8000", "product": products["CMCC_30"].pk,
-            "prodtime": 0, "prodstandard": 3})
+        response = client.post(reverse("topup:order_new"), {**fields, "confirmed": "1"})
     order = Order.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("topup:order_detail", args=[order.custno])
@@ -136,7 +139,7 @@ def test_the_single_top_up_form_names_the_bad_field(operator, products, data, fi
 def test_another_carriers_product_is_allowed_for_a_moved_number(operator, products):
     response = signed_in(operator).post(reverse("topup:order_new"), {
         "mobile": CMCC_NUMBER, "product": products["CTCC_10"].pk, "prodtime": 1,
-        "prodstandard": 7, "allow_other_carrier": "on"})
+        "prodstandard": 7, "allow_other_carrier": "on", "confirmed": "1"})
     assert response.status_code == 302
     assert Order.objects.get().carrier == "CMCC"
 

@@ -16,6 +16,7 @@ from topup.services.apitokens import (
     revoke_token,
     token_for_key,
 )
+from topup.services.attention import Attention, operator_attention
 from topup.services.balance import (
     daily_balance,
     history,
@@ -43,11 +44,14 @@ from topup.services.callbacks import (
     unprocessed_receipt_ids,
 )
 from topup.services.checking import DueOrders, check_order, due_orders, seek_paused_until
+from topup.services.codes import HELP as CODE_HELP
+from topup.services.codes import CodeHelp, code_help
 from topup.services.connection import build_client
 from topup.services.counts import callbacks_by_verdict, orders_by_state
 from topup.services.manual import MIN_REASON_LENGTH, confirm_manual, manual_queue
 from topup.services.order_export import order_csv_lines
 from topup.services.ordering import (
+    CheckedRequest,
     IdempotencyConflict,
     OrderInputError,
     OrderRequest,
@@ -61,12 +65,13 @@ from topup.services.products import save_product
 from topup.services.reports import build_report
 
 __all__ = [
+    "Attention", "operator_attention", "CODE_HELP", "CodeHelp", "code_help",
     "save_product",
     "callbacks_by_verdict", "MIN_REASON_LENGTH",
     "orders_by_state",
     "drain_receipts", "judge_receipts_again", "process_pending_receipts", "MAX_CALLBACK_BYTES",
     "BulkFileError", "TopupError",
-    "CallbackReply", "DueOrders", "IdempotencyConflict", "OrderInputError",
+    "CallbackReply", "CheckedRequest", "DueOrders", "IdempotencyConflict", "OrderInputError",
     "OrderRequest", "build_client", "build_report", "check_mobile", "check_order",
     "check_request", "check_upload", "confirm_batch", "confirm_manual", "discard_batch",
     "daily_balance", "due_orders", "history", "latest_snapshot", "manual_queue",

@@ -1,5 +1,9 @@
-"""The merchant API tokens page: list, create (the key shown once, on the answer to the
-creation) and revoke; the old DRF keys still accepted are listed for the administrators."""
+"""The merchant API tokens page: list, create (the key shown once) and revoke; the old DRF
+keys still accepted are listed for the administrators.
+
+Creation is POST/redirect/GET: the new key rides to the next page view in the session, which
+pops it, so a reload (or the browser's back and forward) shows the list without the key and
+never makes a second token."""
 
 from __future__ import annotations
 
@@ -17,6 +21,9 @@ from topup.forms import ApiTokenForm
 from topup.models import ApiToken
 from topup.views.access import ADD_API_TOKEN, CHANGE_API_TOKEN, VIEW_API_TOKEN, abilities, needs
 
+# The one-time value: the new key, from the creation's redirect to the GET that shows it.
+NEW_KEY = "topup_new_api_token"
+
 
 def _page(request: StaffRequest, form: ApiTokenForm, new_key: str = "",
           status: int = 200) -> HttpResponse:
@@ -30,7 +37,12 @@ def _page(request: StaffRequest, form: ApiTokenForm, new_key: str = "",
 @needs(VIEW_API_TOKEN)
 def token_list(request: StaffRequest) -> HttpResponse:
     if request.method != "POST":
-        return _page(request, ApiTokenForm())
+        new_key = request.session.pop(NEW_KEY, "")
+        response = _page(request, ApiTokenForm(), new_key=new_key if isinstance(new_key, str)
+                         else "")
+        if new_key:
+            response["Cache-Control"] = "no-store"  # the key in no cache, nor in the history
+        return response
     if not request.user.has_perm(ADD_API_TOKEN):
         return _page(request, ApiTokenForm(), status=403)
     form = ApiTokenForm(request.POST)
@@ -43,10 +55,9 @@ def token_list(request: StaffRequest) -> HttpResponse:
     except services.TokenInputError as error:
         form.add_error(error.field, error.message)
         return _page(request, form, status=400)
-    # Not a redirect: the key is in this answer only, never stored or shown again.
-    response = _page(request, ApiTokenForm(), new_key=key)
-    response["Cache-Control"] = "no-store"
-    return response
+    # Kept only until the page it redirects to has shown it (the session pops it there).
+    request.session[NEW_KEY] = key
+    return redirect("topup:api_tokens")
 
 
 @require_http_methods(["GET", "POST"])

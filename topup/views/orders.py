@@ -21,12 +21,14 @@ from django.http import (
     StreamingHttpResponse,
 )
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from backoffice.annotations import StaffRequest
 from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.security.confirm import Confirmation, confirmation_page, confirmed
 from topup import services, texts
 from topup.forms import ManualConfirmForm, OrderFilterForm, SingleTopupForm
 from topup.models import CARRIER_CHOICES, Order, OrderSource, OrderState, Product
@@ -141,7 +143,14 @@ def order_again(request: StaffRequest, custno: str) -> HttpResponse:
 @needs(CHARGE)
 def order_new(request: StaffRequest) -> HttpResponse:
     form = SingleTopupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and form.is_valid() and not confirmed(request):
+        try:
+            checked = services.check_request(form.cleaned_data["order_request"])
+        except services.OrderInputError as error:  # the form checked it: a race at most
+            form.add_error(error.field if error.field in form.fields else None, error.message)
+        else:
+            return confirmation_page(request, _single_top_up_question(request, checked))
+    elif request.method == "POST" and form.is_valid():
         try:
             order = services.place_order(form.cleaned_data["order_request"],
                                          requested_by=request.user, source=OrderSource.SINGLE)
@@ -161,6 +170,32 @@ def order_new(request: StaffRequest) -> HttpResponse:
                             "listed."),
         },
     })
+
+
+def _single_top_up_question(request: StaffRequest,
+                            checked: services.CheckedRequest) -> Confirmation:
+    """The question every money action asks first: here the number, its carrier, the product
+    and the price, as the order will be sent."""
+    product = checked.product
+    figures = {
+        "mobile": checked.mobile, "carrier": dict(CARRIER_CHOICES).get(checked.carrier,
+                                                                       checked.carrier),
+        "product": product.code, "size": product.size_mb, "price": product.price,
+    }
+    return Confirmation(
+        question=_("Top up %(mobile)s (%(carrier)s) with %(product)s (%(size)s MB) for "
+                   "%(price)s yuan?") % figures,
+        consequences=[
+            _("The order is sent to the provider at once, and its price is taken from the "
+              "merchant's balance."),
+            _("This cannot be undone: a top-up sent to the provider is charged."),
+        ],
+        button=_("Top up for %(price)s yuan") % figures,
+        back_url=reverse("topup:order_new"),
+        fields={name: request.POST.getlist(name) for name in SingleTopupForm.base_fields
+                if name in request.POST},
+        back_restores=True,
+    )
 
 
 @require_GET
