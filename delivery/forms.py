@@ -43,21 +43,17 @@ _DOMAIN = re.compile(r"(\*\.)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*
 _PRINTABLE = re.compile(r"[\x20-\x7e]*")
 
 
-def link_errors(error: rules.LinkError) -> dict[str, list[str]]:
-    """LinkError problems by form field (`__all__` for fields the form does not have)."""
-    by_field: dict[str, list[str]] = {}
-    for problem in error.problems:
-        by_field.setdefault(problem.field, []).append(problem_text(problem))
-    return by_field
-
-
 def add_link_errors(form: forms.Form, error: rules.LinkError,
                     field_map: dict[str, str] | None = None) -> None:
+    """Each problem at its field, or, for a field the form does not have, above the form
+    with the field's name."""
     field_map = field_map or {}
-    for field_name, messages in link_errors(error).items():
-        target = field_map.get(field_name, field_name)
-        for message in messages:
-            form.add_error(target if target in form.fields else None, message)
+    for problem in error.problems:
+        target = field_map.get(problem.field, problem.field)
+        if target in form.fields:
+            form.add_error(target, problem_text(problem))
+        else:
+            form.add_error(None, problem_text(problem, named=True))
 
 
 class PathField(forms.CharField):
@@ -237,7 +233,10 @@ class ImageForm(OptionalSigningForm):
             return data
         for problem in rules.check_image_params(self.pairs()):
             target = f"key_{problem.field}"
-            self.add_error(target if target in self.fields else None, problem_text(problem))
+            if target in self.fields:
+                self.add_error(target, problem_text(problem))
+            else:
+                self.add_error(None, problem_text(problem, named=True))
         return data
 
 

@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.ui import mobile_words
 from sms import rules
 from sms.errors import SmsApiError, SmsTransportError
 from sms.models import SuppressionReason
@@ -39,12 +40,8 @@ FIELD_NAMES: Mapping[str, Promise] = {
     "vars": _("variables"),
 }
 
-MOBILE_REASONS: Mapping[str, Promise] = {
-    "empty": _("it is empty"),
-    "characters": _("only the digits 0-9, optionally after +86, are allowed"),
-    "length": _("it does not have 11 digits"),
-    "prefix": _("it must start with 13 to 19"),
-}
+# The wording of a refused number is top-up's too (one sentence, one list of reasons).
+MOBILE_REASONS: Mapping[str, Promise] = mobile_words.REASONS
 
 PROBLEM_TEXTS: Mapping[str, Promise] = {
     rules.MISSING_PARAMETER: _("The %(field)s is required."),
@@ -84,7 +81,7 @@ PROBLEM_TEXTS: Mapping[str, Promise] = {
         "The message would have %(length)s characters with its signature; at most %(limit)s "
         "are allowed."
     ),
-    rules.ILLEGAL_MOBILE: _("“%(value)s” is not a mainland China mobile number: %(reason)s."),
+    rules.ILLEGAL_MOBILE: _(mobile_words.NOT_A_MOBILE),  # noqa: INT001 (marked where defined)
     DUPLICATE_MOBILE: _("Duplicate number: %(value)s is already on line %(first_line)s."),
     TOO_MANY_COLUMNS: _(
         "The line has %(count)s columns; at most 5 are read (the mobile and 4 variables)."

@@ -191,6 +191,6 @@ def order_check(request: StaffRequest, custno: str) -> HttpResponse:
         messages.error(request, texts.provider_error_text(error))
     else:
         order.state = state
-        messages.info(request, _("Order %(custno)s is now %(state)s.") % {
+        messages.info(request, _("The state of order %(custno)s is now “%(state)s”.") % {
             "custno": custno, "state": order.get_state_display()})
     return redirect("topup:order_detail", custno=custno)
