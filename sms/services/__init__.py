@@ -54,6 +54,7 @@ from sms.services.progress import (
 from sms.services.reports import MAX_PAGES as REPORT_MAX_PAGES
 from sms.services.reports import ReportSync, sync_reports
 from sms.services.scheduling import (
+    first_send_at,
     StartTimeError,
     check_start_time,
     marketing_window,
@@ -152,6 +153,7 @@ __all__ = [
     "invalid_numbers_count",
     "latest_quota",
     "marketing_window",
+    "first_send_at",
     "messages_by_status",
     "next_scheduled_campaign",
     "parse_start_time",

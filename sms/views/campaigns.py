@@ -110,6 +110,7 @@ def _detail(
             or ScheduleForm(can_override=may_override_window(request.user, campaign.template.type)),
             "reschedule_form": reschedule_form or _reschedule_form(campaign),
             "window": services.marketing_window(),
+            "first_send_at": services.first_send_at(campaign),
             **abilities(request.user),
         },
     )

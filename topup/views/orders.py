@@ -47,8 +47,11 @@ _UNINDEXED_NEWEST_FIRST = (
 
 def filtered_orders(form: OrderFilterForm) -> QuerySet[Order]:
     orders = Order.objects.select_related("product", "requested_by")
-    if not form.is_valid():
+    if not form.is_bound:
         return orders
+    if not form.is_valid():
+        # A filter that cannot be applied lists nothing: every order would look filtered.
+        return orders.none()
     data = form.cleaned_data
     if data["q"]:
         term = data["q"].strip()
