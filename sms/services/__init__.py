@@ -54,9 +54,9 @@ from sms.services.progress import (
 from sms.services.reports import MAX_PAGES as REPORT_MAX_PAGES
 from sms.services.reports import ReportSync, sync_reports
 from sms.services.scheduling import (
-    first_send_at,
     StartTimeError,
     check_start_time,
+    first_send_at,
     marketing_window,
     parse_start_time,
 )
