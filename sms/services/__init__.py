@@ -50,6 +50,7 @@ from sms.services.progress import (
     campaign_counts,
     polled_campaign_counts,
     recently_sent_elsewhere,
+    recently_sent_numbers,
 )
 from sms.services.reports import MAX_PAGES as REPORT_MAX_PAGES
 from sms.services.reports import ReportSync, sync_reports
@@ -160,6 +161,7 @@ __all__ = [
     "polled_campaign_counts",
     "preview_recipients",
     "recently_sent_elsewhere",
+    "recently_sent_numbers",
     "redraft_recipients",
     "refresh_quota",
     "remove_number",

@@ -103,6 +103,9 @@ def _detail(
             "halt_text": _halt_text(campaign),
             "counts": counts,
             "recently_sent_text": _recently_sent_text(recently_sent),
+            "recently_sent_numbers": services.recently_sent_numbers(campaign)
+            if recently_sent else [],
+            "bad_line_count": campaign.bad_lines,
             "invalid_count": invalid_count,
             "sending_text": _sending_text(counts) if counts else "",
             "delivery_text": _delivery_text(counts) if counts else "",
