@@ -70,8 +70,8 @@ PROBLEM_TEXTS: Mapping[str, Promise] = {
         "but every message sent with it will fail."
     ),
     rules.ILLEGAL_CONTENT_LENGTH: _(
-        "Signature and content together must be fewer than %(limit)s characters "
-        "(they have %(length)s)."
+        "With its signature in brackets the template has %(length)s characters; at most "
+        "%(limit)s are allowed."
     ),
     rules.ILLEGAL_PARAMER: _("The %(field)s must be one of: %(choices)s (got “%(value)s”)."),
     rules.ILLEGAL_REPORT_TYPE: _("The %(field)s must be one of: %(choices)s (got “%(value)s”)."),
@@ -132,7 +132,7 @@ PROVIDER_ERRORS: Mapping[str, Promise] = {
     "ILLEGAL_TITLE": _("The title must be fewer than 12 characters."),
     "TEMPLATE_FAILED": _("The template failed review; edit it to resubmit it."),
     "ILLEGAL_CONTENT_LENGTH": _(
-        "Signature and content together must be fewer than 348 characters."
+        "With its signature in brackets a template may have at most 349 characters."
     ),
     "ILLEGAL_REPORT_TYPE": _("The channel (report type) is invalid."),
     "ILLEGAL_TEMPLATE_ID": _("The template number is invalid."),

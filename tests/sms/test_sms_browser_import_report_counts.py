@@ -4,6 +4,7 @@ up, and the page says so), and names each number another campaign sent in the la
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -43,7 +44,7 @@ def test_the_import_report_counts_lines_and_reasons_apart_and_names_numbers(
     earlier = Campaign.objects.get()
     # As if that campaign had sent its message an hour ago.
     Message.objects.filter(campaign=earlier).update(
-        submitted_at=timezone.now() - timezone.timedelta(hours=1))
+        submitted_at=timezone.now() - timedelta(hours=1))
 
     second = tmp_path / "second.csv"
     # Line 2 has two reasons: a bad number and a missing variable.
