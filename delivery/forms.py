@@ -387,7 +387,8 @@ class ImageVersionForm(forms.ModelForm[ImageVersion]):
         try:
             return rules.image_params_text(rules.parse_image_params(text))
         except rules.LinkError as error:
-            raise ValidationError([problem_text(p) for p in error.problems]) from None
+            # One field holds every key: each problem names its key (fw: ...).
+            raise ValidationError([problem_text(p, named=True) for p in error.problems]) from None
 
 
 class BaseImageVersionFormSet(BaseModelFormSet[ImageVersion, "ImageVersionForm"]):

@@ -182,6 +182,10 @@ FIELD_LABELS: Mapping[str, Promise] = {
 }
 
 
+# Problems that are about the whole form, not one field: never prefixed with a field's name.
+FIELDLESS = frozenset({"no_secret", "image_key", "image_empty"})
+
+
 def field_label(code: str) -> str:
     """A field's name in words; an image processing key is its own name (`fw`, `rotate`)."""
     return str(FIELD_LABELS.get(code, code))
@@ -193,7 +197,7 @@ def problem_text(problem: Problem, *, named: bool = False) -> str:
     template = PROBLEMS.get(problem.code)
     text = (problem.message if template is None
             else str(template) % {"field": field_label(problem.field), **problem.params})
-    if not named:
+    if not named or problem.code in FIELDLESS:
         return text
     return gettext("%(field)s: %(problem)s") % {"field": field_label(problem.field),
                                                  "problem": text}
