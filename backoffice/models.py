@@ -54,25 +54,6 @@ class AuditOutcome(models.TextChoices):
     REFUSED = "refused", _("refused")
 
 
-# What the audit log pages show for an action (the action's code stays in the CSV and the
-# filter); an action without a label is shown by its code.
-AUDIT_ACTION_LABELS = {
-    "user.superuser": _("Superuser status changed"),
-    "user.staff": _("Staff status changed"),
-    "user.active": _("Account activated or deactivated"),
-    "user.permissions": _("A user's permissions changed"),
-    "group.permissions": _("A group's permissions changed"),
-    "2fa.device_add": _("Authenticator added"),
-    "2fa.device_remove": _("Second factor removed"),
-    "2fa.recovery_codes": _("Recovery codes made"),
-    "2fa.recovery_code_used": _("Recovery code used or removed"),
-    "login_failures.clear": _("Failed sign-ins cleared (unlock)"),
-    "product.create": _("Product added"),
-    "product.price": _("Product price changed"),
-    "product.change": _("Product changed"),
-}
-
-
 class AuditEntry(models.Model):
     """One sensitive action: who, when, from where, on what, and how it ended.
 
@@ -120,10 +101,6 @@ class AuditEntry(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise AuditAppendOnly("audit entries cannot be deleted")
-
-    @property
-    def action_label(self) -> str:
-        return str(AUDIT_ACTION_LABELS.get(self.action, self.action))
 
 
 class ProcessHeartbeat(models.Model):

@@ -207,7 +207,7 @@ def main() -> int:
             sandbox.stop()
 
     print()
-    print(f"file: {args.size_mib} MiB, sandbox on 127.0.0.1, {args.rounds} round(s) in one run")
+    print(f"file: {args.size_mib} MiB, sandbox on 127.0.0.1, rounds in one run: {args.rounds}")
     print(f"{'':<20}{'throughput':>14}{'wall':>9}{'client CPU':>12}   walls of the rounds")
     medians = {label: median_of(timings) for label, timings in rounds.items()}
     for label, (wall, cpu) in medians.items():

@@ -25,66 +25,66 @@ from edgerules import Diagnostic, Status
 from edgerules.names import FUNCTIONS, VARIABLES
 
 PROBLEMS: Mapping[str, Promise] = {
-    "required": _("%(field)s: required."),
-    "path_start": _("%(field)s: must start with “/”."),
-    "path_is_folder": _("%(field)s: must name a file, not a folder."),
-    "path_query": _("%(field)s: must not contain “?” or “#”; give the file's path only."),
-    "path_control": _("%(field)s: must not contain line breaks or tabs."),
-    "path_dots": _("%(field)s: must not contain “.” or “..” segments."),
-    "url_shape": _("%(field)s: must be http://host/path, https://host/path or /path."),
-    "upp_range": _("%(field)s: the directory level must be a whole number from 0 to 20."),
-    "upp_depth": _("%(field)s: level %(value)s is deeper than the path, which has "
+    "required": _("Required."),
+    "path_start": _("Must start with “/”."),
+    "path_is_folder": _("Must name a file, not a folder."),
+    "path_query": _("Must not contain “?” or “#”; give the file's path only."),
+    "path_control": _("Must not contain line breaks or tabs."),
+    "path_dots": _("Must not contain “.” or “..” segments."),
+    "url_shape": _("Must be http://host/path, https://host/path or /path."),
+    "upp_range": _("The directory level must be a whole number from 0 to 20."),
+    "upp_depth": _("Level %(value)s is deeper than the path, which has "
                    "%(depth)s directory levels."),
-    "etime": _("%(field)s: the expiry must be a UNIX time in seconds."),
+    "etime": _("The expiry must be a UNIX time in seconds."),
     "no_secret": _("The token secret is not configured (DELIVERY_TOKEN_SECRET)."),
-    "separator": _("%(field)s: must be one of ! - _"),
-    "secret_chars": _("%(field)s: the file secret is letters and digits only."),
-    "download_name": _("%(field)s: the download name must not contain / \\ \" or control "
+    "separator": _("Must be one of ! - _"),
+    "secret_chars": _("The file secret is letters and digits only."),
+    "download_name": _("The download name must not contain / \\ \" or control "
                        "characters."),
-    "download_name_blank": _("%(field)s: the download name must not start or end with a "
+    "download_name_blank": _("The download name must not start or end with a "
                              "space."),
-    "download_name_long": _("%(field)s: the download name must be at most 200 characters."),
-    "upv": _("%(field)s: must be two digits from 00 to 99."),
-    "combine_count": _("%(field)s: list at least two files to combine."),
-    "combine_name": _("%(field)s line %(line)s: “%(value)s” must be a plain file name of "
+    "download_name_long": _("The download name must be at most 200 characters."),
+    "upv": _("Must be two digits from 00 to 99."),
+    "combine_count": _("List at least two files to combine."),
+    "combine_name": _("Line %(line)s: “%(value)s” must be a plain file name of "
                       "the folder (no / , ? or #)."),
-    "combine_kind": _("%(field)s line %(line)s: “%(value)s” must end in .js or .css."),
-    "combine_mixed": _("%(field)s: combine only .js files or only .css files, not both."),
-    "image_number": _("%(field)s: must be a whole number from %(low)s to %(high)s, not "
+    "combine_kind": _("Line %(line)s: “%(value)s” must end in .js or .css."),
+    "combine_mixed": _("Combine only .js files or only .css files, not both."),
+    "image_number": _("Must be a whole number from %(low)s to %(high)s, not "
                       "“%(value)s”."),
-    "image_true": _("%(field)s: the only value is true."),
-    "image_choice": _("%(field)s: must be one of %(choices)s, not “%(value)s”."),
-    "image_size": _("%(field)s: must be <width>x<height>, each from %(low)s to %(high)s, "
+    "image_true": _("The only value is true."),
+    "image_choice": _("Must be one of %(choices)s, not “%(value)s”."),
+    "image_size": _("Must be <width>x<height>, each from %(low)s to %(high)s, "
                     "e.g. 300x200."),
-    "image_area": _("%(field)s: must be <width>x<height>a<x>a<y> with a positive width and "
+    "image_area": _("Must be <width>x<height>a<x>a<y> with a positive width and "
                     "height, e.g. 200x100a10a20."),
-    "image_colour": _("%(field)s: must be RRGGBBAA in hexadecimal (alpha 00 to FF), e.g. "
+    "image_colour": _("Must be RRGGBBAA in hexadecimal (alpha 00 to FF), e.g. "
                       "FFFFFF80."),
-    "image_blur": _("%(field)s: must be <radius>x<sigma>, radius 0 to 50 and sigma 1 to 50, "
+    "image_blur": _("Must be <radius>x<sigma>, radius 0 to 50 and sigma 1 to 50, "
                     "e.g. 5x3."),
     "image_key": _("“%(value)s” is not an image processing key."),
-    "image_twice": _("%(field)s: given twice."),
-    "image_resizes": _("%(field)s: only one size operation may be used (%(keys)s)."),
-    "image_needs": _("%(field)s: needs %(owner)s as well."),
+    "image_twice": _("Given twice."),
+    "image_resizes": _("Only one size operation may be used (%(keys)s)."),
+    "image_needs": _("Needs %(owner)s as well."),
     "image_empty": _("Choose at least one processing operation."),
-    "image_odd": _("%(field)s: must be /<key>/<value> pairs; “%(key)s” has no value."),
-    "image_rgb": _("%(field)s: must be RRGGBB in hexadecimal, e.g. FF0000."),
-    "image_watermark": _("%(field)s: must be watermark/text/<Base64 text> or "
+    "image_odd": _("Must be /<key>/<value> pairs; “%(key)s” has no value."),
+    "image_rgb": _("Must be RRGGBB in hexadecimal, e.g. FF0000."),
+    "image_watermark": _("Must be watermark/text/<Base64 text> or "
                          "watermark/url/<Base64 path>, not “%(value)s”."),
-    "image_watermarks": _("%(field)s: at most %(limit)s watermarks."),
-    "image_base64": _("%(field)s: must be Base64 (with | for /) of UTF-8 text, not "
+    "image_watermarks": _("At most %(limit)s watermarks."),
+    "image_base64": _("Must be Base64 (with | for /) of UTF-8 text, not "
                       "“%(value)s”."),
-    "image_mark_path": _("%(field)s: the watermark image must be a path of the same service "
+    "image_mark_path": _("The watermark image must be a path of the same service "
                          "starting with /, not “%(value)s”."),
-    "image_mark_empty": _("%(field)s: the watermark text is empty."),
-    "image_mark_long": _("%(field)s: the watermark text is at most %(limit)s characters."),
-    "image_mark_kind": _("%(field)s: only for a watermark/%(kind)s watermark."),
-    "image_watermark_first": _("%(field)s: belongs to a watermark; put it after "
+    "image_mark_empty": _("The watermark text is empty."),
+    "image_mark_long": _("The watermark text is at most %(limit)s characters."),
+    "image_mark_kind": _("Only for a watermark/%(kind)s watermark."),
+    "image_watermark_first": _("Belongs to a watermark; put it after "
                                "watermark/text/… or watermark/url/…."),
-    "version_name": _("%(field)s: a version name is 1 to 32 letters or digits."),
-    "version_unknown": _("%(field)s: no image version is named “%(value)s”."),
-    "suffix_separator": _("%(field)s: must start with the separator “%(separator)s”."),
-    "suffix_chars": _("%(field)s: must not contain spaces, “?” or “#”."),
+    "version_name": _("A version name is 1 to 32 letters or digits."),
+    "version_unknown": _("No image version is named “%(value)s”."),
+    "suffix_separator": _("Must start with the separator “%(separator)s”."),
+    "suffix_chars": _("Must not contain spaces, “?” or “#”."),
 }
 
 INPUT_PROBLEMS: Mapping[str, Promise] = {
@@ -231,11 +231,45 @@ STEP_STATUS: Mapping[str, Promise] = {
 }
 
 
-def problem_text(problem: Problem) -> str:
+# The name of each field a problem may name, for a problem shown away from its field.
+FIELD_LABELS: Mapping[str, Promise] = {
+    "path": _("File path"),
+    "directory": _("Folder"),
+    "files": _("Files"),
+    "name": _("Name"),
+    "params": _("Parameters"),
+    "secret": _("File secret"),
+    "separator": _("Separator"),
+    "suffix": _("Suffix"),
+    "token_secret": _("Token secret"),
+    "url": _("URL"),
+    "version": _("Version"),
+    "etime": _("Expiry"),
+    "_upd": _("Download name (_upd)"),
+    "_upp": _("Directory level (_upp)"),
+    "_upv": _("Version (_upv)"),
+}
+
+
+# Problems that are about the whole form, not one field: never prefixed with a field's name.
+FIELDLESS = frozenset({"no_secret", "image_key", "image_empty"})
+
+
+def field_label(code: str) -> str:
+    """A field's name in words; an image processing key is its own name (`fw`, `rotate`)."""
+    return str(FIELD_LABELS.get(code, code))
+
+
+def problem_text(problem: Problem, *, named: bool = False) -> str:
+    """The sentence of a problem. At its field (the default) the field is not named again;
+    `named` puts the field's name in words first, for a problem listed away from any field."""
     template = PROBLEMS.get(problem.code)
-    if template is None:
-        return f"{problem.field}: {problem.message}"
-    return str(template) % {"field": problem.field, **problem.params}
+    text = (problem.message if template is None
+            else str(template) % {"field": field_label(problem.field), **problem.params})
+    if not named or problem.code in FIELDLESS:
+        return text
+    return gettext("%(field)s: %(problem)s") % {"field": field_label(problem.field),
+                                                 "problem": text}
 
 
 def input_problem_text(problem: InputProblem) -> str:

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 import phonenumbers
 from phonenumbers import carrier as phone_carrier
 
+from providerkit.mobiles import REASONS, MobileRefused, national_mobile
 from sms.rules import ILLEGAL_MOBILE, Problem
 
-# re.ASCII: `\d` would otherwise accept full-width and other Unicode digits.
-_NATIONAL_MOBILE_RE = re.compile(r"1[3-9]\d{9}", re.ASCII)
 # Separators people type inside a number; removed before the number is judged.
 _MOBILE_SEPARATORS_RE = re.compile(r"[\s\-]+")
 
@@ -51,29 +50,13 @@ def _invalid_mobile(raw: str, reason: str, detail: str) -> InvalidMobileError:
 def normalize_mobile(raw: str) -> str:
     """The 11-digit national form of a mainland mobile number, or InvalidMobileError.
 
-    Accepted (DECISIONS): 11 digits matching `1[3-9]\\d{9}`, optionally preceded by `+86` or
-    `86`. Spaces and hyphens between digits are ignored, because numbers are often typed in
-    groups ("138 0013 8000"). `0086`, full-width digits and other prefixes are refused rather
-    than guessed at.
+    The rule is top-up's too (`providerkit.mobiles`, from DECISIONS): 11 digits matching
+    `1[3-9]\\d{9}`, optionally after `+86` or `86`, spaces and hyphens ignored.
     """
-    compact = _MOBILE_SEPARATORS_RE.sub("", raw)
-    if not compact:
-        raise _invalid_mobile(raw, "empty", "it is empty")
-    if compact.startswith("+86"):
-        national = compact[3:]
-    elif compact.startswith("86") and len(compact) == 13:
-        national = compact[2:]
-    else:
-        national = compact
-    if national and not (national.isascii() and national.isdigit()):
-        raise _invalid_mobile(
-            raw, "characters", "only the digits 0-9, optionally after +86, are allowed"
-        )
-    if len(national) != 11:
-        raise _invalid_mobile(raw, "length", f"it has {len(national)} digits instead of 11")
-    if not _NATIONAL_MOBILE_RE.fullmatch(national):
-        raise _invalid_mobile(raw, "prefix", "it must start with 13 to 19")
-    return national
+    try:
+        return national_mobile(raw)
+    except MobileRefused as refused:
+        raise _invalid_mobile(raw, refused.reason, REASONS[refused.reason]) from None
 
 
 _MOBILE_PREFIX_RE = re.compile(r"1(?:[3-9]\d{0,8})?", re.ASCII)

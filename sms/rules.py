@@ -27,6 +27,8 @@ SIGNATURE_MIN_LENGTH = 3
 SIGNATURE_MAX_LENGTH = 8
 # DECISIONS: refused when len(temp_sign) + len(content) >= 348 (348 + the 2 brackets = 350).
 SIGN_AND_CONTENT_LIMIT = 348
+# The same rule counted as staff see the text, signature in its brackets: at most 349.
+TEMPLATE_MAX_LENGTH = SIGN_AND_CONTENT_LIMIT + 1
 SIGN_BRACKETS = ("【", "】")
 SINGLE_UNIT_LENGTH = 70
 MULTI_UNIT_LENGTH = 67
@@ -266,15 +268,17 @@ def _check_sign_and_content_length(temp_sign: str, content: str) -> list[Problem
     total = len(temp_sign) + len(content)
     if total < SIGN_AND_CONTENT_LIMIT:
         return []
+    # Counted as the preview counts (brackets included), so the two never name two limits.
+    shown = total + len("".join(SIGN_BRACKETS))
     return [
         Problem(
             field="content",
             code=ILLEGAL_CONTENT_LENGTH,
             message=(
-                f"Signature and content together must be fewer than {SIGN_AND_CONTENT_LIMIT} "
-                f"characters (they have {total})."
+                f"With its signature in brackets the template has {shown} characters; at most "
+                f"{TEMPLATE_MAX_LENGTH} are allowed."
             ),
-            params={"limit": SIGN_AND_CONTENT_LIMIT, "length": total},
+            params={"limit": TEMPLATE_MAX_LENGTH, "length": shown},
         )
     ]
 

@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from backoffice.operations.provider import ProviderNotConfigured
+from backoffice.ui import mobile_words
 from sms import rules
 from sms.errors import SmsApiError, SmsTransportError
 from sms.models import SuppressionReason
@@ -41,12 +42,8 @@ FIELD_NAMES: Mapping[str, Promise] = {
     "vars": _("variables"),
 }
 
-MOBILE_REASONS: Mapping[str, Promise] = {
-    "empty": _("it is empty"),
-    "characters": _("only the digits 0-9, optionally after +86, are allowed"),
-    "length": _("it does not have 11 digits"),
-    "prefix": _("it must start with 13 to 19"),
-}
+# The wording of a refused number is top-up's too (one sentence, one list of reasons).
+MOBILE_REASONS: Mapping[str, Promise] = mobile_words.REASONS
 
 PROBLEM_TEXTS: Mapping[str, Promise] = {
     "BLOCKED_WORD": _("The %(field)s contains “%(word)s”, which is on the merchant's word list: "
@@ -77,8 +74,8 @@ PROBLEM_TEXTS: Mapping[str, Promise] = {
         "but every message sent with it will fail."
     ),
     rules.ILLEGAL_CONTENT_LENGTH: _(
-        "Signature and content together must be fewer than %(limit)s characters "
-        "(they have %(length)s)."
+        "With its signature in brackets the template has %(length)s characters; at most "
+        "%(limit)s are allowed."
     ),
     rules.ILLEGAL_PARAMER: _("The %(field)s must be one of: %(choices)s (got “%(value)s”)."),
     rules.ILLEGAL_REPORT_TYPE: _("The %(field)s must be one of: %(choices)s (got “%(value)s”)."),
@@ -88,7 +85,7 @@ PROBLEM_TEXTS: Mapping[str, Promise] = {
         "The message would have %(length)s characters with its signature; at most %(limit)s "
         "are allowed."
     ),
-    rules.ILLEGAL_MOBILE: _("“%(value)s” is not a mainland China mobile number: %(reason)s."),
+    rules.ILLEGAL_MOBILE: _(mobile_words.NOT_A_MOBILE),  # noqa: INT001 (marked where defined)
     DUPLICATE_MOBILE: _("Duplicate number: %(value)s is already on line %(first_line)s."),
     TOO_MANY_COLUMNS: _(
         "The line has %(count)s columns; at most 5 are read (the mobile and 4 variables)."
@@ -139,7 +136,7 @@ PROVIDER_ERRORS: Mapping[str, Promise] = {
     "ILLEGAL_TITLE": _("The title must be fewer than 12 characters."),
     "TEMPLATE_FAILED": _("The template failed review; edit it to resubmit it."),
     "ILLEGAL_CONTENT_LENGTH": _(
-        "Signature and content together must be fewer than 348 characters."
+        "With its signature in brackets a template may have at most 349 characters."
     ),
     "ILLEGAL_REPORT_TYPE": _("The channel (report type) is invalid."),
     "ILLEGAL_TEMPLATE_ID": _("The template number is invalid."),

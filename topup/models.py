@@ -104,13 +104,13 @@ class Product(models.Model):
 
 
 class OrderState(models.TextChoices):
-    CREATED = "created", _("created")
-    SUBMITTED = "submitted", _("submitted")
-    PENDING = "pending", _("in progress")
-    UNKNOWN = "unknown", _("uncertain")
-    MANUAL = "manual", _("waiting for manual confirmation")
-    SUCCESS = "success", _("succeeded")
-    FAILED = "failed", _("failed")
+    CREATED = "created", _("Created")
+    SUBMITTED = "submitted", _("Submitted")
+    PENDING = "pending", _("In progress")
+    UNKNOWN = "unknown", _("Uncertain")
+    MANUAL = "manual", _("Waiting for manual confirmation")
+    SUCCESS = "success", _("Succeeded")
+    FAILED = "failed", _("Failed")
 
 
 FINAL_STATES = frozenset({OrderState.SUCCESS, OrderState.FAILED})

@@ -17,6 +17,8 @@ from typing import Self
 import phonenumbers
 from phonenumbers import carrier as phonenumbers_carrier
 
+from providerkit.mobiles import MobileRefused, national_mobile
+
 
 class InvalidInput(ValueError):
     """A value we were about to send breaks a rule of the spec; `field` names the culprit."""
@@ -99,31 +101,21 @@ _CARRIER_NAMES = {
     "China Unicom": Carrier.CUCC,
     "China Telecom": Carrier.CTCC,
 }
-_MAINLAND_MOBILE = re.compile(r"1[3-9][0-9]{9}")  # not \d: it matches full-width digits
-_SEPARATORS = re.compile(r"[\s-]")
 
 
 def normalize_mobile(raw: str) -> str:
     """The 11-digit mainland mobile number in `raw`, which may carry `+86`/`86` and separators.
 
-    Spaces and hyphens are dropped because numbers pasted from spreadsheets carry them; anything
-    else (letters, brackets, a second number) is refused rather than guessed at.
+    The rule is SMS's too (`providerkit.mobiles`): spaces and hyphens are dropped because
+    numbers pasted from spreadsheets carry them; anything else (letters, brackets, a second
+    number) is refused rather than guessed at.
     """
     if not isinstance(raw, str):
         raise InvalidInput("mobile", f"must be a string, got {type(raw).__name__}")
-    compact = _SEPARATORS.sub("", raw)
-    if not compact:
-        raise InvalidInput("mobile", "is empty")
-    if compact.startswith("+86"):
-        compact = compact[3:]
-    elif compact.startswith("86") and len(compact) == 13:
-        compact = compact[2:]
-    if not _MAINLAND_MOBILE.fullmatch(compact):
-        raise InvalidInput(
-            "mobile",
-            f"{raw!r} is not a mainland mobile number (11 digits 1[3-9]..., optional +86)",
-        )
-    return compact
+    try:
+        return national_mobile(raw)
+    except MobileRefused as refused:
+        raise InvalidInput("mobile", str(refused)) from None
 
 
 def detect_carrier(mobile: str) -> Carrier | None:

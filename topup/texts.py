@@ -16,9 +16,13 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
+from backoffice.ui.mobile_words import NOT_A_MOBILE, reason_text
+
 # --- an order's rule problems (`topup.services.ordering.check_request`) ---------------------
 
-NOT_A_MOBILE = gettext_noop(
+# The wording of a refused number is SMS's too (backoffice.ui.mobile_words.NOT_A_MOBILE); this
+# older one is kept for the lines of batches checked before.
+OLD_NOT_A_MOBILE = gettext_noop(
     "%(value)s is not a mainland mobile number (11 digits starting with 13-19, optionally +86).")
 NO_PRODUCT = gettext_noop("No product code given.")
 UNKNOWN_PRODUCT = gettext_noop("Unknown product code %(code)s.")
@@ -55,9 +59,16 @@ def field_label(code: str) -> str:
     return str(FIELD_LABELS.get(code, code))
 
 
+def _worded(template: str, params: Mapping[str, object]) -> Mapping[str, object]:
+    """The values of a message, with a refused number's reason code put in words."""
+    if template == NOT_A_MOBILE and "reason" in params:
+        return {**params, "reason": reason_text(str(params["reason"]))}
+    return params
+
+
 def problem_text(template: str, params: Mapping[str, str] | None = None) -> str:
     """A message id marked above, translated now and filled with its values (by name)."""
-    return gettext(template) % params if params else gettext(template)
+    return gettext(template) % _worded(template, params) if params else gettext(template)
 
 
 def at_confirmation_text(message: str) -> str:
@@ -72,7 +83,8 @@ def shown_text(problem: Mapping[str, object]) -> str:
         return str(problem.get("message", ""))
     params = problem.get("params") or {}
     try:
-        text = gettext(template) % params if params else gettext(template)
+        text = (gettext(template) % _worded(template, dict(params))  # type: ignore[call-overload]
+                if params else gettext(template))
     except (KeyError, TypeError, ValueError):
         # A translation that lost a placeholder must not hide the problem.
         return str(problem.get("message", ""))

@@ -87,7 +87,7 @@ def _record_permissions(owner: Any, verb: str, names: list[str]) -> None:
     kind = "group" if isinstance(owner, Group) else "user"
     listed = ", ".join(names)
     record(APP, f"{kind}.permissions", target=owner,
-           summary=f"{_owner_name(owner)} {verb} {len(names)} permission(s): {listed}")
+           summary=f"{_owner_name(owner)} {verb} permissions ({len(names)}): {listed}")
 
 
 def permissions_changed(sender: type[Model], instance: Any, action: str, reverse: bool,
@@ -168,7 +168,7 @@ def failures_cleared(sender: type[Model], instance: AccessAttempt, **kwargs: obj
     limit = getattr(settings, "AXES_FAILURE_LIMIT", 0)
     locked = isinstance(limit, int) and instance.failures_since_start >= limit
     record(APP, "login_failures.clear", target=instance.username or "",
-           summary=f"{instance.failures_since_start} failed sign-in(s) of "
+           summary=f"failed sign-ins ({instance.failures_since_start}) of "
                    f"{instance.username or '-'} from {instance.ip_address or '-'} cleared"
                    + (", which lifts its lockout" if locked else ""))
 

@@ -41,8 +41,29 @@ class Mark:
     point: tuple[float, float] | None = None
 
 
+# The pages' own date format (lists, details and the audit log write Y-m-d in every language).
+DAY_FORMAT = "Y-m-d"
+
+
 def _day(value: date) -> str:
-    return str(formats.date_format(value, "SHORT_DATE_FORMAT"))
+    return str(formats.date_format(value, DAY_FORMAT))
+
+
+def facts(chart: DailyChart) -> str:
+    """What the chart shows, as text beside it: the latest reading and the range; or, below
+    two readings, that there is not enough data yet for a trend."""
+    known = [(day, value) for day, value in zip(chart.days, chart.values, strict=True)
+             if value is not None]
+    if not known:
+        return _("No data yet.")
+    day, latest = known[-1]
+    if len(known) < 2:
+        return _("Not enough data yet: one reading, %(value)s on %(day)s.") % {
+            "value": chart.format_value(latest), "day": _day(day)}
+    values = [value for _day_, value in known]
+    return _("Latest %(value)s (%(day)s); range %(low)s to %(high)s.") % {
+        "value": chart.format_value(latest), "day": _day(day),
+        "low": chart.format_value(min(values)), "high": chart.format_value(max(values))}
 
 
 def summary(chart: DailyChart) -> str:
@@ -118,5 +139,8 @@ def sparkline(chart: DailyChart, name: str) -> dict[str, Any]:
         "height": HEIGHT,
         "marks": marks,
         "polyline": " ".join(f"{mark.point[0]},{mark.point[1]}" for mark in marks if mark.point),
+        # One reading makes no line: it is drawn as a dot.
+        "dot": marks[0].point if chart.kind == "line" and len(marks) == 1 else None,
         "summary": summary(chart),
+        "facts": facts(chart),
     }

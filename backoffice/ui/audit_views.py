@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 
 from backoffice.annotations import StaffRequest
 from backoffice.models import AuditEntry
+from backoffice.security.audit_words import app_label, words
 from backoffice.ui.csv_export import csv_lines
 
 PAGE_SIZE = 50
@@ -40,7 +41,7 @@ class AuditFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         apps = AuditEntry.objects.order_by("app").values_list("app", flat=True).distinct()
         app_field = cast(forms.ChoiceField, self.fields["app"])
-        app_field.choices = [("", _("Any app")), *((a, a) for a in apps)]
+        app_field.choices = [("", _("Any app")), *((a, app_label(a)) for a in apps)]
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -80,12 +81,15 @@ def audit_log(request: StaffRequest) -> HttpResponse:
     query.pop("page", None)
     return render(request, "backoffice/audit_log.html", {
         "form": form if request.GET else AuditFilterForm(), "page": page,
-        "query": query.urlencode(),
+        "rows": [words(entry) for entry in page], "query": query.urlencode(),
     })
 
 
-CSV_HEADER = ("when", "person", "address", "app", "action", "object type", "object",
-              "summary", "outcome")
+def csv_header() -> tuple[str, ...]:
+    """The page's column headings, then the action's code and the text as recorded (the
+    evidence the hash chain covers), for whoever checks an entry against the chain."""
+    return (_("When"), _("Person"), _("Address"), _("App"), _("Action"), _("Object"),
+            _("Summary"), _("Outcome"), _("Action code"), _("Recorded details"))
 
 
 @permission_required(VIEW_PERMISSION, raise_exception=True)
@@ -94,15 +98,15 @@ def audit_csv(request: StaffRequest) -> HttpResponseBase:
     if not form.is_valid():
         return render(request, "backoffice/audit_log.html", {
             "form": form, "page": Paginator(AuditEntry.objects.none(), PAGE_SIZE).get_page(1),
-            "query": "",
+            "rows": [], "query": "",
         }, status=400)
     rows = (
-        (timezone.localtime(entry.at).isoformat(timespec="seconds"), entry.actor_name,
-         entry.address or "", entry.app, entry.action, entry.object_type, entry.object_id,
-         entry.summary, entry.outcome)
-        for entry in filtered(form).iterator(chunk_size=2000)
+        (timezone.localtime(said.entry.at).isoformat(timespec="seconds"),
+         said.entry.actor_name, said.entry.address or "", said.app, said.action, said.object,
+         said.summary, said.outcome, said.entry.action, said.entry.summary)
+        for said in map(words, filtered(form).iterator(chunk_size=2000))
     )
-    response = StreamingHttpResponse(csv_lines(CSV_HEADER, rows),
+    response = StreamingHttpResponse(csv_lines(csv_header(), rows),
                                      content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="audit-log.csv"'
     return response

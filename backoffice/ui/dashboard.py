@@ -21,7 +21,10 @@ def dashboard(request: StaffRequest) -> HttpResponse:
 
 
 class ServiceOverviewView(TemplateView):
-    """A service's home page: where the back-office reaches the provider and how it went."""
+    """A service's home page: whether the back-office reaches the provider and how it went.
+
+    The provider's addresses are left out: they are operators' settings, shown on the
+    readiness page, and a staff page says things in words."""
 
     template_name = "backoffice/service_overview.html"
     service_key = ""
@@ -31,12 +34,10 @@ class ServiceOverviewView(TemplateView):
         if not self.request.user.has_perm(service.access_permission):
             raise PermissionDenied
         provider = settings.PROVIDER[service.key]
-        endpoints = [(key, value) for key, value in provider.items() if key.endswith("url")]
         configured = all(value for _, value in provider.items())
         return {
             **super().get_context_data(**kwargs),
             "service": service,
-            "endpoints": endpoints,
             "configured": configured,
             "contact": ProviderContact.objects.filter(service=service.key).first(),
         }

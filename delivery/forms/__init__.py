@@ -42,21 +42,17 @@ _DOMAIN = re.compile(r"(\*\.)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*
 _PRINTABLE = re.compile(r"[\x20-\x7e]*")
 
 
-def link_errors(error: rules.LinkError) -> dict[str, list[str]]:
-    """LinkError problems by form field (`__all__` for fields the form does not have)."""
-    by_field: dict[str, list[str]] = {}
-    for problem in error.problems:
-        by_field.setdefault(problem.field, []).append(problem_text(problem))
-    return by_field
-
-
 def add_link_errors(form: forms.Form, error: rules.LinkError,
                     field_map: dict[str, str] | None = None) -> None:
+    """Each problem at its field, or, for a field the form does not have, above the form
+    with the field's name."""
     field_map = field_map or {}
-    for field_name, messages in link_errors(error).items():
-        target = field_map.get(field_name, field_name)
-        for message in messages:
-            form.add_error(target if target in form.fields else None, message)
+    for problem in error.problems:
+        target = field_map.get(problem.field, problem.field)
+        if target in form.fields:
+            form.add_error(target, problem_text(problem))
+        else:
+            form.add_error(None, problem_text(problem, named=True))
 
 
 class PathField(forms.CharField):
@@ -291,7 +287,10 @@ class ImageForm(OptionalSigningForm):
         self._check_watermark_choice(data)
         for problem in rules.check_image_params(self.pairs()):
             target = self.PROBLEM_FIELDS.get(problem.field, f"key_{problem.field}")
-            self.add_error(target if target in self.fields else None, problem_text(problem))
+            if target in self.fields:
+                self.add_error(target, problem_text(problem))
+            else:
+                self.add_error(None, problem_text(problem, named=True))
         return data
 
     def _clean_version_params(self, data: dict[str, Any]) -> None:
@@ -301,8 +300,8 @@ class ImageForm(OptionalSigningForm):
         try:
             data["version_pairs"] = rules.parse_image_params(text)
         except rules.LinkError as error:
-            for problem in error.problems:
-                self.add_error("version_params", problem_text(problem))
+            for problem in error.problems:  # several keys in one field: each names its key
+                self.add_error("version_params", problem_text(problem, named=True))
 
     def _check_watermark_choice(self, data: dict[str, Any]) -> None:
         if (data.get("wm_text") or "").strip() and (data.get("wm_image") or "").strip():
@@ -458,7 +457,8 @@ class ImageVersionForm(forms.ModelForm[ImageVersion]):
         try:
             return rules.image_params_text(rules.parse_image_params(text))
         except rules.LinkError as error:
-            raise ValidationError([problem_text(p) for p in error.problems]) from None
+            # One field holds every key: each problem names its key (fw: ...).
+            raise ValidationError([problem_text(p, named=True) for p in error.problems]) from None
 
 
 class BaseImageVersionFormSet(BaseModelFormSet[ImageVersion, "ImageVersionForm"]):

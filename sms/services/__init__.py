@@ -51,6 +51,7 @@ from sms.services.progress import (
     campaign_counts,
     polled_campaign_counts,
     recently_sent_elsewhere,
+    recently_sent_numbers,
 )
 from sms.services.reports import MAX_PAGES as REPORT_MAX_PAGES
 from sms.services.reports import ReportSync, sync_reports
@@ -67,6 +68,7 @@ from sms.services.review_time import ReviewTime, expected_review
 from sms.services.scheduling import (
     StartTimeError,
     check_start_time,
+    first_send_at,
     marketing_window,
     parse_start_time,
 )
@@ -176,12 +178,14 @@ __all__ = [
     "invalid_numbers_count",
     "latest_quota",
     "marketing_window",
+    "first_send_at",
     "messages_by_status",
     "next_scheduled_campaign",
     "parse_start_time",
     "polled_campaign_counts",
     "preview_recipients",
     "recently_sent_elsewhere",
+    "recently_sent_numbers",
     "redraft_recipients",
     "refresh_quota",
     "remove_number",

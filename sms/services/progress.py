@@ -136,6 +136,23 @@ def recently_sent_elsewhere(campaign: Campaign) -> int:
             .exclude(campaign_id=campaign.pk).values("mobile").distinct().count())
 
 
+def recently_sent_numbers(campaign: Campaign, limit: int = 10) -> list[tuple[str, int]]:
+    """Up to `limit` of those numbers, each with the other campaign that sent it last (the
+    newest first), so that the page can name them rather than only count them."""
+    since = timezone.now() - RECENT_SEND_WINDOW
+    mobiles = campaign.messages.values("mobile")
+    rows = (Message.objects.filter(mobile__in=mobiles, submitted_at__gte=since)
+            .exclude(campaign_id=campaign.pk).order_by("-submitted_at")
+            .values_list("mobile", "campaign_id")[: limit * 20])
+    named: dict[str, int] = {}
+    for mobile, other in rows:
+        if mobile not in named:
+            named[mobile] = other
+        if len(named) == limit:
+            break
+    return list(named.items())
+
+
 # The campaign page polls its progress every second while sending: the grouped count reads
 # every message of the campaign, so one count serves the page and every poll of this many
 # seconds.

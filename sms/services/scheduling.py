@@ -63,6 +63,17 @@ def bound_by_window(campaign: Campaign) -> bool:
     return campaign.template.type == MessageType.MARKETING and not campaign.window_overridden
 
 
+def first_send_at(campaign: Campaign) -> datetime | None:
+    """When a scheduled campaign's first message really goes out, if not at its start: a
+    marketing campaign that starts outside the sending window waits for the window to open.
+    None when it starts on time (inside the window, an industry template, or overridden)."""
+    if campaign.scheduled_at is None or not bound_by_window(campaign):
+        return None
+    local = timezone.localtime(campaign.scheduled_at, timezone.get_default_timezone())
+    window = marketing_window()
+    return None if window.contains(local) else window.next_opening(local)
+
+
 def window_opens_at(now: datetime | None = None) -> datetime | None:
     """None while the marketing window is open; otherwise when it opens next (aware)."""
     local = timezone.localtime(now or timezone.now(), timezone.get_default_timezone())

@@ -103,6 +103,9 @@ def _detail(
             "halt_text": _halt_text(campaign),
             "counts": counts,
             "recently_sent_text": _recently_sent_text(recently_sent),
+            "recently_sent_numbers": services.recently_sent_numbers(campaign)
+            if recently_sent else [],
+            "bad_line_count": campaign.bad_lines,
             "invalid_count": invalid_count,
             "sending_text": _sending_text(counts) if counts else "",
             "delivery_text": _delivery_text(counts) if counts else "",
@@ -110,6 +113,7 @@ def _detail(
             or ScheduleForm(can_override=may_override_window(request.user, campaign.template.type)),
             "reschedule_form": reschedule_form or _reschedule_form(campaign),
             "window": services.marketing_window(),
+            "first_send_at": services.first_send_at(campaign),
             **abilities(request.user),
         },
     )

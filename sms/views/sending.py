@@ -54,7 +54,7 @@ def send(request: StaffRequest) -> HttpResponse:
         "sms/send.html",
         {"form": form, "preview": preview, "draft": draft, "bad_lines": _bad_rows(preview),
          "suppressed_lines": _suppressed_rows(preview), "blocked": blocked,
-         "schedule_form": schedule},
+         "schedule_form": schedule, "window": services.marketing_window()},
     )
 
 

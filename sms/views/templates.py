@@ -183,13 +183,14 @@ def template_check(request: HttpRequest) -> JsonResponse:
         type=request.POST.get("type", ""),
         report_type=request.POST.get("report_type", ""),
     )
+    problems_found = rules.check_template(draft)
     problems = [
         {
             "field": problem.field,
             "severity": str(problem.severity),
             "text": texts.problem_text(problem),
         }
-        for problem in rules.check_template(draft)
+        for problem in problems_found
     ]
     count = rules.variable_count(draft.content)
     samples = [
@@ -198,11 +199,13 @@ def template_check(request: HttpRequest) -> JsonResponse:
     preview = None
     if draft.content.strip() and draft.sign_location in rules.SIGN_LOCATIONS:
         result = rules.preview_message(draft.content, draft.temp_sign, draft.sign_location, samples)
+        # The template's own limit, when broken, is said in the server's words: one count.
+        too_long = [p for p in problems_found if p.code == rules.ILLEGAL_CONTENT_LENGTH]
         preview = {
             "text": result.text,
             "length": result.billed_length,
             "units": result.units,
-            "summary": _preview_summary(result),
+            "summary": texts.problem_text(too_long[0]) if too_long else _preview_summary(result),
         }
     return JsonResponse({"problems": problems, "preview": preview, "variables": count})
 

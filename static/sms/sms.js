@@ -178,6 +178,28 @@
     });
   }
 
+  function minutesOf(hhmm) {
+    var parts = hhmm.split(":");
+    return Number(parts[0]) * 60 + Number(parts[1]);
+  }
+
+  // When a marketing message chosen for `value` (a datetime-local, Asia/Shanghai wall time)
+  // really goes out, as "YYYY-MM-DD HH:MM", or null when `value` is inside the window
+  // `start`-`end` (end excluded; an end before the start spans midnight), as sms.window says.
+  function firstSendTime(value, start, end) {
+    var match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(value || "");
+    if (!match) { return null; }
+    var at = Number(match[4]) * 60 + Number(match[5]);
+    var open = minutesOf(start), close = minutesOf(end);
+    var inside = open < close ? (at >= open && at < close) : (at >= open || at < close);
+    if (inside) { return null; }
+    var day = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+    if (open <= at) { day.setUTCDate(day.getUTCDate() + 1); }
+    function two(n) { return (n < 10 ? "0" : "") + n; }
+    return day.getUTCFullYear() + "-" + two(day.getUTCMonth() + 1) + "-" + two(day.getUTCDate())
+      + " " + start;
+  }
+
   function setupStartTime(form) {
     // "Send now" needs no time: the time field shows (and is sent) only with "At a date and
     // time". Without this script the field simply stays visible and is ignored for "now".
@@ -185,13 +207,27 @@
     var field = form.querySelector('.field[data-field="start_at"]');
     var input = field ? field.querySelector("input[name=start_at]") : null;
     if (!radios.length || !input) { return; }
+    var buttons = form.querySelectorAll("button[data-label-later]");
+    var warning = form.querySelector(".window-wait");
     function sync() {
       var later = form.querySelector("input[type=radio][name=when]:checked");
       var show = Boolean(later && later.value === "later");
       field.hidden = !show;
       input.disabled = !show;
+      // The button says what it does: send now, or schedule for the chosen time.
+      buttons.forEach(function (button) {
+        button.textContent = show ? button.dataset.labelLater : button.dataset.labelNow;
+      });
+      if (warning) {
+        var opening = show ? firstSendTime(input.value, warning.dataset.windowStart,
+                                           warning.dataset.windowEnd) : null;
+        warning.hidden = !opening;
+        warning.textContent = opening ? warning.dataset.text.replace("%(when)s", opening) : "";
+      }
     }
     radios.forEach(function (radio) { radio.addEventListener("change", sync); });
+    input.addEventListener("input", sync);
+    input.addEventListener("change", sync);
     sync();
   }
 

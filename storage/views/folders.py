@@ -52,6 +52,8 @@ from storage.views.navigation import (
 from storage.views.uploads import script_texts, status_json
 
 PROVIDER_ERRORS = (StorageError, ProviderNotConfigured, rules.RuleViolation)
+# The query parameter that brings a refused folder name back to the New folder field.
+NEW_FOLDER = "new_folder"
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,7 @@ def browser(request: StaffRequest) -> HttpResponse:
     if request.GET.get("partial") == "listing":
         return render(request, "storage/_listing.html", context)
     context.update(
-        folder_form=FolderForm(initial={"parent": folder}),
+        folder_form=_folder_form(request, folder),
         options_form=UploadOptionsForm(initial={"folder": folder}),
         pending=[status_json(task) for task in _pending_uploads(service, folder)],
         contact=ProviderContact.objects.filter(service="storage").first(),
@@ -196,18 +198,35 @@ def create_folder(request: StaffRequest) -> HttpResponse:
     form = FolderForm(request.POST)
     parent = form.data.get("parent") or paths.ROOT
     if not form.is_valid():
-        for errors in form.errors.values():
-            for message in errors:
-                messages.error(request, str(message))
-        return redirect(browse_url(service, folder_param(parent)[0]))
+        # Back to the folder with the typed name, which the folder page checks again and
+        # shows at the New folder field with its problem (nothing is kept on the server).
+        return redirect(_with_typed_name(browse_url(service, folder_param(parent)[0]),
+                                         str(form.data.get("name", ""))))
     path = form.cleaned_data["path"]
     try:
         services.create_folder(service, form.cleaned_data["parent"], form.cleaned_data["name"])
     except PROVIDER_ERRORS as failure:
         messages.error(request, error_text(failure, path))
+        return redirect(_with_typed_name(browse_url(service, form.cleaned_data["parent"]),
+                                         form.cleaned_data["name"]))
     else:
         messages.success(request, gettext("Folder %(path)s created.") % {"path": path})
     return redirect(browse_url(service, form.cleaned_data["parent"]))
+
+
+def _with_typed_name(url: str, name: str) -> str:
+    separator = "&" if "?" in url else "?"
+    return f"{url}{separator}{urlencode({NEW_FOLDER: name[:255]})}"
+
+
+def _folder_form(request: StaffRequest, folder: str) -> FolderForm:
+    """The New folder form: empty, or, back from a refused creation, holding the typed name
+    and (when the name itself is wrong) its problem at the field."""
+    if NEW_FOLDER not in request.GET:
+        return FolderForm(initial={"parent": folder})
+    form = FolderForm({"parent": folder, "name": request.GET[NEW_FOLDER]})
+    form.is_valid()
+    return form
 
 
 def _form_errors(request: StaffRequest, form: forms.Form) -> None:

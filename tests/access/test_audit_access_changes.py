@@ -97,7 +97,7 @@ def test_a_users_permissions_from_the_admin_are_recorded(admin_client, django_us
     change_user_in_admin(admin_client, ann, user_permissions=[permission.pk])
     entry = written("user.permissions").get()
     assert (entry.actor_name, entry.summary) == (
-        "root", "ann gains 1 permission(s): sms.override_quiet_hours")
+        "root", "ann gains permissions (1): sms.override_quiet_hours")
 
 
 def test_a_groups_permissions_are_recorded_from_either_side():
@@ -108,10 +108,10 @@ def test_a_groups_permissions_are_recorded_from_either_side():
     group.permissions.add(permission)
     group.permissions.clear()
     assert summaries("group.permissions") == [
-        "Helpers gains 1 permission(s): sms.override_quiet_hours",
-        "Helpers loses 1 permission(s): sms.override_quiet_hours",
-        "Helpers gains 1 permission(s): sms.override_quiet_hours",
-        "Helpers loses 1 permission(s): sms.override_quiet_hours",
+        "Helpers gains permissions (1): sms.override_quiet_hours",
+        "Helpers loses permissions (1): sms.override_quiet_hours",
+        "Helpers gains permissions (1): sms.override_quiet_hours",
+        "Helpers loses permissions (1): sms.override_quiet_hours",
     ]
 
 
@@ -175,14 +175,14 @@ def test_an_unlock_in_the_admin_is_recorded(admin_client, django_user_model, set
     assert response.status_code == 302
     unlock = written("login_failures.clear").get()
     assert (unlock.actor_name, unlock.summary) == (
-        "root", "5 failed sign-in(s) of ann from 10.6.6.6 cleared, which lifts its lockout")
+        "root", "failed sign-ins (5) of ann from 10.6.6.6 cleared, which lifts its lockout")
 
 
 def test_an_unlock_by_command_is_recorded():
     lock_out()
     call_command("axes_reset_username", "ann")
     assert summaries("login_failures.clear") == [
-        "5 failed sign-in(s) of ann from 10.6.6.6 cleared, which lifts its lockout"]
+        "failed sign-ins (5) of ann from 10.6.6.6 cleared, which lifts its lockout"]
 
 
 def test_the_audit_page_names_the_new_actions_in_the_readers_language(make_user):

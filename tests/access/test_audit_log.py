@@ -138,9 +138,9 @@ def test_the_csv_export_holds_the_filtered_entries_with_formulas_defused(auditor
     response = auditor_client.get(reverse("audit_csv"), {"app": "storage"})
     body = b"".join(response.streaming_content).decode()
     lines = body.lstrip("\ufeff").splitlines()
-    assert lines[0].startswith("when,person,address,app,action")
+    assert lines[0].startswith("When,Person,Address,App,Action")
     assert len(lines) == 2
-    assert "'=HYPERLINK" in lines[1] and ",'+1," in lines[1]
+    assert "'=HYPERLINK" in lines[1] and lines[1].endswith(",'+1")
 
 
 def test_the_acting_person_and_address_come_from_the_request(make_user):

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-SCALE_ERROR = "scale: must be a whole number from 1 to 1000, not “1500”."
+SCALE_ERROR = "Must be a whole number from 1 to 1000, not “1500”."
 
 
 def test_a_field_error_is_shown_beside_its_field_and_not_again_in_the_preview(

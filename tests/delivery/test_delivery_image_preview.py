@@ -48,7 +48,7 @@ def test_bad_values_come_back_as_messages(photo: Edge, manager_client: Any) -> N
     assert response.status_code == 400
     # beside its field only; the preview itself says where to look
     assert response.json()["fields"] == {
-        "key_scale": ["scale: must be a whole number from 1 to 1000, not “1001”."]}
+        "key_scale": ["Must be a whole number from 1 to 1000, not “1001”."]}
     assert response.json()["errors"] == ["Correct the marked fields to see the image."]
 
 

@@ -97,7 +97,7 @@ def test_a_download_link_may_be_signed(manager_client: Any) -> None:
 def test_builder_errors_name_their_field(manager_client: Any) -> None:
     assert "two digits" in errors(build(manager_client, "bypass", path="/a.js", upv="5x"),
                                   "bypass")["upv"][0]
-    assert "line 2" in errors(build(manager_client, "combine", directory="/js",
+    assert "Line 2" in errors(build(manager_client, "combine", directory="/js",
                                     files="a.js\nb.txt"), "combine")["files"][0]
     assert errors(build(manager_client, "secret", path="a.jpg", secret="S3"), "secret")["path"]
 

@@ -66,7 +66,7 @@ def test_bad_settings_are_refused_naming_the_field(manager_client: Any, fields: 
 
 @pytest.mark.parametrize(("name", "params", "field", "fragment"), [
     ("thumb", "/fw/abc", "params", "fw"),
-    ("thumb", "/fw/100/fh/100", "params", "only one size"),
+    ("thumb", "/fw/100/fh/100", "params", "Only one size"),
     ("my-thumb", "/fw/100", "name", "letters or digits"),
     ("thumb", "/zoom/2", "params", "zoom"),
 ])

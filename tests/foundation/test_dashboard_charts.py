@@ -37,7 +37,7 @@ def test_bars_scale_to_the_busiest_day_and_a_quiet_day_still_shows():
     assert len(marks) == 14
     assert marks[-1].height == pytest.approx(HEIGHT - 2) and marks[-1].y == pytest.approx(2)
     assert marks[0].height == 1  # a sliver: fourteen days read as fourteen days
-    assert marks[-1].label == "11/25/2026: 10"
+    assert marks[-1].label == "2026-11-25: 10"  # the pages' date format
     assert all(marks[i].x < marks[i + 1].x for i in range(13))
 
 
@@ -48,9 +48,18 @@ def test_a_line_leaves_days_without_a_reading_out_and_a_flat_level_in_the_middle
     assert points(chart([None] * 14, kind="line")) == []
 
 
+def test_the_facts_beside_a_chart_say_the_latest_reading_and_the_range():
+    from backoffice.templatetags.sparklines import facts
+
+    assert facts(chart([0] * 12 + [7, 3])) == "Latest 3 (2026-11-25); range 0 to 7."
+    assert facts(chart([None] * 13 + [5], kind="line")) == (
+        "Not enough data yet: one reading, 5 on 2026-11-25.")
+    assert facts(chart([None] * 14, kind="line")) == "No data yet."
+
+
 def test_the_summary_says_the_range_the_extremes_and_today():
     assert summary(chart([0] * 12 + [7, 3])) == (
-        "Messages sent per day from 11/12/2026 to 11/25/2026: lowest 0, highest 7, today 3.")
+        "Messages sent per day from 2026-11-12 to 2026-11-25: lowest 0, highest 7, today 3.")
     assert summary(chart([None] * 14, kind="line")) == (
         "Messages sent per day: nothing recorded in the last 14 days.")
 

@@ -158,7 +158,8 @@ def test_it_accepts_signature_and_content_of_347_characters():
 def test_it_refuses_signature_and_content_of_348_characters():
     problems = check_template(replace(GOOD, temp_sign="abc", content="好" * 345))
     assert [(p.field, p.code) for p in problems] == [("content", ILLEGAL_CONTENT_LENGTH)]
-    assert problems[0].params == {"limit": 348, "length": 348}
+    # Counted with the signature's brackets, as the live preview counts: 350 of at most 349.
+    assert problems[0].params == {"limit": 349, "length": 350}
     assert has_errors(problems)
 
 

@@ -71,7 +71,7 @@ def test_an_import_sets_suppressed_numbers_aside_as_lines_counted_on_the_check_p
     page = operator_client.get(reverse("sms:campaign", args=[campaign.pk])).content.decode()
     assert '<dd data-total="suppressed">1,002</dd>' in page
     assert f"{every[1000]} is on the suppression list (Complaint): it is not sent." in page
-    assert "suppressed: 1,002" in page
+    assert "suppressed: 1,002 times" in page  # reasons are counted apart from lines
     assert "Send to 1498 numbers" in page
 
 

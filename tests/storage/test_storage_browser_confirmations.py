@@ -73,6 +73,7 @@ def test_select_all_ticks_every_entry_of_the_page(page, live_server, staff_login
 def test_a_single_delete_button_asks_on_the_same_page(page, live_server, staff_login, docs):
     staff_login("content", groups=("Content managers",))
     page.goto(f"{live_server.url}/storage/?path=/docs")
+    page.click("tr[data-name='b.txt'] .row-menu summary")  # the row's compact menu
     page.click("tr[data-name='b.txt'] [data-action=delete]")
     assert page.inner_text("#confirm-question") == "Delete the file /docs/b.txt of demo-bucket?"
     page.click("#confirm-action")

@@ -139,11 +139,19 @@ def test_an_existing_folder_and_a_bad_name_are_refused_clearly(manager_client, b
     again = manager_client.post(reverse("storage:create_folder"),
                                 {"parent": "/photos", "name": "2024"})
     assert "A folder /photos/2024 already exists." in messages_of(again)
+    assert "value=\"2024\"" in manager_client.get(again.url).content.decode()
     slash = manager_client.post(reverse("storage:create_folder"),
                                 {"parent": "/photos", "name": "a/b"})
-    assert "A name must not contain “/”." in messages_of(slash)
+    assert messages_of(slash) == []
+    assert folder_field(manager_client.get(slash.url)) == ("a/b", ["A name must not contain “/”."])
     with pytest.raises(NotFound):
         bucket.head("/photos/a")
+
+
+def folder_field(page) -> tuple[str, list[str]]:
+    """The New folder field's value and the problems shown at it."""
+    form = page.context["folder_form"]
+    return form["name"].value(), form.errors.get("name", [])
 
 
 def test_a_folder_name_with_a_text_direction_character_is_refused_naming_the_field(
@@ -151,9 +159,9 @@ def test_a_folder_name_with_a_text_direction_character_is_refused_naming_the_fie
     response = manager_client.post(reverse("storage:create_folder"),
                                    {"parent": "/photos", "name": "名前\u202egnp.exe"})
     assert response.status_code == 302
-    assert messages_of(response) == [
+    assert folder_field(manager_client.get(response.url)) == ("名前\u202egnp.exe", [
         "The folder name must not contain control or text-direction characters (U+202E): "
-        "they make a name show differently from what it is."]
+        "they make a name show differently from what it is."])
     assert not StoredFile.objects.exists()
 
 

@@ -75,7 +75,7 @@ def test_problems_read_in_the_reader_language_not_the_uploader(client, products)
     english = page(client, batch, "en")
 
     assert "不是" in chinese and "CMCC_999" in chinese  # translated, values filled in
-    assert "is not a mainland mobile number" not in chinese
+    assert "is not a mainland China mobile number" not in chinese
     assert "Unknown product code CMCC_999." in english
     assert "与第 4 行" in chinese  # the duplicate warning, with its line
     assert "手机号码" in chinese  # the field's label, not its code

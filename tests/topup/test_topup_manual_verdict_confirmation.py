@@ -96,7 +96,7 @@ def test_an_order_settled_meanwhile_is_named_instead_of_asked(client, manual_ord
     page = client.post(url(manual_order), {"outcome": "success", "reason": REASON})
 
     assert 'id="confirmation"' not in page.content.decode()
-    assert "no longer waiting for confirmation; it is now failed" in " ".join(
+    assert "no longer waiting for confirmation; its state is now “Failed”" in " ".join(
         page.context["form"].errors["outcome"])
     manual_order.refresh_from_db()
     assert manual_order.state == OrderState.FAILED

@@ -83,7 +83,7 @@ def test_a_missing_or_bad_idempotency_key_is_refused(operator, products, key):
 
 @pytest.mark.parametrize("body,field,words", [
     ({"product": "CMCC_10"}, "mobile", "required"),
-    (order_body(mobile="12345"), "mobile", "not a mainland mobile number"),
+    (order_body(mobile="12345"), "mobile", "not a mainland China mobile number"),
     (order_body(product="NOPE_1"), "product", "Unknown product code"),
     (order_body(product="CUCC_20"), "product", "CMCC number"),
     (order_body(prodtime=5), "prodtime", "not a valid choice"),

@@ -43,11 +43,11 @@ def test_the_form_names_a_bad_mobile_even_before_a_product_is_picked(operator, p
         "mobile": "12345", "prodtime": 9, "prodstandard": 7})
 
     errors = response.context["form"].errors
-    assert "not a mainland mobile number" in " ".join(errors["mobile"])
+    assert "not a mainland China mobile number" in " ".join(errors["mobile"])
     assert "required" in " ".join(errors["product"])
     assert "valid choice" in " ".join(errors["prodtime"])
     page = response.content.decode()
-    assert "not a mainland mobile number" in page and "This field is required." in page
+    assert "not a mainland China mobile number" in page and "This field is required." in page
     assert not Order.objects.exists()
 
 

@@ -114,7 +114,7 @@ def test_a_single_top_up_is_placed_from_the_form(operator, products,
 
 
 @pytest.mark.parametrize("data,field,words", [
-    ({"mobile": "12345"}, "mobile", "not a mainland mobile number"),
+    ({"mobile": "12345"}, "mobile", "not a mainland China mobile number"),
     ({"mobile": ""}, "mobile", "required"),
     ({"product": "CUCC_20"}, "product", "CMCC number"),
     ({"product": "CMCC_30-off"}, "product", "valid choice"),

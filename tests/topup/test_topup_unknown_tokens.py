@@ -56,9 +56,9 @@ def test_a_minutes_unknown_tokens_become_one_audit_entry_with_the_count(settings
     assert services.report_unknown_tokens() == 2
     assert services.report_unknown_tokens() == 0  # each minute reported once
     entry = AuditEntry.objects.get(action="api_token.refused", address="203.0.113.9")
-    assert entry.outcome == "refused" and entry.summary.startswith("25 unknown API token(s)")
+    assert entry.outcome == "refused" and entry.summary.startswith("unknown API tokens: 25,")
     network = AuditEntry.objects.get(action="api_token.refused", object_id="2001:db8:5:6::/64")
-    assert network.summary.startswith("1 unknown API token(s)")
+    assert network.summary.startswith("unknown API tokens: 1,")
 
 
 def test_the_retired_token_scheme_is_refused_with_a_reason_and_counted():

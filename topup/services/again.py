@@ -52,8 +52,9 @@ def top_up_again(order_id: int, *, requested_by: StaffUser) -> tuple[Order, bool
         if failed.state != OrderState.FAILED:
             raise OrderInputError(
                 "order",
-                _("Only a failed order can be topped up again; order %(custno)s is "
-                  "%(state)s.") % {"custno": failed.custno, "state": failed.get_state_display()},
+                _("Only a failed order can be topped up again; order %(custno)s is in the "
+                  "state “%(state)s”.") % {"custno": failed.custno,
+                                          "state": failed.get_state_display()},
             )
         earlier = topped_up_again_as(failed)
         if earlier:

@@ -146,7 +146,7 @@ def report_unknown_tokens() -> int:
         record("topup", "api_token.refused", target=tally.address,
                outcome=AuditOutcome.REFUSED,
                address=None if network or tally.address == "unknown" else tally.address,
-               summary=f"{tally.count} unknown API token(s) from {tally.address} in the minute "
+               summary=f"unknown API tokens: {tally.count}, from {tally.address} in the minute "
                        f"from {tally.minute:%Y-%m-%d %H:%M} UTC")
         written += 1
     tallies.forget_before(timezone.now() - timedelta(days=TALLY_KEEP_DAYS))

@@ -54,7 +54,7 @@ def confirm_manual(order_id: int, outcome: str, reason: str, user: StaffUser) ->
         state = Order.objects.values_list("state", flat=True).get(pk=order_id)
         raise OrderInputError(
             "outcome",
-            _("This order is no longer waiting for confirmation; it is now %(state)s.")
+            _("This order is no longer waiting for confirmation; its state is now “%(state)s”.")
             % {"state": OrderState(state).label},
         )
     logger.info("top-up order %s confirmed as %s by %s", order_id, outcome, user)

@@ -19,6 +19,8 @@ from backoffice.annotations import StaffUser
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.operations.queue import enqueue
 from backoffice.security.audit import audited
+from backoffice.ui.mobile_words import NOT_A_MOBILE
+from providerkit.mobiles import MobileRefused, national_mobile
 from topup import texts
 from topup.client import ChargeResult
 from topup.conf import knob
@@ -28,7 +30,6 @@ from topup.rules import (
     InvalidInput,
     detect_carrier,
     new_custno,
-    normalize_mobile,
     parse_prodstandard,
     parse_prodtime,
 )
@@ -95,9 +96,9 @@ class CheckedRequest:
 def check_mobile(raw: str) -> tuple[str, str]:
     """(11-digit number, carrier code or "") for a number as staff typed it."""
     try:
-        mobile = normalize_mobile(raw)
-    except InvalidInput:
-        raise _refusal("mobile", texts.NOT_A_MOBILE, value=repr(raw)) from None
+        mobile = national_mobile(raw)
+    except MobileRefused as refused:
+        raise _refusal("mobile", NOT_A_MOBILE, value=raw, reason=refused.reason) from None
     carrier = detect_carrier(mobile)
     return mobile, carrier.value if carrier else ""
 

@@ -36,7 +36,7 @@ def manual_confirm(request: StaffRequest, custno: str) -> HttpResponse:
         if order.state != OrderState.MANUAL:
             # Settled meanwhile (a callback, a query): say so now rather than ask first.
             form.add_error("outcome", _(
-                "This order is no longer waiting for confirmation; it is now %(state)s."
+                "This order is no longer waiting for confirmation; its state is now “%(state)s”."
             ) % {"state": order.get_state_display()})
         elif not confirmed(request):
             return confirmation_page(request, _verdict_question(request, order, outcome, reason))

@@ -49,8 +49,11 @@ _UNINDEXED_NEWEST_FIRST = (
 
 def filtered_orders(form: OrderFilterForm) -> QuerySet[Order]:
     orders = Order.objects.select_related("product", "requested_by")
-    if not form.is_valid():
+    if not form.is_bound:
         return orders
+    if not form.is_valid():
+        # A filter that cannot be applied lists nothing: every order would look filtered.
+        return orders.none()
     data = form.cleaned_data
     if data["q"]:
         term = data["q"].strip()
@@ -226,6 +229,6 @@ def order_check(request: StaffRequest, custno: str) -> HttpResponse:
         messages.error(request, texts.provider_error_text(error))
     else:
         order.state = state
-        messages.info(request, _("Order %(custno)s is now %(state)s.") % {
+        messages.info(request, _("The state of order %(custno)s is now “%(state)s”.") % {
             "custno": custno, "state": order.get_state_display()})
     return redirect("topup:order_detail", custno=custno)

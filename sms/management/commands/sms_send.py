@@ -52,7 +52,9 @@ class Command(BaseCommand):
             reasons = "; ".join(texts.problem_text(problem) for problem in line.problems)
             self.stderr.write(f"{line.mobile or '(empty)'}: {reasons}")
         if preview.bad:
-            raise CommandError(f"{len(preview.bad)} number(s) cannot be sent; nothing was sent")
+            bad = len(preview.bad)
+            raise CommandError(f"{bad} {'number' if bad == 1 else 'numbers'} cannot be sent; "
+                               "nothing was sent")
         for line in preview.suppressed:
             reasons = "; ".join(texts.problem_text(problem) for problem in line.problems)
             self.stderr.write(f"{line.mobile}: {reasons}")
@@ -78,7 +80,8 @@ class Command(BaseCommand):
                 result += f" (provider message {message.provider_message_id})"
             if message.error_code:
                 result += f" {message.error_code}"
-            self.stdout.write(f"{message.mobile}\t{message.units} unit(s)\t{result}")
+            units = f"{message.units} {'unit' if message.units == 1 else 'units'}"
+            self.stdout.write(f"{message.mobile}\t{units}\t{result}")
         self.stdout.write(f"campaign #{campaign.pk}: {campaign.get_state_display()}")
         if campaign.state == "halted":
             raise CommandError(texts.halt_text(campaign.halt_code, campaign.halt_detail))

@@ -36,11 +36,11 @@ class Command(BaseCommand):
             raise CommandError(texts.failure_text(error)) from error
         if result.busy:
             self.stdout.write(
-                f"another report sync is running; {result.open_left} message(s) still open"
+                f"another report sync is running; messages still open: {result.open_left}"
             )
             return
         moved = ", ".join(f"{status}: {count}" for status, count in sorted(result.moved.items()))
         self.stdout.write(
-            f"{result.pages} page(s), {result.records} record(s) read; "
+            f"pages read: {result.pages}, records read: {result.records}; "
             f"moved {result.moved_total} ({moved or 'none'}); {result.open_left} still open"
         )
