@@ -20,6 +20,7 @@ def test_a_snapshot_taken_from_the_file_browser_is_shown(lab, page, live_server,
     staff_login("content-manager", groups=("Content managers",))
     page.goto(f"{live_server.url}/storage/?path=/videos")
     row = page.locator('tr[data-name="pattern.mp4"]')
+    row.locator("details.row-menu summary").click()  # the row's other actions, folded
     row.get_by_role("link", name="Snapshot", exact=True).click()
     page.wait_for_url(re.compile(r"/media/snapshot/\?service=[a-z-]+&path="))
     assert page.input_value("#id_source") == MediaLab.VIDEO
