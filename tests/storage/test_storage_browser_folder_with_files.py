@@ -49,6 +49,7 @@ def test_a_folder_with_files_is_offered_for_deletion_with_them_and_followed(
                                "url": live_server.url}])
     question, button, done, progress = WORDING[language]
     page.goto(f"{live_server.url}/storage/?path=/docs")
+    page.click("tr[data-name='full'] .row-menu summary")  # the row's compact menu
     with page.expect_navigation():
         page.click("tr[data-name='full'] [data-action=delete]")
 
