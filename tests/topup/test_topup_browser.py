@@ -46,7 +46,8 @@ def test_a_bad_number_is_named_in_the_form(page, live_server, staff_login, produ
     page.fill("#id_mobile", "1234")
     page.select_option("#id_product", index=1)
     page.click("#place-order")
-    assert "not a mainland mobile number" in page.locator(".errors").first.inner_text()
+    assert "is not a mainland China mobile number" in page.locator(
+        "[data-field=mobile] .errorlist, .errorlist").first.inner_text()
     assert not Order.objects.exists()
 
 

@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
 QUESTIONS = {
     "en": ("Top up 13800138000 (China Mobile (CMCC)) with CMCC_10 (10 MB) for 2.85 yuan?",
            "Top up for 2.85 yuan"),
-    "zh-hans": ("为 13800138000（中国移动（CMCC））充值 CMCC_10（10 MB），价格 2.85 元？",
+    "zh-hans": ("为 13800138000（中国移动）充值 CMCC_10（10 MB），价格 2.85 元？",
                 "充值，2.85 元"),
 }
 
