@@ -91,34 +91,32 @@ def _unique_columns(columns: str, partitioned: bool) -> str:
     return ", ".join([*names, "created_at"] if partitioned else names)
 
 
-def partition(apps, schema_editor) -> None:  # type: ignore[no-untyped-def]
+def _rebuild(schema_editor, *, partitioned: bool) -> None:  # type: ignore[no-untyped-def]
+    """The table made again beside itself, partitioned by month or plain, its rows moved."""
     if schema_editor.connection.vendor != "postgresql":
         return
     with schema_editor.connection.cursor() as cursor:
         indexes = _move_aside(cursor)
         cursor.execute(
             f"CREATE TABLE {TABLE} (LIKE {ASIDE} INCLUDING DEFAULTS INCLUDING CONSTRAINTS"
-            " INCLUDING IDENTITY) PARTITION BY RANGE (created_at)")
-        cursor.execute(f"ALTER TABLE {TABLE} ADD CONSTRAINT {TABLE}_pkey"
-                       " PRIMARY KEY (id, created_at)")
-        cursor.execute(MONTHS, {"zone": settings.TIME_ZONE})
-        for name, start, end in cursor.fetchall():
-            cursor.execute(f"CREATE TABLE {name} PARTITION OF {TABLE}"
-                           " FOR VALUES FROM (%s) TO (%s)", [start, end])
-        cursor.execute(f"CREATE TABLE {DEFAULT_PARTITION} PARTITION OF {TABLE} DEFAULT")
-        _copy_rows_and_finish(cursor, indexes, unique_extra=True)
+            " INCLUDING IDENTITY)" + (" PARTITION BY RANGE (created_at)" if partitioned else ""))
+        key = "id, created_at" if partitioned else "id"
+        cursor.execute(f"ALTER TABLE {TABLE} ADD CONSTRAINT {TABLE}_pkey PRIMARY KEY ({key})")
+        if partitioned:
+            cursor.execute(MONTHS, {"zone": settings.TIME_ZONE})
+            for name, start, end in cursor.fetchall():
+                cursor.execute(f"CREATE TABLE {name} PARTITION OF {TABLE}"
+                               " FOR VALUES FROM (%s) TO (%s)", [start, end])
+            cursor.execute(f"CREATE TABLE {DEFAULT_PARTITION} PARTITION OF {TABLE} DEFAULT")
+        _copy_rows_and_finish(cursor, indexes, unique_extra=partitioned)
+
+
+def partition(apps, schema_editor) -> None:  # type: ignore[no-untyped-def]
+    _rebuild(schema_editor, partitioned=True)
 
 
 def unpartition(apps, schema_editor) -> None:  # type: ignore[no-untyped-def]
-    if schema_editor.connection.vendor != "postgresql":
-        return
-    with schema_editor.connection.cursor() as cursor:
-        indexes = _move_aside(cursor)
-        cursor.execute(
-            f"CREATE TABLE {TABLE} (LIKE {ASIDE} INCLUDING DEFAULTS INCLUDING CONSTRAINTS"
-            " INCLUDING IDENTITY)")
-        cursor.execute(f"ALTER TABLE {TABLE} ADD CONSTRAINT {TABLE}_pkey PRIMARY KEY (id)")
-        _copy_rows_and_finish(cursor, indexes, unique_extra=False)
+    _rebuild(schema_editor, partitioned=False)
 
 
 class Migration(migrations.Migration):
