@@ -23,7 +23,7 @@ from sandbox.console import directory
 from sandbox.delivery import config, imageparams, imaging
 from sandbox.delivery.imageparams import ImageParamError, Recipe
 from sandbox.storage import form_errors
-from sandbox.storage.form_errors import Refusal
+from sandbox.storage.errors import StorageError
 
 HEADER = "x-gmkerl-thumb"
 
@@ -44,16 +44,16 @@ class UploadThumb:
             with open(source, "rb") as handle:
                 return imaging.render(handle, recipe).body
         except imaging.NotAnImage as error:
-            raise Refusal(form_errors.NOT_AN_IMAGE, f"{HEADER}: {error}") from None
+            raise StorageError(form_errors.NOT_AN_IMAGE, f"{HEADER}: {error}") from None
         except ImageParamError as error:  # values that do not fit this image
-            raise Refusal(form_errors.BAD_THUMB, f"{HEADER}: {error}") from None
+            raise StorageError(form_errors.BAD_THUMB, f"{HEADER}: {error}") from None
 
 
 def split(text: str) -> tuple[str, str | None]:
     """(version name or "", processing parameters or None)."""
     value = text.strip()
     if not value:
-        raise Refusal(form_errors.BAD_THUMB, f"{HEADER} is empty: give a version name or "
+        raise StorageError(form_errors.BAD_THUMB, f"{HEADER} is empty: give a version name or "
                                              "parameters such as /fw/300")
     if value.startswith("/"):
         return "", value
@@ -65,7 +65,7 @@ def parameter_recipe(text: str) -> Recipe:
     try:
         return imageparams.parse(text)
     except ImageParamError as error:
-        raise Refusal(form_errors.BAD_THUMB, f"{HEADER}: {error}") from None
+        raise StorageError(form_errors.BAD_THUMB, f"{HEADER}: {error}") from None
 
 
 def recipe_for(bucket: str, text: str) -> Recipe:
@@ -84,7 +84,7 @@ def version(bucket: str, name: str) -> Recipe:
         found = config.published(domain).versions.get(name)
         if found is not None:
             return found
-    raise Refusal(form_errors.NO_THUMB_SETTING,
+    raise StorageError(form_errors.NO_THUMB_SETTING,
                   f"{HEADER}: no thumbnail version {name!r} is published for a domain of "
                   f"bucket {bucket}")
 

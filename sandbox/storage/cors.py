@@ -24,7 +24,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 
 from sandbox.storage import form_errors
-from sandbox.storage.form_errors import Refusal
+from sandbox.storage.errors import StorageError
 
 ANY = "*"
 METHODS = "GET, HEAD, PUT, POST, DELETE, PATCH, OPTIONS"
@@ -88,7 +88,7 @@ def allowing(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpRespons
 
 def preflight(request: HttpRequest, origin: str) -> HttpResponseBase:
     if not allows(origin):
-        return Refusal(form_errors.BAD_REQUEST,
+        return StorageError(form_errors.BAD_REQUEST,
                        f"origin {origin} is not allowed by the sandbox's CORS setting "
                        f"(SANDBOX_STORAGE_CORS_ORIGINS, /storage/cors)").response()
     response = HttpResponse(status=204)

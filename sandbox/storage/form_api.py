@@ -57,7 +57,6 @@ from sandbox.storage import (
     thumb,
 )
 from sandbox.storage.errors import StorageError
-from sandbox.storage.form_errors import Refusal
 from sandbox.storage.form_policy import Policy
 from sandbox.storage.gmkerl import Preprocessing
 from sandbox.storage.signature import md5_hex, signed_path
@@ -99,16 +98,16 @@ def upload(request: HttpRequest, bucket: str) -> HttpResponseBase:
 def form_fields(request: HttpRequest) -> tuple[dict[str, str], object | None]:
     content_type = request.content_type or ""
     if content_type != "multipart/form-data":
-        raise Refusal(form_errors.WRONG_CONTENT_TYPE,
+        raise StorageError(form_errors.WRONG_CONTENT_TYPE,
                       f"a form upload is multipart/form-data, got {content_type or 'none'!r}")
     if "boundary=" not in request.META.get("CONTENT_TYPE", ""):
-        raise Refusal(form_errors.NO_BOUNDARY, "Content-Type multipart/form-data needs a "
+        raise StorageError(form_errors.NO_BOUNDARY, "Content-Type multipart/form-data needs a "
                                                "boundary")
     try:
         posted = request.POST
         files = request.FILES
     except (MultiPartParserError, SuspiciousOperation) as error:  # unreadable, too many parts
-        raise Refusal(form_errors.BAD_REQUEST, f"the multipart body cannot be read: {error}")\
+        raise StorageError(form_errors.BAD_REQUEST, f"the multipart body cannot be read: {error}")\
             from None
     fields = {name: posted.get(name, "") for name in posted}
     # A part with a filename is a file to Django, whatever its name: the Python SDK sends
@@ -122,12 +121,12 @@ def form_fields(request: HttpRequest) -> tuple[dict[str, str], object | None]:
 def text_part(name: str, part: object) -> str:
     raw = part.read(MAX_FIELD_BYTES + 1)  # type: ignore[attr-defined]
     if len(raw) > MAX_FIELD_BYTES:
-        raise Refusal(form_errors.BAD_REQUEST, f"the form field {name} is longer than "
+        raise StorageError(form_errors.BAD_REQUEST, f"the form field {name} is longer than "
                                                f"{MAX_FIELD_BYTES} bytes")
     try:
         return bytes(raw).decode("utf-8")
     except UnicodeDecodeError:
-        raise Refusal(form_errors.BAD_REQUEST, f"the form field {name} is not UTF-8") from None
+        raise StorageError(form_errors.BAD_REQUEST, f"the form field {name} is not UTF-8") from None
 
 
 def authenticate(request: HttpRequest, bucket: str, fields: dict[str, str],
@@ -139,29 +138,29 @@ def authenticate(request: HttpRequest, bucket: str, fields: dict[str, str],
         if fields.get("signature"):
             detail += (" (the legacy `signature` needs the form API secret, which the sandbox "
                        "does not have: sign with authorization)")
-        raise Refusal(form_errors.NEED_SIGNATURE, detail)
+        raise StorageError(form_errors.NEED_SIGNATURE, detail)
     if policy.bucket != bucket:
-        raise Refusal(form_errors.BUCKET_MISMATCH,
+        raise StorageError(form_errors.BUCKET_MISMATCH,
                       f"the policy's bucket is {policy.bucket!r}, the path's {bucket!r}")
     if not directory.is_storage_service(bucket):
-        raise Refusal(form_errors.BUCKET_NOT_EXISTS, f"no storage service named {bucket!r}")
+        raise StorageError(form_errors.BUCKET_NOT_EXISTS, f"no storage service named {bucket!r}")
     scheme, _, credential = authorization.partition(" ")
     operator, colon, signature = credential.strip().partition(":")
     if scheme.upper() != SCHEME or not colon or not operator or not signature:
-        raise Refusal(form_errors.SIGNATURE_ERROR,
+        raise StorageError(form_errors.SIGNATURE_ERROR,
                       "authorization must be 'SVC <operator>:<signature>'")
     password = directory.operator_password(bucket, operator)
     if password is None:
-        raise Refusal(form_errors.USER_NOT_EXISTS,
+        raise StorageError(form_errors.USER_NOT_EXISTS,
                       f"{operator!r} is not an operator of bucket {bucket}")
     expected = form_signature(signed_path(request.path), policy, password)
     if not hmac.compare_digest(signature.encode(), expected.encode()):
-        raise Refusal(form_errors.SIGNATURE_ERROR,
+        raise StorageError(form_errors.SIGNATURE_ERROR,
                       "the signature does not match POST&<uri>[&<date>]&<policy>"
                       "[&<content-md5>] signed with the operator's password")
     now = clock.now()
     if policy.expiration < now:
-        raise Refusal(form_errors.EXPIRED, f"the policy expired at {policy.expiration}, "
+        raise StorageError(form_errors.EXPIRED, f"the policy expired at {policy.expiration}, "
                                            f"{int(now - policy.expiration)} s ago")
     return operator, password
 
@@ -190,11 +189,11 @@ class Stored:
 
 def store_file(bucket: str, policy: Policy, file: object | None) -> Stored:
     if file is None:
-        raise Refusal(form_errors.NEED_FILE, "the form has no file field (a file part named "
+        raise StorageError(form_errors.NEED_FILE, "the form has no file field (a file part named "
                                              "file)")
     form_save_key.check(policy.save_key)
     if policy.content_secret is not None and not SECRET.fullmatch(policy.content_secret):
-        raise Refusal(form_errors.BAD_CONTENT_SECRET,
+        raise StorageError(form_errors.BAD_CONTENT_SECRET,
                       f"policy: content-secret must be letters and digits, got "
                       f"{policy.content_secret!r}")
     options = gmkerl.parse(policy.gmkerl)
@@ -231,13 +230,13 @@ def receive(file: object, b64encoded: bool) -> disk.Received:
     if not b64encoded:
         return disk.receive(stream, size)  # type: ignore[arg-type]
     if size > MAX_BASE64_BYTES:
-        raise Refusal(form_errors.BAD_REQUEST, f"b64encoded files are decoded up to "
+        raise StorageError(form_errors.BAD_REQUEST, f"b64encoded files are decoded up to "
                                                f"{MAX_BASE64_BYTES} bytes")
     raw = stream.read()  # type: ignore[attr-defined]
     try:
         data = base64.b64decode(b"".join(bytes(raw).split()), validate=True)
     except (binascii.Error, ValueError):
-        raise Refusal(form_errors.BAD_REQUEST, "b64encoded is on but the file is not Base64")\
+        raise StorageError(form_errors.BAD_REQUEST, "b64encoded is on but the file is not Base64")\
             from None
     return disk.receive(io.BytesIO(data), len(data))
 
@@ -249,26 +248,26 @@ def filename(file: object) -> str:
 def check_file(policy: Policy, received: disk.Received, name: str) -> None:
     size = received.size
     if policy.content_length is not None and policy.content_length != size:
-        raise Refusal(form_errors.WRONG_CONTENT_LENGTH,
+        raise StorageError(form_errors.WRONG_CONTENT_LENGTH,
                       f"the policy's content-length is {policy.content_length}, the file has "
                       f"{size} bytes")
     if policy.length_range is not None:
         low, high = policy.length_range
         if size < low:
-            raise Refusal(form_errors.FILE_TOO_SMALL,
+            raise StorageError(form_errors.FILE_TOO_SMALL,
                           f"the file has {size} bytes, content-length-range allows {low}-{high}")
         if size > high:
-            raise Refusal(form_errors.FILE_TOO_LARGE,
+            raise StorageError(form_errors.FILE_TOO_LARGE,
                           f"the file has {size} bytes, content-length-range allows {low}-{high}")
     if policy.allow_file_types:
         _, dot, suffix = name.rpartition(".")
         kind = suffix.lower() if dot else ""
         if kind not in policy.allow_file_types:
-            raise Refusal(form_errors.FILE_TYPE_ERROR,
+            raise StorageError(form_errors.FILE_TYPE_ERROR,
                           f"the file {name!r} has extension {kind or 'none'!r}; allow-file-type "
                           f"allows {','.join(policy.allow_file_types)}")
     if policy.content_md5 and policy.content_md5 != received.md5:
-        raise Refusal(form_errors.CONTENT_MD5_MISMATCH,
+        raise StorageError(form_errors.CONTENT_MD5_MISMATCH,
                       f"the policy's content-md5 is {policy.content_md5}, the file's "
                       f"{received.md5}")
     if policy.width_range is not None or policy.height_range is not None:
@@ -278,13 +277,13 @@ def check_file(policy: Policy, received: disk.Received, name: str) -> None:
 def check_image_size(policy: Policy, received: disk.Received) -> None:
     info = thumb.image_info(received.path)
     if info is None:
-        raise Refusal(form_errors.NOT_AN_IMAGE,
+        raise StorageError(form_errors.NOT_AN_IMAGE,
                       "image-width-range / image-height-range need an image; the file is not one")
     checks = ((policy.width_range, int(info["width"]), "width", form_errors.IMAGE_WIDTH),
               (policy.height_range, int(info["height"]), "height", form_errors.IMAGE_HEIGHT))
     for bounds, value, side, code in checks:
         if bounds is not None and not bounds[0] <= value <= bounds[1]:
-            raise Refusal(code, f"the image's {side} is {value} px; image-{side}-range allows "
+            raise StorageError(code, f"the image's {side} is {value} px; image-{side}-range allows "
                                 f"{bounds[0]}-{bounds[1]}")
 
 
@@ -292,7 +291,7 @@ def image_meta(received: disk.Received) -> dict[str, object]:
     """`x-gmkerl-type: get_meta`: the basic information and the EXIF tags by name."""
     info = thumb.image_info(received.path)
     if info is None:
-        raise Refusal(form_errors.NOT_AN_IMAGE, "x-gmkerl-type get_meta needs an image")
+        raise StorageError(form_errors.NOT_AN_IMAGE, "x-gmkerl-type get_meta needs an image")
     with Image.open(received.path) as image:
         exif = image.getexif()
     tags = {ExifTags.TAGS.get(tag, str(tag)): str(value) for tag, value in exif.items()}

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.storage import form_errors
-from sandbox.storage.form_errors import Refusal
+from sandbox.storage.errors import StorageError
 
 KNOWN_KEYS = frozenset({
     "bucket", "service", "save-key", "expiration", "date", "content-md5", "return-url",
@@ -70,26 +70,26 @@ class Policy:
 
 
 def read(raw: str) -> Policy:
-    """The policy of the form field `policy`; Refusal naming what is wrong."""
+    """The policy of the form field `policy`; StorageError naming what is wrong."""
     text = raw.strip()
     if not text:
-        raise Refusal(form_errors.NEED_POLICY, "the form has no policy field")
+        raise StorageError(form_errors.NEED_POLICY, "the form has no policy field")
     data = decode(text)
     unknown = sorted(key for key in data if key not in KNOWN_KEYS
                      and not key.startswith(META_PREFIX) and not key.startswith(GMKERL_PREFIX))
     if unknown:
-        raise Refusal(form_errors.BAD_REQUEST,
+        raise StorageError(form_errors.BAD_REQUEST,
                         f"policy: {unknown[0]!r} is not an upload parameter of the FORM API")
     if "apps" in data:
-        raise Refusal(form_errors.BAD_REQUEST, "policy: apps (asynchronous processing) is "
+        raise StorageError(form_errors.BAD_REQUEST, "policy: apps (asynchronous processing) is "
                                                  "not emulated by the sandbox")
     values = {key: as_text(key, value) for key, value in data.items()}
     bucket = values.get("bucket") or values.get("service") or ""
     if not bucket:
-        raise Refusal(form_errors.NEED_BUCKET, "policy: bucket is required")
+        raise StorageError(form_errors.NEED_BUCKET, "policy: bucket is required")
     save_key = values.get("save-key", "")
     if not save_key:
-        raise Refusal(form_errors.NEED_SAVE_KEY, "policy: save-key is required")
+        raise StorageError(form_errors.NEED_SAVE_KEY, "policy: save-key is required")
     info_type = ""
     gmkerl = {key: value for key, value in values.items() if key.startswith(GMKERL_PREFIX)}
     if gmkerl.get("x-gmkerl-type") in INFO_TYPES:
@@ -124,17 +124,17 @@ def decode(text: str) -> dict[str, Any]:
         decoded = base64.b64decode(text.encode("ascii"), validate=True)
         data = json.loads(decoded.decode("utf-8"))
     except (UnicodeError, binascii.Error, ValueError):
-        raise Refusal(form_errors.BAD_POLICY,
+        raise StorageError(form_errors.BAD_POLICY,
                         "policy must be the Base64 of a UTF-8 JSON object") from None
     if not isinstance(data, dict):
-        raise Refusal(form_errors.BAD_POLICY, "policy must be the Base64 of a JSON object, "
+        raise StorageError(form_errors.BAD_POLICY, "policy must be the Base64 of a JSON object, "
                                                 f"not of a {type(data).__name__}")
     return data
 
 
 def as_text(key: str, value: object) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise Refusal(form_errors.BAD_POLICY,
+        raise StorageError(form_errors.BAD_POLICY,
                         f"policy: {key} must be a string or a whole number, got "
                         f"{json.dumps(value)}")
     return str(value)
@@ -142,17 +142,17 @@ def as_text(key: str, value: object) -> str:
 
 def expiration(raw: str) -> int:
     if not raw:
-        raise Refusal(form_errors.NEED_EXPIRATION, "policy: expiration is required (a UNIX "
+        raise StorageError(form_errors.NEED_EXPIRATION, "policy: expiration is required (a UNIX "
                                                      "time in seconds, UTC)")
     if not _WHOLE.fullmatch(raw.strip()):
-        raise Refusal(form_errors.NEED_EXPIRATION,
+        raise StorageError(form_errors.NEED_EXPIRATION,
                         f"policy: expiration must be a UNIX time in whole seconds, got {raw!r}")
     return int(raw)
 
 
 def content_md5(raw: str) -> str:
     if raw and not _MD5.fullmatch(raw):
-        raise Refusal(form_errors.BAD_REQUEST,
+        raise StorageError(form_errors.BAD_REQUEST,
                         f"policy: content-md5 must be 32 hexadecimal digits, got {raw!r}")
     return raw.lower()
 
@@ -160,7 +160,7 @@ def content_md5(raw: str) -> str:
 def url(values: dict[str, str], key: str) -> str:
     raw = values.get(key, "").strip()
     if raw and not re.match(r"https?://[^/\s]+", raw):
-        raise Refusal(form_errors.BAD_REQUEST,
+        raise StorageError(form_errors.BAD_REQUEST,
                         f"policy: {key} must be an http:// or https:// URL, got {raw!r}")
     return raw
 
@@ -168,7 +168,7 @@ def url(values: dict[str, str], key: str) -> str:
 def file_types(raw: str) -> tuple[str, ...]:
     kinds = tuple(part.strip().lower().lstrip(".") for part in raw.split(",") if part.strip())
     if raw.strip() and not kinds:
-        raise Refusal(form_errors.BAD_REQUEST,
+        raise StorageError(form_errors.BAD_REQUEST,
                         f"policy: allow-file-type must list extensions such as jpg,png, "
                         f"got {raw!r}")
     return kinds
@@ -180,7 +180,7 @@ def pair(values: dict[str, str], key: str, code: int) -> tuple[int, int] | None:
         return None
     found = _RANGE.fullmatch(raw)
     if found is None or int(found[1]) > int(found[2]):
-        raise Refusal(code, f"policy: {key} must be min,max with min <= max, got {raw!r}")
+        raise StorageError(code, f"policy: {key} must be min,max with min <= max, got {raw!r}")
     return int(found[1]), int(found[2])
 
 
@@ -188,14 +188,14 @@ def length(raw: str | None) -> int | None:
     if raw is None:
         return None
     if not re.fullmatch(r"[0-9]{1,15}", raw.strip()):
-        raise Refusal(form_errors.BAD_CONTENT_LENGTH,
+        raise StorageError(form_errors.BAD_CONTENT_LENGTH,
                         f"policy: content-length must be a number of bytes, got {raw!r}")
     return int(raw)
 
 
 def ext_param(raw: str | None) -> str | None:
     if raw is not None and len(raw.encode("utf-8")) > MAX_EXT_PARAM_BYTES:
-        raise Refusal(form_errors.EXT_PARAM_TOO_LONG,
+        raise StorageError(form_errors.EXT_PARAM_TOO_LONG,
                         f"policy: ext-param is {len(raw.encode('utf-8'))} bytes of UTF-8, at "
                         f"most {MAX_EXT_PARAM_BYTES}")
     return raw
@@ -206,6 +206,6 @@ def switch(values: dict[str, str], key: str) -> bool:
     if raw is None:
         return False
     if raw != "on":
-        raise Refusal(form_errors.BAD_REQUEST, f"policy: {key} takes only the value on, "
+        raise StorageError(form_errors.BAD_REQUEST, f"policy: {key} takes only the value on, "
                                                  f"got {raw!r}")
     return True

@@ -19,7 +19,7 @@ import string
 import time
 
 from sandbox.storage import form_errors
-from sandbox.storage.form_errors import Refusal
+from sandbox.storage.errors import StorageError
 
 _PLACEHOLDER = re.compile(r"\{(\.?[a-z0-9]+)\}")
 _ALPHABET = string.ascii_lowercase + string.digits
@@ -31,7 +31,7 @@ def check(save_key: str) -> None:
     """Refuse an unknown placeholder before the file is read."""
     for found in _PLACEHOLDER.finditer(save_key):
         if found[1] not in NAMES:
-            raise Refusal(form_errors.BAD_REQUEST,
+            raise StorageError(form_errors.BAD_REQUEST,
                             f"policy: save-key has the unknown placeholder {found[0]}; known: "
                             + " ".join("{" + name + "}" for name in NAMES))
 

@@ -20,7 +20,7 @@ from typing import Any
 from PIL import Image
 
 from sandbox.storage import form_errors
-from sandbox.storage.form_errors import Refusal
+from sandbox.storage.errors import StorageError
 
 FORMATS = ("dec", "hex")
 DEFAULT_FORMAT = "dec"
@@ -37,7 +37,7 @@ def extract(path: Path, count: int, colour_format: str) -> list[Colour]:
         with Image.open(path) as image:
             sample = image.convert("RGBA")
     except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
-        raise Refusal(form_errors.NOT_AN_IMAGE, "theme-colour extraction needs an image; the "
+        raise StorageError(form_errors.NOT_AN_IMAGE, "theme-colour extraction needs an image; the "
                                                 "file is not one") from None
     sample.thumbnail((SAMPLE_SIDE, SAMPLE_SIDE), Image.Resampling.NEAREST)  # no blended colours
     opaque = [(red, green, blue) for red, green, blue, alpha in rgba_pixels(sample)

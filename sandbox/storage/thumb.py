@@ -15,17 +15,17 @@ from typing import Protocol
 from PIL import Image
 
 from sandbox.storage import disk, form_errors
-from sandbox.storage.form_errors import Refusal
+from sandbox.storage.errors import StorageError
 
 HEADER = "x-gmkerl-thumb"
 
 
 class Processor(Protocol):
     def check(self, text: str) -> None:
-        """Refuse (Refusal) a processing string whose parameters are bad."""
+        """Refuse (StorageError) a processing string whose parameters are bad."""
 
     def render(self, bucket: str, text: str, source: Path) -> bytes:
-        """The image file `source` processed as `text` asks, encoded (Refusal when the
+        """The image file `source` processed as `text` asks, encoded (StorageError when the
         version is unknown or the file is not an image)."""
 
 
@@ -39,7 +39,7 @@ def register(processor: Processor) -> None:
 
 def processor() -> Processor:
     if _processor is None:
-        raise Refusal(form_errors.BAD_THUMB, f"{HEADER} needs the edge's image processing, "
+        raise StorageError(form_errors.BAD_THUMB, f"{HEADER} needs the edge's image processing, "
                                              "which is not running")
     return _processor
 
