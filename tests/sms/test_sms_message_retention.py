@@ -147,3 +147,12 @@ def test_the_report_says_it_in_chinese_too(keep_two_years, operator_client):
     page = operator_client.get(reverse("sms:report"), HTTP_ACCEPT_LANGUAGE="zh-hans")
     kept = retention.kept_from()
     assert f"短信记录保留自 {kept.year}年{kept.month}月 起" in page.content.decode()
+
+
+@pytest.mark.parametrize("value", ["0", "two years"])
+def test_a_retention_that_is_not_a_whole_number_of_months_stops_start_up(value):
+    from tests.foundation.test_environment_settings import start_with
+
+    result = start_with(SMS_MESSAGE_RETENTION_MONTHS=value)
+    assert result.returncode != 0
+    assert "SMS_MESSAGE_RETENTION_MONTHS:" in result.stderr
