@@ -3,9 +3,7 @@ pages and the edge agree; every error names its field."""
 
 from __future__ import annotations
 
-import ipaddress
 import re
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any, cast
 
@@ -14,9 +12,10 @@ from django.core.exceptions import ValidationError
 from django.forms import BaseModelFormSet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from console.models import Domain
-from delivery import rules
+from delivery import refusals, rules
 from delivery.models import DeliverySettings, ImageVersion
 from delivery.services import (
     MAX_PATTERNS,
@@ -37,8 +36,6 @@ EXPIRY_CHOICES = [
     ("2592000", _("30 days")),
     ("custom", _("Until a chosen time")),
 ]
-_DOMAIN = re.compile(r"(\*\.)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*"
-                     r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(:[0-9]{1,5})?")
 _PRINTABLE = re.compile(r"[\x20-\x7e]*")
 
 
@@ -355,23 +352,27 @@ def image_key_field(key: rules.ImageKey) -> forms.Field:
 # --- settings ---------------------------------------------------------------------------------
 
 
-def _check_lines(text: str, check: Callable[[str], object], field_label: str) -> None:
+def _check_list(found: refusals.ReadList[Any], field_label: str, limit: int = 0) -> None:
+    """Every problem of a line list, each naming the field, its line and value."""
+    texts = {
+        "not_ip": _("is neither an IP address nor a network (e.g. 10.11.12.13, 10.11.12.0/24)"),
+        "bad_wildcard": _("“*” stands only for whole trailing octets, as in 10.11.12.*"),
+        "not_host_pattern": _("is not a host name; letters, digits, “-”, “.” and “*” (any "
+                              "run of characters), e.g. example.com or *.example.com"),
+        "not_printable": _("only printable ASCII characters can be matched"),
+    }
     problems = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if line and not check(line):
-            problems.append(_("%(field)s, line %(line)s: “%(value)s” is not valid.") % {
-                "field": field_label, "line": number, "value": line})
+    for problem in found.problems:
+        if problem.code == "too_many":
+            reason = ngettext("at most %(limit)s entry", "at most %(limit)s entries",
+                              limit) % {"limit": limit}
+        else:
+            reason = str(texts[problem.code])
+        problems.append(_("%(field)s, line %(line)s: “%(value)s”: %(reason)s.") % {
+            "field": field_label, "line": problem.line, "value": problem.value,
+            "reason": reason})
     if problems:
         raise ValidationError(problems)
-
-
-def _is_network(text: str) -> bool:
-    try:
-        ipaddress.ip_network(text, strict=False)
-    except ValueError:
-        return False
-    return True
 
 
 class DeliverySettingsForm(forms.ModelForm[DeliverySettings]):
@@ -391,17 +392,19 @@ class DeliverySettingsForm(forms.ModelForm[DeliverySettings]):
 
     def clean_referer_domains(self) -> str:
         text: str = self.cleaned_data["referer_domains"]
-        _check_lines(text, _DOMAIN.fullmatch, str(_("Referer domains")))
+        _check_list(refusals.read_host_patterns(text), str(_("Referer domains")))
         return text
 
     def clean_ip_blacklist(self) -> str:
         text: str = self.cleaned_data["ip_blacklist"]
-        _check_lines(text, _is_network, str(_("IP blacklist")))
+        _check_list(refusals.read_ip_ban(text), str(_("IP blacklist")),
+                    refusals.MAX_IP_BAN)
         return text
 
     def clean_ua_whitelist(self) -> str:
         text: str = self.cleaned_data["ua_whitelist"]
-        _check_lines(text, _PRINTABLE.fullmatch, str(_("User-Agent whitelist")))
+        _check_list(refusals.read_user_agents(text), str(_("User-Agent whitelist")),
+                    refusals.MAX_USER_AGENTS)
         return text
 
     def clean_cors_max_age(self) -> str:

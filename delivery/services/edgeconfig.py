@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from delivery.models import DeliverySettings, ImageVersion, RuleSet
+from delivery.refusals import agent_pattern
 from providerkit.json_types import JSONObject, JSONValue
 
 SECTIONS = ("token", "separator", "versions", "rewrite", "cors", "referer", "ip_ban", "ua",
@@ -48,12 +49,6 @@ def cors_headers(row: DeliverySettings) -> dict[str, str]:
             if getattr(row, name).strip()}
 
 
-def ua_pattern(entry: str) -> str:
-    """The whitelist says "User-Agents containing the entry"; the console's pattern matches
-    the whole User-Agent with `*` for any run, so a plain entry is wrapped in `*`."""
-    return entry if "*" in entry else f"*{entry}*"
-
-
 def build_sections(row: DeliverySettings, versions: Iterable[ImageVersion],
                    rule_set: RuleSet | None, secret: str) -> dict[str, JSONValue]:
     """Every section, in the console's order. Without a rule set the rewrite section is an
@@ -74,7 +69,7 @@ def build_sections(row: DeliverySettings, versions: Iterable[ImageVersion],
             "deny_empty": not row.referer_allow_empty,
         },
         "ip_ban": [*lines(row.ip_blacklist)],
-        "ua": [ua_pattern(entry) for entry in lines(row.ua_whitelist)],
+        "ua": [agent_pattern(entry) for entry in lines(row.ua_whitelist)],
         "https": {"force": row.force_https},
         "optimise": {"html_minify": row.html_minify, "combine": row.combine_js_css,
                      "param_follow": row.param_follow},

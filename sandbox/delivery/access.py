@@ -4,13 +4,16 @@
   in for one) the first address of `X-Forwarded-For` is the client, as a CDN behind its own
   load balancer trusts its balancer. From anywhere else `X-Forwarded-For` is ignored.
 - Referer: mode `off` checks nothing; `allow` serves only Referers whose host is listed,
-  `deny` refuses those whose host is listed. An entry `example.com` is that host exactly,
-  `*.example.com` any host below it. An empty or missing Referer bypasses the check unless
-  `deny_empty` is set (the spec's default); a Referer that is not a URL with a host counts as a
-  host that matches no entry.
-- User-Agent: an empty whitelist lets everyone in; otherwise the User-Agent must contain one
-  entry (case-insensitive), or match it when the entry is a regular expression written between
-  slashes (`/^curl\\//`, searched, case-insensitive).
+  `deny` refuses those whose host is listed. An entry is a host pattern, case-insensitive, in
+  which `*` stands for any run of characters (cdn/advanced.md: `*upyun.com` lets in
+  `www.upyun.com` and `abcupyun.com`): `example.com` is that host exactly, `*.example.com` any
+  host below it. An empty or missing Referer bypasses the check unless `deny_empty` is set
+  (the spec's default); a Referer that is not a URL with a host counts as a host that matches
+  no entry.
+- User-Agent, checked before the Referer (cdn/advanced.md ranks them so): an empty whitelist
+  lets everyone in; otherwise the User-Agent must contain one entry (case-insensitive), or
+  match it when the entry is a regular expression written between slashes (`/^curl\\//`,
+  searched, case-insensitive).
 """
 
 from __future__ import annotations
@@ -76,12 +79,12 @@ def check(ip: str, headers: Mapping[str, str], blacklist: Sequence[Network],
     address = _address(ip)
     if address is not None and any(address in network for network in blacklist):
         raise EdgeError(403, IP_DENIED, f"access denied: the IP address {ip} is blocked")
-    check_referer(headers.get("referer", "").strip(), referer)
     if agents:
         agent = headers.get("user-agent", "")
         if not any(pattern.matches(agent) for pattern in agents):
             raise EdgeError(403, USER_AGENT_DENIED,
                             "access denied: the User-Agent is not in the whitelist")
+    check_referer(headers.get("referer", "").strip(), referer)
 
 
 def check_referer(referer: str, rule: RefererRule) -> None:
@@ -108,7 +111,9 @@ def _referer_host(referer: str) -> str | None:
 
 
 def domain_matches(host: str, domain: str) -> bool:
+    """`domain` is a stored entry (lowercase); `*` matches any run, dots included."""
     host = host.lower().rstrip(".")
-    if domain.startswith("*."):
-        return host.endswith(domain[1:])
-    return host == domain
+    if "*" not in domain:
+        return host == domain
+    pattern = ".*".join(re.escape(part) for part in domain.split("*"))
+    return re.fullmatch(pattern, host) is not None

@@ -34,6 +34,8 @@ _VERSION_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f]")
 _LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
 _DOMAIN = re.compile(rf"(?:\*\.)?{_LABEL}(?:\.{_LABEL})*")
+# A Referer entry: a host pattern whose `*` stands for any run of characters (cdn/advanced.md).
+_HOST_PATTERN = re.compile(r"(?=.*[a-z0-9])[a-z0-9.*-]+")
 
 
 def changes_from(body: JSONObject) -> dict[str, Any]:
@@ -218,7 +220,7 @@ def referer(value: Any) -> dict[str, Any]:
         raise FieldError("referer.mode", f"must be one of {', '.join(REFERER_MODES)}")
     return {
         "mode": found["mode"],
-        "domains": domain_list("referer.domains", found.get("domains", [])),
+        "domains": host_patterns("referer.domains", found.get("domains", [])),
         "deny_empty": boolean("referer.deny_empty", found.get("deny_empty", False)),
     }
 
@@ -231,6 +233,18 @@ def domain_list(field: str, value: Any) -> list[str]:
             raise FieldError(f"{field}[{index}]", f"{entry!r} is not a domain name "
                                                   "(e.g. example.com or *.example.com)")
         cleaned.append(domain)
+    return cleaned
+
+
+def host_patterns(field: str, value: Any) -> list[str]:
+    cleaned = []
+    for index, entry in enumerate(items(field, value, str)):
+        pattern = entry.strip().lower().rstrip(".")
+        if not _HOST_PATTERN.fullmatch(pattern) or len(pattern) > 253 or "**" in pattern:
+            raise FieldError(f"{field}[{index}]", f"{entry!r} is not a host pattern (letters, "
+                                                  "digits, '-', '.' and '*' for any run, e.g. "
+                                                  "example.com, *.example.com or *example.com)")
+        cleaned.append(pattern)
     return cleaned
 
 

@@ -6,7 +6,7 @@ answer on its own):
 1. forced HTTPS: the edge speaks plain HTTP, so a request is HTTPS only when it carries
    `X-Forwarded-Proto: https`; otherwise 301 to the same URL with https:// (same Host);
 2. the published rule set (rewrite.py): `$REDIRECT` / `$EXIT` answer here;
-3. access checks on the request as the rules left its headers: IP blacklist, Referer, User-Agent
+3. access checks on the request as the rules left its headers: IP ban, User-Agent, Referer
    (access.py), then the token (auth.py) of the URL the client requested;
 4. the method: GET and HEAD are served, OPTIONS answers 204 (a CORS preflight), anything else
    405 (on an own-origin domain, POST, PUT, PATCH and DELETE go to the origin);

@@ -34,7 +34,8 @@ def test_settings_and_versions_are_saved(manager_client: Any, manager: Any) -> N
         versions=[("thumb", "fw/200"), ("webp", "/fw/600/format/webp")],
         token_protection="on", separator="-", referer_mode="deny",
         referer_domains="*.evil.example.net\nbad.example.org", referer_allow_empty=None,
-        ip_blacklist="10.0.0.0/8\n192.168.1.7\n2001:db8::/32", ua_whitelist="ShopApp",
+        ip_blacklist="10.0.0.0/8\n192.168.1.7\n2001:db8::/32\n10.11.12.*",
+        ua_whitelist="ShopApp",
         cors_allow_origin="*", cors_max_age="600", force_https="on"))
     assert response.status_code == 302
     row = DeliverySettings.for_domain(default_domain())
@@ -48,6 +49,14 @@ def test_settings_and_versions_are_saved(manager_client: Any, manager: Any) -> N
     ({"ip_blacklist": "10.0.0.0/8\n300.1.1.1"}, "ip_blacklist", "line 2"),
     ({"referer_mode": "allow", "referer_domains": ""}, "referer_domains", "at least one"),
     ({"referer_mode": "allow", "referer_domains": "ok.example.com\nnot a domain"},
+     "referer_domains", "line 2"),
+    ({"ip_blacklist": "10.11.12.*\n10.*.12.1"}, "ip_blacklist", "line 2: “10.*.12.1”"),
+    ({"ip_blacklist": "\n".join(f"10.0.0.{n}" for n in range(101))}, "ip_blacklist",
+     "line 101: “10.0.0.100”: at most 100 entries"),
+    ({"ua_whitelist": "\n".join(f"App{n}" for n in range(51))}, "ua_whitelist",
+     "line 51: “App50”: at most 50 entries"),
+    ({"ua_whitelist": "ok\nnaïve"}, "ua_whitelist", "line 2"),
+    ({"referer_mode": "allow", "referer_domains": "*.shop.com\n**.shop.com"},
      "referer_domains", "line 2"),
     ({"cors_max_age": "ten"}, "cors_max_age", "seconds"),
     ({"cors_allow_origin": "https://例子.com"}, "cors_allow_origin", "ASCII"),

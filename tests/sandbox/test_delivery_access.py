@@ -76,6 +76,24 @@ def test_an_allow_list_serves_listed_referers_only(edge):
                    403, "40310011")
 
 
+def test_a_referer_wildcard_stands_for_any_run_of_characters_as_the_docs_example(edge):
+    # cdn/advanced.md: `*upyun.com` lets in www.upyun.com and abcupyun.com.
+    edge.configure(referer={"mode": "allow", "domains": ["*upyun.com"]})
+    for referer in ("https://www.upyun.com/a", "http://abcupyun.com/", "http://WWW.UPYUN.COM/"):
+        assert edge.get("/site/logo.svg", headers={"Referer": referer}).status_code == 200
+    assert_refused(edge.get("/site/logo.svg", headers={"Referer": "http://upyun.com.evil.org/"}),
+                   403, "40310011")
+
+
+def test_the_user_agent_is_checked_before_the_referer(edge):
+    edge.configure(referer={"mode": "allow", "domains": ["shop.example.com"]},
+                   ua_whitelist=["MyApp/"])
+    both_wrong = {"Referer": "https://evil.example.org/", "User-Agent": "Wget/1.21"}
+    assert_refused(edge.get("/site/logo.svg", headers=both_wrong), 403, "40310012")
+    referer_wrong = {"Referer": "https://evil.example.org/", "User-Agent": "MyApp/2"}
+    assert_refused(edge.get("/site/logo.svg", headers=referer_wrong), 403, "40310011")
+
+
 def test_a_deny_list_refuses_listed_referers(edge):
     edge.configure(referer={"mode": "deny", "domains": ["evil.example.org"]})
     assert_refused(edge.get("/site/logo.svg", headers={"Referer": "http://evil.example.org/"}),
@@ -99,6 +117,8 @@ def test_an_empty_referer_passes_unless_denied(edge):
     ({"domains": ["a.com"]}, "referer.mode"),
     ({"mode": "allow", "domains": "a.com"}, "referer.domains"),
     ({"mode": "allow", "domains": ["not a domain"]}, "referer.domains[0]"),
+    ({"mode": "allow", "domains": ["a.com", "**.a.com"]}, "referer.domains[1]"),
+    ({"mode": "allow", "domains": ["*"]}, "referer.domains[0]"),
     ({"mode": "allow", "deny_empty": "yes"}, "referer.deny_empty"),
     ({"mode": "allow", "hosts": []}, "referer.hosts"),
 ])
