@@ -90,6 +90,7 @@ from delivery.services.refreshing import (
     refresh_site,
     site_pattern,
 )
+from delivery.services.refusal_checks import RefusalReport, check_request
 from delivery.services.rulesets import delete_rule_set, save_rule_set
 from delivery.services.testing import country_lookup, default_host, run_test
 from delivery.tester import outcome_dict
@@ -159,8 +160,9 @@ __all__ = [
     "request_manual_purge",
     "resend_purges",
     "run_test",
+    "check_request",
     "country_lookup",
-    "country_lookup",
+    "RefusalReport",
     "save_rule_set",
     "secret_changed_since_publish",
     "secret_link",

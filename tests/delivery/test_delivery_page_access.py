@@ -14,7 +14,7 @@ from delivery.models import DeliverySettings, PublishedConfig, PurgeRequest, Rul
 pytestmark = pytest.mark.django_db
 
 PAGES = ["delivery:index", "delivery:links", "delivery:images", "delivery:ruleset_list",
-         "delivery:settings", "delivery:publish", "delivery:purge"]
+         "delivery:settings", "delivery:refusal_tester", "delivery:publish", "delivery:purge"]
 
 
 @pytest.fixture
