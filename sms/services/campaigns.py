@@ -56,7 +56,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -75,17 +75,18 @@ from sms.models import (
     Message,
     MessageStatus,
 )
+from sms.services import run_stops as stops
 from sms.services import suppression
 from sms.services.bulk import SendOutcome, mark_submitting, record_outcomes
 from sms.services.campaign_lease import LeaseKeeper, claim, release, run_lease, watched
-from sms.services.connection import record_quota, sms_client
+from sms.services.campaign_reconcile import Reconciliation
+from sms.services.connection import sms_client
 from sms.services.scheduling import bound_by_window, window_opens_at
-from sms.services.timing import lease_duration, reconcile_grace
+from sms.services.timing import lease_duration
 from sms.verbatim import fit_code
 
 logger = logging.getLogger(__name__)
 
-RECONCILE_SKEW = timedelta(minutes=10)  # tolerated difference between our and their clocks
 RUN_BUDGET_S = 50.0  # a run stops after this and queues the next, to keep tasks short
 MAX_UNCERTAIN_RETRIES = 12  # consecutive failed runs before staff are asked
 MAX_COUNTDOWN_S = 600  # far below the broker's visibility timeout (one hour)
@@ -94,9 +95,6 @@ MAX_RETRIES_KEPT = 10_000  # the counter of a cancelled campaign retrying for mo
 NOT_CONFIGURED = "PROVIDER_NOT_CONFIGURED"
 UNEXPECTED_ERROR = "UNEXPECTED_ERROR"
 LOCAL_CHECK = "LOCAL_CHECK"
-REPORT_PAGE = 100
-PER_NUMBER_LOOKUPS = 20  # up to this many uncertain numbers: one report query per number
-MAX_RECONCILE_PAGES = 10_000
 
 
 @dataclass(frozen=True)
@@ -107,48 +105,6 @@ class RunOutcome:
     again: bool = False
     countdown: int = 0
     claimed: bool = True
-
-
-class _LeaseLost(Exception):
-    """Another run holds the campaign now, or staff stopped it: this run must stop."""
-
-
-class _OutOfTime(Exception):
-    """The run used its time budget; the next run carries on where it stopped."""
-
-
-class _Uncertain(Exception):
-    """The provider may or may not have acted; the next run reconciles."""
-
-    def __init__(self, error: errors.SmsError) -> None:
-        super().__init__(str(error))
-        self.error = error
-
-
-class _WaitForProvider(Exception):
-    """Numbers in doubt are missing from the report, but the call that carried them may still
-    be worked on by the provider: nothing can be decided before `until`."""
-
-    def __init__(self, until: datetime) -> None:
-        super().__init__(f"waiting for the provider until {until.isoformat()}")
-        self.until = until
-
-
-class _WindowClosed(Exception):
-    """The marketing sending window is closed: nothing more goes out before `opens_at`."""
-
-    def __init__(self, opens_at: datetime) -> None:
-        super().__init__(f"outside the sending window until {opens_at.isoformat()}")
-        self.opens_at = opens_at
-
-
-class _Halt(Exception):
-    """A certain refusal that staff must resolve before the campaign can go on."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(f"{code}: {detail}")
-        self.code = code
-        self.detail = detail
 
 
 def cancel_queued(campaign_id: int) -> int:
@@ -164,7 +120,7 @@ def cancel_queued(campaign_id: int) -> int:
     return changed
 
 
-class CampaignRun:
+class CampaignRun(Reconciliation):
     """One run over a claimed campaign. Use `run_campaign()`."""
 
     def __init__(
@@ -194,7 +150,7 @@ class CampaignRun:
             pk=self.campaign_id, lease_owner=self.token, state=state
         ).update(lease_expires_at=timezone.now() + self.lease)
         if not renewed:
-            raise _LeaseLost
+            raise stops.LeaseLost
 
     # the run ----------------------------------------------------------------------------
 
@@ -259,12 +215,12 @@ class CampaignRun:
         for joined_values, members in groups.items():
             if self.clock() > self.deadline:
                 # The chunk stays `sending` with queued numbers; the next run sends them.
-                raise _OutOfTime
+                raise stops.OutOfTime
             if self.bound_by_window:
                 opens_at = window_opens_at()
                 if opens_at is not None:
                     # As after the time budget: the queued numbers wait for the next run.
-                    raise _WindowClosed(opens_at)
+                    raise stops.WindowClosed(opens_at)
             self.send_group(chunk, joined_values.split("|") if joined_values else [], members)
 
     def send_group(
@@ -287,14 +243,14 @@ class CampaignRun:
             )
         except errors.SmsError as error:
             if error.outcome_uncertain:
-                raise _Uncertain(error) from error
+                raise stops.Uncertain(error) from error
             self._unmark([message_id for message_id, _mobile in members])
             code = getattr(error, "code", "") or type(error).__name__
-            raise _Halt(code, getattr(error, "message", "") or str(error)) from error
+            raise stops.Halt(code, getattr(error, "message", "") or str(error)) from error
         except (ValueError, TypeError) as error:
             # A value the client refuses before any request: certain, and needs a person.
             self._unmark([message_id for message_id, _mobile in members])
-            raise _Halt(LOCAL_CHECK, str(error)) from error
+            raise stops.Halt(LOCAL_CHECK, str(error)) from error
         self._record(members, results)
 
     def _unmark(self, ids: list[int]) -> None:
@@ -330,135 +286,6 @@ class CampaignRun:
                 rejected_count=F("rejected_count") + rejected,
                 retries=0,
             )
-
-    # reconciliation ---------------------------------------------------------------------
-
-    def reconcile(self, chunk: Chunk, cancelled: bool = False) -> None:
-        """Settle every `submitting` message of the chunk from the delivery report (rule 4)."""
-        uncertain = list(
-            Message.objects.filter(chunk_id=chunk.pk, status=MessageStatus.SUBMITTING)
-            .order_by("id")
-            .only("id", "mobile", "submitted_at")
-        )
-        if not uncertain:
-            return
-        # Taken before the report is read: only what the provider finished by then is in it.
-        grace = reconcile_grace()
-        decided_before = timezone.now() - grace
-        oldest = min(message.submitted_at or timezone.now() for message in uncertain)
-        since = oldest - RECONCILE_SKEW
-        mobiles = {message.mobile for message in uncertain}
-        if len(uncertain) <= PER_NUMBER_LOOKUPS:
-            records = [record for mobile in mobiles for record in self._report_of(mobile, since)]
-        else:
-            # One pass over the whole report is cheaper than a query per number.
-            records = self._report_since(since, mobiles)
-        candidates = self._unclaimed_by_mobile(records)
-        wait_until: datetime | None = None
-        found: list[tuple[Message, api.Message]] = []
-        for message in uncertain:
-            window_start = (message.submitted_at or timezone.now()) - RECONCILE_SKEW
-            record = _take_oldest(candidates.get(message.mobile, []), window_start)
-            if record is not None:
-                found.append((message, record))
-            elif message.submitted_at is not None and message.submitted_at > decided_before:
-                # Absent from the report proves nothing yet: the provider may still be working
-                # on the call that carried it (rule 4).
-                until = message.submitted_at + grace
-                wait_until = until if wait_until is None else max(wait_until, until)
-            elif cancelled:
-                changed = Message.objects.filter(
-                    pk=message.pk, status=MessageStatus.SUBMITTING
-                ).update(status=MessageStatus.CANCELLED, status_changed_at=timezone.now())
-                Campaign.objects.filter(pk=self.campaign_id).update(
-                    cancelled_count=F("cancelled_count") + changed
-                )
-            else:
-                self._unmark([message.pk])
-        self._adopt(found)
-        if wait_until is not None:
-            raise _WaitForProvider(wait_until)
-
-    def _report(self, **query: object) -> api.Report:
-        self.renew()
-        try:
-            # `query` holds report()'s own keyword arguments (a date or message ids).
-            return self.client.report(per_page=REPORT_PAGE, **query)  # type: ignore[arg-type]
-        except errors.SmsError as error:
-            raise _Uncertain(error) from error
-
-    def _pages(self, since: datetime, **query: object) -> Iterator[api.Message]:
-        """Report records newest first, down to `since` (the report's own order)."""
-        for page in range(1, MAX_RECONCILE_PAGES + 1):
-            report = self._report(page=page, **query)
-            for record in report.messages:
-                if record.created_at < since:
-                    return
-                yield record
-            if len(report.messages) < REPORT_PAGE or page * REPORT_PAGE >= report.total:
-                return
-        raise _Uncertain(errors.SmsTransportError("the delivery report is too long to reconcile"))
-
-    def _report_of(self, mobile: str, since: datetime) -> list[api.Message]:
-        return list(self._pages(since, mobile=mobile))
-
-    def _report_since(self, since: datetime, mobiles: set[str]) -> list[api.Message]:
-        return [record for record in self._pages(since) if record.mobile in mobiles]
-
-    def _unclaimed_by_mobile(self, records: list[api.Message]) -> dict[str, list[api.Message]]:
-        """Records of this template that none of our messages holds, per number, oldest first."""
-        template_id = self.campaign.template.provider_id
-        records = [record for record in records if record.template_id == template_id]
-        claimed = set(
-            Message.objects.filter(
-                provider_message_id__in=[record.id for record in records]
-            ).values_list("provider_message_id", flat=True)
-        )
-        by_mobile: dict[str, dict[int, api.Message]] = {}
-        for record in records:
-            if record.id not in claimed:
-                # Keyed by id: paging while new messages arrive can show a record twice.
-                by_mobile.setdefault(record.mobile, {})[record.id] = record
-        return {
-            mobile: sorted(found.values(), key=lambda record: (record.created_at, record.id))
-            for mobile, found in by_mobile.items()
-        }
-
-    def _adopt(self, found: list[tuple[Message, api.Message]]) -> None:
-        """Each message takes its report record's id and status, all in one transaction (a
-        worker killed mid-call leaves up to a chunk to adopt: one commit, not a thousand),
-        and the quota figures of the newest record are kept."""
-        if not found:
-            return
-        adopted = 0
-        now = timezone.now()
-        with transaction.atomic():
-            for message, record in found:
-                status = fit_code(record.status or MessageStatus.PROCESSING, "message status")
-                adopted += Message.objects.filter(
-                    pk=message.pk, status=MessageStatus.SUBMITTING
-                ).update(
-                    status=status,
-                    provider_message_id=record.id,
-                    error_code="",
-                    sent_at=record.sent_at,
-                    units_billed=record.quantity if status == MessageStatus.SUCCESS else None,
-                    status_changed_at=now,
-                )
-            Campaign.objects.filter(pk=self.campaign_id).update(
-                accepted_count=F("accepted_count") + adopted
-            )
-        newest = max((record for _message, record in found), key=lambda r: r.created_at)
-        record_quota(newest.owner)
-
-
-def _take_oldest(candidates: list[api.Message], window_start: datetime) -> api.Message | None:
-    """Remove and return the oldest candidate created within the window, if any."""
-    for position, record in enumerate(candidates):
-        if record.created_at >= window_start:
-            return candidates.pop(position)
-    return None
-
 
 def _backoff(retries: int) -> int:
     return min(MAX_COUNTDOWN_S, 15 * (1 << min(retries, 6)))  # 15 s doubling, int-typed
@@ -507,22 +334,22 @@ def _run_claimed(
     try:
         run = CampaignRun(campaign_id, token, client or sms_client(), budget_s, lease=lease)
         return run.execute()
-    except _OutOfTime:
+    except stops.OutOfTime:
         return RunOutcome(CampaignState.SENDING, again=True)
-    except _LeaseLost:
+    except stops.LeaseLost:
         state = _state_of(campaign_id)
         # Stopped by a cancel: the next run settles what is left and closes the chunks.
         return RunOutcome(state, again=state == CampaignState.CANCELLED)
-    except _WaitForProvider as wait:
+    except stops.WaitForProvider as wait:
         seconds = math.ceil((wait.until - timezone.now()).total_seconds())
         return RunOutcome(
             _state_of(campaign_id), again=True, countdown=min(MAX_COUNTDOWN_S, max(1, seconds))
         )
-    except _WindowClosed as closed:
+    except stops.WindowClosed as closed:
         return _pause(campaign_id, token, closed.opens_at)
-    except _Halt as halt:
+    except stops.Halt as halt:
         return _after_refusal(campaign_id, token, halt)
-    except _Uncertain as uncertain:
+    except stops.Uncertain as uncertain:
         error = uncertain.error
         logger.warning("campaign %s: uncertain provider answer: %s", campaign_id, error)
         code = getattr(error, "code", "") or type(error).__name__
@@ -549,7 +376,7 @@ def _pause(campaign_id: int, token: str, opens_at: datetime) -> RunOutcome:
     return RunOutcome(state, again=state == CampaignState.CANCELLED)
 
 
-def _after_refusal(campaign_id: int, token: str, halt: _Halt) -> RunOutcome:
+def _after_refusal(campaign_id: int, token: str, halt: stops.Halt) -> RunOutcome:
     """A certain refusal halts a sending campaign for staff (rule 5). If staff cancelled it
     while the refused call was out, it stays cancelled and the numbers of that call, back in
     the queue, are cancelled with the rest (rule 8)."""

@@ -39,7 +39,7 @@ from django.utils import timezone
 
 from sms import client as api
 from sms.models import FINAL_MESSAGE_STATUSES, Message, MessageStatus, ReportSyncState
-from sms.services.campaigns import RECONCILE_SKEW
+from sms.services.campaign_reconcile import RECONCILE_SKEW
 from sms.services.connection import record_quota, sms_client
 from sms.services.timing import lease_duration
 from sms.verbatim import fit_code
