@@ -6,4 +6,9 @@ BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 55},  # a run that waited longer than the period is obsolete
     },
+    "delivery-warn-expiring-certificates": {
+        "task": "delivery.tasks.warn_expiring_certificates_task",
+        "schedule": 86400.0,
+        "options": {"expires": 3600},
+    },
 }

@@ -1,37 +1,20 @@
-"""The edge's HTTPS port (`delivery_https_url`, base port + 9): real TLS with SNI.
+"""The edge's certificates by name, for the HTTPS port (sandbox.core.tls_server).
 
-waitress speaks no TLS, so this is a small threaded server of the standard library
-(`wsgiref` over `socketserver.ThreadingMixIn`) serving the same WSGI application as the
-delivery port, with `wsgi.url_scheme` https: the edge pipeline (views.py) sees the request as
-HTTPS. One connection, one request (HTTP/1.0 answers, as wsgiref gives); each connection's
-handshake runs in its own thread, never in the accepting one.
-
-The certificate is chosen per name the client sends (SNI): the name's domain must have HTTPS
-access on and a bound certificate (`https_access`, `https_certificate`, set by the console's
-`https` section); otherwise the handshake is refused with the `unrecognized_name` alert, as is
-a client that names no server. A context per certificate is built once and kept.
+A name (SNI) gets its domain's bound certificate only when the domain has HTTPS access on and
+a certificate (`https_access`, `https_certificate`, set by the console's `https` section);
+otherwise None, and the server refuses the handshake. A context per certificate is built once
+and kept (ids are never reused).
 """
 
 from __future__ import annotations
 
-import logging
 import os
-import socket
 import ssl
 import tempfile
 import threading
-from socketserver import ThreadingMixIn
-from typing import Any
-from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
-
-from django.db import connections
 
 from sandbox.console.models import Certificate
 from sandbox.delivery.config import published
-
-logger = logging.getLogger("sandbox")
-HANDSHAKE_TIMEOUT_S = 10
-REFUSED = ssl.ALERT_DESCRIPTION_UNRECOGNIZED_NAME
 
 _lock = threading.Lock()
 _contexts: dict[str, ssl.SSLContext] = {}  # certificate id -> server context
@@ -70,73 +53,6 @@ def _load(chain: str, key: str) -> ssl.SSLContext:
     finally:
         os.unlink(path)
     return context
-
-
-def choose(connection: ssl.SSLObject | ssl.SSLSocket, server_name: str | None,
-           base: ssl.SSLContext) -> int | None:
-    """The `sni_callback`: switch to the name's context, or abort the handshake."""
-    try:
-        context = context_for(server_name)
-    except Exception:  # a broken stored certificate refuses its name, never the port
-        logger.exception("TLS: no context for %r", server_name)
-        context = None
-    if context is None:
-        return REFUSED
-    connection.context = context
-    return None
-
-
-def server_context() -> ssl.SSLContext:
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.sni_callback = choose
-    return context
-
-
-class _Handler(WSGIRequestHandler):
-    def get_environ(self) -> dict[str, Any]:
-        environ: dict[str, Any] = super().get_environ()
-        environ["HTTPS"] = "on"  # wsgiref's handler then sets wsgi.url_scheme to https
-        environ["SERVER_PORT"] = str(self.server.delivery_port)  # type: ignore[attr-defined]
-        return environ
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
-        logger.debug("https %s - " + format, self.address_string(), *args)
-
-
-class TlsServer(ThreadingMixIn, WSGIServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self, host: str, port: int, delivery_port: int, application: Any) -> None:
-        self.delivery_port = delivery_port
-        self.tls = server_context()
-        super().__init__((host, port), _Handler)
-        self.set_app(application)
-
-    def get_request(self) -> tuple[socket.socket, Any]:
-        raw, address = self.socket.accept()
-        wrapped = self.tls.wrap_socket(raw, server_side=True, do_handshake_on_connect=False)
-        return wrapped, address
-
-    def finish_request(self, request: Any, client_address: Any) -> None:
-        try:
-            request.settimeout(HANDSHAKE_TIMEOUT_S)
-            request.do_handshake()
-            request.settimeout(None)
-            super().finish_request(request, client_address)
-        except (ssl.SSLError, OSError):
-            pass  # a refused name, a client that gave up: nothing to answer
-        finally:
-            connections.close_all()  # this thread's database connection ends with it
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        logger.debug("https: connection from %s failed", client_address, exc_info=True)
-
-
-def start(host: str, port: int, delivery_port: int, application: Any) -> TlsServer:
-    server = TlsServer(host, port, delivery_port, application)
-    threading.Thread(target=server.serve_forever, name="edge-https", daemon=True).start()
-    return server
 
 
 def forget() -> None:

@@ -3,9 +3,9 @@
 The request's `Host` picks the domain (sites.py), whose own settings apply; a host that is no
 domain of the account is answered 404. Then a request goes through, in order (each step may
 answer on its own):
-1. forced HTTPS: a request is HTTPS when it arrived on the HTTPS port (tls.py, which serves
-   this same view with `wsgi.url_scheme` https) or carries `X-Forwarded-Proto: https` (a TLS
-   terminator in front); otherwise 301 to the same URL with https:// (same Host);
+1. forced HTTPS: a request is HTTPS when it arrived on the HTTPS port (core/tls_server.py,
+   serving this same view with `wsgi.url_scheme` https) or carries `X-Forwarded-Proto: https`
+   (a TLS terminator in front); otherwise 301 to the same URL with https:// (same Host);
 2. the published rule set (rewrite.py): `$REDIRECT` / `$EXIT` answer here;
 3. access checks on the request as the rules left its headers: IP blacklist, Referer, User-Agent
    (access.py), then the token (auth.py) of the URL the client requested;

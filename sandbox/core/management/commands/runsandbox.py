@@ -105,9 +105,9 @@ class Command(BaseCommand):
 
         name_sockets_by_address(server)
         keep_provider_header_case(server)
-        from sandbox.delivery import tls
+        from sandbox.core import tls_server
 
-        https = tls.start(host, ports.https_port(), ports.port_of("delivery"), application)
+        https = tls_server.start(host, ports.https_port(), ports.port_of("delivery"), application)
 
         def stop(signum: int, frame: object) -> None:
             raise KeyboardInterrupt
