@@ -102,7 +102,7 @@ def test_an_upload_is_shown_with_its_names_and_stores_the_key_sealed(
         [stored.certificate_id]
     page = manager_client.get(reverse("delivery:https")).content.decode()
     for shown in (stored.subject, stored.issuer, stored.fingerprint, "*.shop.sandbox.localhost",
-                  stored.not_after.strftime("%Y-%m-%d")):
+                  timezone.localtime(stored.not_after).strftime("%Y-%m-%d")):
         assert shown in page
     assert 'data-days="89"' in page
     assert AuditEntry.objects.filter(action="certificate.upload").exists()
