@@ -267,3 +267,20 @@ def test_the_overview_shows_the_days_left(shop: Domain, ca: TestCA, manager_clie
                                                             "next": reverse("delivery:index")})
     page = manager_client.get(reverse("delivery:index")).content.decode()
     assert "44 days left" in page
+
+
+def test_a_key_rotation_reseals_the_certificate_keys(ca: TestCA, provider: Any,
+                                                     settings: Any) -> None:
+    import io
+
+    from cryptography.fernet import Fernet
+    from django.core.management import call_command
+
+    old, new = Fernet.generate_key().decode(), Fernet.generate_key().decode()
+    settings.CREDENTIALS_KEYS = [old]
+    leaf = ca.leaf(SHOP)
+    certificate = services.upload_certificate(leaf.chain, leaf.key, None)
+    settings.CREDENTIALS_KEYS = [new, old]
+    call_command("rotate_credentials", stdout=io.StringIO())
+    settings.CREDENTIALS_KEYS = [new]
+    assert Certificate.objects.get(pk=certificate.pk).private_key == leaf.key
