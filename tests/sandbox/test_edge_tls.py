@@ -148,3 +148,31 @@ def test_a_bound_certificate_is_not_deleted(console, ca):
     console_error(console.request("DELETE", path), 409, 10409)
     https_section(console, {"access": False, "force": False, "certificate_id": None})
     assert console.request("DELETE", path).status_code == 200
+
+
+def test_a_taken_https_port_is_named_at_start(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.sandbox_process import HTTPS_OFFSET, ROOT, free_base_port
+
+    base = free_base_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", base + HTTPS_OFFSET))
+        taken.listen()
+        result = subprocess.run(
+            [sys.executable, "manage.py", "runsandbox", "--base-port", str(base),
+             "--data-dir", str(tmp_path), "--info-file", str(tmp_path / "info.json")],
+            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert f"{base + HTTPS_OFFSET} (delivery over HTTPS)" in result.stderr
+
+
+def test_a_plain_http_request_to_the_https_port_gets_no_http_answer(sandbox):
+    port = urlsplit(sandbox.info["delivery_https_url"]).port
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+        raw.sendall(b"GET / HTTP/1.1\r\nHost: demo\r\n\r\n")
+        received = b""
+        while chunk := raw.recv(4096):
+            received += chunk
+    assert not received.startswith(b"HTTP/")  # at most a TLS alert, then the port closes
