@@ -1,5 +1,7 @@
 """Periodic jobs of the delivery app (Celery beat_schedule entries, copied by the DB scheduler)."""
 
+from celery.schedules import crontab
+
 BEAT_SCHEDULE = {
     "delivery-send-due-purges": {
         "task": "delivery.tasks.send_due_purges_task",
@@ -8,7 +10,9 @@ BEAT_SCHEDULE = {
     },
     "delivery-warn-expiring-certificates": {
         "task": "delivery.tasks.warn_expiring_certificates_task",
-        "schedule": 86400.0,
+        # Daily, early morning (the project's time zone): each warning is given once, so a
+        # missed day only delays it (warned_days).
+        "schedule": crontab(minute=10, hour=4),
         "options": {"expires": 3600},
     },
 }

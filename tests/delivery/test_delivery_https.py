@@ -284,3 +284,12 @@ def test_a_key_rotation_reseals_the_certificate_keys(ca: TestCA, provider: Any,
     call_command("rotate_credentials", stdout=io.StringIO())
     settings.CREDENTIALS_KEYS = [new]
     assert Certificate.objects.get(pk=certificate.pk).private_key == leaf.key
+
+
+def test_the_expiry_job_is_in_the_beat_schedule_and_runs_as_a_task(provider: Any) -> None:
+    from backoffice.celery import collect_beat_schedule
+    from delivery.tasks import warn_expiring_certificates_task
+
+    entry = collect_beat_schedule()["delivery-warn-expiring-certificates"]
+    assert entry["task"] == "delivery.tasks.warn_expiring_certificates_task"
+    assert warn_expiring_certificates_task() == 0
