@@ -1,6 +1,7 @@
 """In a real browser, in English and in Chinese: the HTTPS page uploads a pasted certificate
 chain and key and shows its subject, issuer, names, fingerprint and expiry; a key of another
-certificate is refused at its field and nothing is stored."""
+certificate is refused at its field and nothing is stored; forced HTTPS without HTTPS access is
+refused at its field."""
 
 from __future__ import annotations
 
@@ -19,9 +20,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAME = "shop.sandbox.localhost"
 TEXTS = {
     "en": {"mismatch": "The private key does not match the first certificate of the chain.",
-           "left": "59 days left", "heading": "Certificates"},
+           "left": "59 days left", "heading": "Certificates",
+           "force": "Forced HTTPS needs HTTPS access on: visitors sent to https:// would be "
+                    "refused."},
     "zh-hans": {"mismatch": "私钥与证书链中的第一个证书不匹配。", "left": "剩余 59 天",
-                "heading": "证书"},
+                "heading": "证书",
+                "force": "强制 HTTPS 需要开启 HTTPS 访问：否则被转到 https:// 的访问者会被拒绝。"},
 }
 
 
@@ -58,3 +62,20 @@ def test_an_uploaded_certificate_is_shown_with_its_details(
     expiry = row.locator('[data-col="expiry"]').inner_text()
     assert timezone.localtime(stored.not_after).strftime("%Y-%m-%d %H:%M") in expiry
     assert texts["left"] in expiry
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_forced_https_without_access_is_refused_at_its_field(
+        page: Any, live_server: Any, staff_login: Any, edge: Edge, domain: Domain,
+        language: str) -> None:
+    from delivery.models import DeliverySettings
+
+    staff_login("content", groups=("Content managers",))
+    page.context.add_cookies([{"name": "django_language", "value": language,
+                               "url": live_server.url}])
+    page.goto(f"{live_server.url}/delivery/https/")
+    page.check('#dl-https-form input[name="force_https"]')
+    page.click("#dl-https-form button[type=submit]")
+    field = '#dl-https-form [data-field="force_https"]'
+    assert page.inner_text(f"{field} .errorlist") == TEXTS[language]["force"]
+    assert DeliverySettings.for_domain(domain).force_https is False
