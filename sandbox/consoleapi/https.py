@@ -67,7 +67,11 @@ def _certificate(identifier: Any, domain: str) -> str:
     row = Certificate.objects.filter(certificate_id=identifier).first()
     if row is None:
         raise bad_field(field, f"no uploaded certificate {identifier}")
-    chain = certificates.read(row.certificate, row.private_key)
+    try:
+        chain = certificates.read(row.certificate, row.private_key)
+    except certificates.CertificateProblem as problem:  # stored before uploads were read
+        raise bad_field(field, f"certificate {identifier} is unreadable: "
+                               f"{problem.message}") from None
     if domain and not certificates.covers(chain.names, domain):
         raise bad_field(field, f"the certificate's names ({', '.join(chain.names)}) do not "
                                f"cover {domain}")
