@@ -251,7 +251,7 @@ def upload_certificate(request: HttpRequest) -> dict[str, Any]:
 
 
 def list_certificates(request: HttpRequest) -> dict[str, Any]:
-    found = []
+    found: list[dict[str, Any]] = []
     for row in Certificate.objects.order_by("created_at"):
         try:
             chain = certificates.read(row.certificate, row.private_key)
