@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from backoffice.annotations import RequestUser
 from backoffice.operations.provider import ProviderNotConfigured
@@ -42,7 +43,21 @@ def figures(user: RequestUser) -> list[Figure]:
         Figure(_("Last publish"), published, reverse("delivery:publish")),
         Figure(_("Purges today"), _("%(requests)s (%(urls)s URLs)") % {
             "requests": requests, "urls": urls}, purge_history()),
+        *certificate_notices(),
     ]
+
+
+def certificate_notices() -> list[Figure]:
+    """A notice per bound certificate the daily job warned about (30, then 7 days before it
+    expires), naming its domains and the days left; none when nothing expires soon."""
+    notices = []
+    for _certificate, left, domains in services.expiring_certificates():
+        text = (ngettext("expires in %(days)s day: %(domains)s",
+                         "expires in %(days)s days: %(domains)s", left)
+                if left >= 0 else _("expired: %(domains)s")) % {
+            "days": left, "domains": ", ".join(domains)}
+        notices.append(Figure(_("Certificate"), text, reverse("delivery:https")))
+    return notices
 
 
 def _may_see(user: RequestUser) -> bool:

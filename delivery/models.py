@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from console.sealed import SealedField
 from providerkit.json_types import JSONObject
 
 if TYPE_CHECKING:
@@ -43,6 +44,37 @@ class RefererMode(models.TextChoices):
     OFF = "off", _("No Referer check")
     ALLOW = "allow", _("Allow only the listed domains")
     DENY = "deny", _("Deny the listed domains")
+
+
+class Certificate(models.Model):
+    """An uploaded certificate chain (PEM, the site's certificate first) and its private key,
+    sealed like every credential (console.sealed). Checked before it was stored
+    (`delivery.services.certificate_checks`) and uploaded to the console, whose id it keeps;
+    the fields below are read from the site's certificate for the page and the expiry job."""
+
+    certificate_id = models.CharField(_("certificate ID"), max_length=64, unique=True)
+    chain = models.TextField(_("certificate chain"))
+    private_key = SealedField(_("private key"))
+    subject = models.CharField(_("subject"), max_length=500)
+    issuer = models.CharField(_("issuer"), max_length=500)
+    names = models.JSONField(_("names"), default=list)
+    fingerprint = models.CharField(_("SHA-256 fingerprint"), max_length=95)
+    not_before = models.DateTimeField(_("valid from"))
+    not_after = models.DateTimeField(_("expires"))
+    uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("uploaded by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+")
+    # The smallest expiry warning (30 or 7 days) already given, so each is given once.
+    warned_days = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["not_after", "pk"]
+        verbose_name = _("certificate")
+        verbose_name_plural = _("certificates")
+
+    def __str__(self) -> str:
+        return f"{self.subject} ({self.fingerprint[:11]})"
 
 
 class DeliverySettings(models.Model):
@@ -85,7 +117,15 @@ class DeliverySettings(models.Model):
         _("User-Agent whitelist"), blank=True,
         help_text=_("One entry a line; when the list is not empty, only User-Agents containing "
                     "one of them are served."))
-    force_https = models.BooleanField(_("forced HTTPS"), default=False)
+    force_https = models.BooleanField(
+        _("forced HTTPS"), default=False,
+        help_text=_("Plain HTTP requests are answered with a redirect to https://."))
+    https_access = models.BooleanField(
+        _("HTTPS access"), default=False,
+        help_text=_("The edge completes TLS for the domain with the bound certificate."))
+    https_certificate = models.ForeignKey(
+        Certificate, verbose_name=_("certificate"), null=True, blank=True,
+        on_delete=models.PROTECT, related_name="bound_settings")
     html_minify = models.BooleanField(_("HTML minification"), default=False)
     combine_js_css = models.BooleanField(_("JS/CSS combining"), default=False)
     param_follow = models.BooleanField(

@@ -38,3 +38,9 @@ def send_due_purges_task() -> int:
     for purge_id in due:
         send_purge_task.delay(purge_id)
     return len(due)
+
+
+@shared_task(acks_late=True)
+def warn_expiring_certificates_task() -> int:
+    """Beat, daily: the 30- and 7-day warnings of certificates bound to a domain."""
+    return len(services.warn_expiring_certificates())

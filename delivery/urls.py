@@ -3,6 +3,7 @@ from django.urls import path
 from delivery.views import (
     config,
     domain,
+    https,
     images,
     links,
     publish,
@@ -28,6 +29,7 @@ urlpatterns = [
     path("rules/test", rulesets.test_endpoint, name="test"),
     path("settings/", config.settings_page, name="settings"),
     path("why/", refusal.refusal_tester, name="refusal_tester"),
+    path("https/", https.https_page, name="https"),
     path("publish/", publish.publish_page, name="publish"),
     path("publish/now", publish.publish_now, name="publish_now"),
     path("publish/<int:pk>/retry", publish.publish_retry, name="publish_retry"),

@@ -19,12 +19,14 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 SERVICE_COUNT = 8
 STORAGE_OFFSET = 3
+HTTPS_OFFSET = 9  # the edge's TLS port (sandbox.core.ports.HTTPS_OFFSET)
 # The storage port also listens on the other entry lines' addresses (DECISIONS).
 LINE_ADDRESSES = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
 
 
 def ports_free(base: int) -> bool:
     wanted = [("127.0.0.1", port) for port in range(base, base + SERVICE_COUNT)]
+    wanted.append(("127.0.0.1", base + HTTPS_OFFSET))
     wanted += [(address, base + STORAGE_OFFSET) for address in LINE_ADDRESSES]
     for address in wanted:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:

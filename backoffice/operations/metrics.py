@@ -96,6 +96,9 @@ STORED_GAUGES = (
     ("backoffice_sms_messages", "Campaign messages by status", "status",
      "sms.messages_by_status"),
     ("backoffice_storage_uploads", "Upload tasks by state", "state", "storage.uploads_by_state"),
+    ("backoffice_delivery_certificate_days_left",
+     "Days until the certificate bound to each domain expires", "domain",
+     "delivery.certificate_days_left"),
 )
 
 

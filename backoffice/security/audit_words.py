@@ -100,6 +100,13 @@ ACTIONS: dict[str, tuple[Promise, Promise]] = {
                         gettext_lazy("Addresses were preheated: %(object)s.")),
     "refresh.site": (gettext_lazy("Whole site refreshed"),
                      gettext_lazy("A whole-site refresh: %(object)s.")),
+    "certificate.upload": (gettext_lazy("Certificate uploaded"),
+                           gettext_lazy("A certificate was uploaded: %(object)s.")),
+    "certificate.bind": (gettext_lazy("HTTPS settings changed"),
+                         gettext_lazy("The certificate and HTTPS switches of %(object)s "
+                                      "changed.")),
+    "certificate.delete": (gettext_lazy("Certificate deleted"),
+                           gettext_lazy("%(object)s was deleted.")),
     # SMS
     "template.create": (gettext_lazy("Template created"),
                         gettext_lazy("%(object)s was created and sent for review.")),

@@ -379,7 +379,7 @@ class DeliverySettingsForm(forms.ModelForm[DeliverySettings]):
     class Meta:
         model = DeliverySettings
         fields = [
-            "token_protection", "separator", "force_https", "html_minify", "combine_js_css",
+            "token_protection", "separator", "html_minify", "combine_js_css",
             "param_follow", "referer_mode", "referer_domains", "referer_allow_empty",
             "ip_blacklist", "ua_whitelist", "cors_allow_origin", "cors_allow_methods",
             "cors_allow_headers", "cors_expose_headers", "cors_max_age",

@@ -18,6 +18,10 @@ Each use case lives in a small module of its own; this module gathers them:
 - previews: `fetch_from_edge` (`delivery.services.previews`);
 - the chosen domain: `page_domain`, `domain_choices`, `choose_domain`,
   `named_domain` (`delivery.services.domains`);
+- certificates and HTTPS: `upload_certificate`, `save_https`, `delete_certificate`,
+  `warn_expiring_certificates` (the daily job), `days_left`, `expiring_certificates`,
+  `certificate_days_left` (the metric) (`delivery.services.certificates`, the checks in
+  `delivery.services.certificate_checks`);
 - the tester: `run_test` (`delivery.services.testing`, over the pure `delivery.tester`).
 """
 
@@ -25,6 +29,19 @@ from __future__ import annotations
 
 from backoffice.operations.provider import ProviderNotConfigured
 from delivery.client import DeliveryConnectionError, DeliveryError
+from delivery.services.certificate_checks import CertificateRefused
+from delivery.services.certificates import (
+    CertificateInUse,
+    HttpsChoice,
+    certificate_days_left,
+    check_https,
+    days_left,
+    delete_certificate,
+    expiring_certificates,
+    save_https,
+    upload_certificate,
+    warn_expiring_certificates,
+)
 from delivery.services.connection import current_secret_fingerprint, delivery_base_url
 from delivery.services.counts import purged_today, purges_of, purges_per_day
 from delivery.services.domains import choose_domain, domain_choices, named_domain, page_domain
@@ -169,5 +186,16 @@ __all__ = [
     "send_purge",
     "signed_link",
     "version_link",
+    "CertificateInUse",
+    "CertificateRefused",
+    "HttpsChoice",
+    "certificate_days_left",
+    "check_https",
+    "days_left",
+    "delete_certificate",
+    "expiring_certificates",
+    "save_https",
+    "upload_certificate",
+    "warn_expiring_certificates",
 ]
 

@@ -12,7 +12,7 @@ domains and the console API"), built from its settings, versions and a rule set.
 | referer   | {"mode", "domains", "deny_empty"}                      | the Referer check        |
 | ip_ban    | [address or network]                                   | IP blacklist             |
 | ua        | [pattern, `*` any run]                                 | User-Agent whitelist     |
-| https     | {"force"}                                              | forced HTTPS             |
+| https     | {"access", "force", "certificate_id"} (id null: none)  | the HTTPS page           |
 | optimise  | {"html_minify", "combine", "param_follow"}             | the three flags          |
 """
 
@@ -70,7 +70,9 @@ def build_sections(row: DeliverySettings, versions: Iterable[ImageVersion],
         },
         "ip_ban": [*lines(row.ip_blacklist)],
         "ua": [agent_pattern(entry) for entry in lines(row.ua_whitelist)],
-        "https": {"force": row.force_https},
+        "https": {"access": row.https_access, "force": row.force_https,
+                  "certificate_id": (row.https_certificate.certificate_id
+                                     if row.https_certificate is not None else None)},
         "optimise": {"html_minify": row.html_minify, "combine": row.combine_js_css,
                      "param_follow": row.param_follow},
     }

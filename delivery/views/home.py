@@ -26,9 +26,12 @@ class DeliveryHomeView(ServiceOverviewView):
             context.update(nav="home", no_domain=str(error), **abilities(self.request.user))
             return context
         fingerprint = services.current_secret_fingerprint(domain)
+        row = DeliverySettings.for_domain(domain)
         context.update(
             nav="home",
-            delivery_settings=DeliverySettings.for_domain(domain),
+            delivery_settings=row,
+            certificate_days=(services.days_left(row.https_certificate)
+                              if row.https_certificate is not None else None),
             versions=ImageVersion.objects.filter(domain=domain),
             rule_set_count=RuleSet.objects.filter(domain=domain).count(),
             last_publication=services.last_publication(domain),

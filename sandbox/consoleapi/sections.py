@@ -12,7 +12,8 @@ keys `POST /delivery/config` takes, validated by the same `config_input`).
 | referer    | {"mode", "domains", "deny_empty"}             | referer                        |
 | ip_ban     | [address, `*` octets or network], at most 100 | ip_blacklist (networks)        |
 | ua         | [pattern with `*`], at most 50                | ua_whitelist (as /regex/)      |
-| https      | {"force"}                                     | force_https                    |
+| https      | {"access", "force", "certificate_id"} (access | https_access, force_https,     |
+|            |   and certificate_id may be left out: kept)   | https_certificate              |
 | optimise   | {"html_minify", "combine", "param_follow"}    | the three flags                |
 """
 
@@ -23,6 +24,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from sandbox.consoleapi import https
 from sandbox.consoleapi.errors import bad_field
 from sandbox.core.jsonapi import FieldError
 from sandbox.delivery import config_input
@@ -36,14 +38,15 @@ OPTIMISE_KEYS = ("html_minify", "combine", "param_follow")
 _PRINTABLE = re.compile(r"[\x21-\x7e]{1,64}")
 
 
-def changes(section: str, value: Any) -> dict[str, Any]:
-    """The edge keys for `value` of `section`, validated; a bad value is a 10400 naming
-    `value` (or the part of it that is wrong)."""
+def changes(section: str, value: Any, domain: str = "") -> dict[str, Any]:
+    """The edge keys for `value` of `section` of `domain`, validated; a bad value is a 10400
+    naming `value` (or the part of it that is wrong)."""
     readers: dict[str, Callable[[Any], dict[str, Any]]] = {
         "token": _token, "separator": lambda v: {"separator": v},
         "versions": lambda v: {"versions": v}, "rewrite": lambda v: {"rules": v},
         "cors": lambda v: {"cors": v}, "referer": lambda v: {"referer": v},
-        "ip_ban": _ip_ban, "ua": _ua, "https": _https, "optimise": _optimise,
+        "ip_ban": _ip_ban, "ua": _ua, "https": lambda v: https.changes(v, domain),
+        "optimise": _optimise,
     }
     if section not in readers:
         raise bad_field("section", f"must be one of {', '.join(SECTIONS)}")
@@ -62,7 +65,7 @@ def answer(data: dict[str, Any]) -> dict[str, Any]:
         "rewrite": data["rules"], "cors": data["cors"], "referer": data["referer"],
         "ip_ban": [_ban_entry(entry) for entry in data["ip_blacklist"]],
         "ua": [_ua_entry(entry) for entry in data["ua_whitelist"]],
-        "https": {"force": bool(data["force_https"])},
+        "https": https.answer(data),
         "optimise": {key: bool(data[key]) for key in OPTIMISE_KEYS},
     }
 
@@ -95,10 +98,6 @@ def _token(value: Any) -> dict[str, Any]:
         raise bad_field("value.secret", "must be 1-64 printable characters, no spaces")
     keys["token_secret"] = secret
     return keys
-
-
-def _https(value: Any) -> dict[str, Any]:
-    return {"force_https": _flag(_object(value, ("force",)), "force")}
 
 
 def _optimise(value: Any) -> dict[str, Any]:

@@ -21,7 +21,9 @@ urlpatterns: list[URLPattern] = [
     re_path(r"^buckets/purge/site/?$", endpoint({"POST": views.purge_site})),
     re_path(r"^buckets/purge/records/?$", endpoint({"GET": views.purge_records})),
     re_path(r"^preheat/?$", endpoint({"POST": views.preheat})),
-    re_path(r"^https/certificate/?$", endpoint({"POST": views.upload_certificate})),
+    re_path(r"^https/certificate/?$", endpoint({"POST": views.upload_certificate,
+                                                      "GET": views.list_certificates,
+                                                      "DELETE": views.delete_certificate})),
 ]
 
 # Unknown paths and crashes answer in the console's own error shape.

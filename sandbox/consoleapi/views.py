@@ -6,8 +6,6 @@ every refusal is a ConsoleError in the table's shape.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -18,10 +16,16 @@ from django.views.decorators.csrf import csrf_exempt
 from sandbox.console import directory
 from sandbox.console.models import Certificate, Domain, Operation, Service
 from sandbox.consoleapi import fields, refresh, sections, services, tokens
-from sandbox.consoleapi.errors import METHOD_NOT_ALLOWED, NOT_FOUND, ConsoleError, bad_field
+from sandbox.consoleapi.errors import (
+    CONFLICT,
+    METHOD_NOT_ALLOWED,
+    NOT_FOUND,
+    ConsoleError,
+    bad_field,
+)
 from sandbox.core import clock
 from sandbox.core.jsonapi import NotAJsonObject, json_object
-from sandbox.delivery import config
+from sandbox.delivery import certificates, config
 from sandbox.delivery.cache import EDGE_CACHE
 
 Handler = Callable[[HttpRequest], dict[str, Any] | list[dict[str, Any]]]
@@ -195,7 +199,7 @@ def put_domain_config(request: HttpRequest) -> dict[str, Any]:
     section = fields.text(form, "section")
     if "value" not in form:
         raise bad_field("value", "is required")
-    changes = sections.changes(section, form["value"])
+    changes = sections.changes(section, form["value"], domain)
     revision = config.save(domain, changes)
     EDGE_CACHE.clear_domain(domain)
     value = sections.answer(config.published(domain).data)[section]
@@ -229,35 +233,44 @@ def purge_records(request: HttpRequest) -> dict[str, Any]:
 
 # --- certificates --------------------------------------------------------------------------
 
-PEM_CERTIFICATE = ("-----BEGIN CERTIFICATE-----", "-----END CERTIFICATE-----")
-PEM_KEYS = tuple((f"-----BEGIN {kind}PRIVATE KEY-----", f"-----END {kind}PRIVATE KEY-----")
-                 for kind in ("", "RSA ", "EC "))
-
-
-def pem_block(text: str, markers: tuple[str, str]) -> bool:
-    """`text` holds a block between the markers whose body is Base64 (the PEM form); the
-    `cryptography` library is not a dependency, so the markers and the Base64 are checked."""
-    begin, end = markers
-    start = text.find(begin)
-    stop = text.find(end, start + len(begin)) if start >= 0 else -1
-    if start < 0 or stop < 0:
-        return False
-    inner = "".join(text[start + len(begin):stop].split())
-    try:
-        return bool(inner) and bool(base64.b64decode(inner, validate=True))
-    except (binascii.Error, ValueError):
-        return False
-
-
 def upload_certificate(request: HttpRequest) -> dict[str, Any]:
+    """A PEM chain (the site's certificate first) and its key, read by certificates.read:
+    not PEM, a key of another certificate or a chain out of order is a 10400 naming the
+    field."""
     form = body(request)
     certificate = fields.text(form, "certificate")
     private_key = fields.text(form, "private_key")
-    if not pem_block(certificate, PEM_CERTIFICATE):
-        raise bad_field("certificate", "must be a PEM certificate (-----BEGIN CERTIFICATE-----)")
-    if not any(pem_block(private_key, markers) for markers in PEM_KEYS):
-        raise bad_field("private_key", "must be a PEM private key (-----BEGIN PRIVATE KEY-----)")
+    try:
+        certificates.read(certificate, private_key)
+    except certificates.CertificateProblem as problem:
+        raise bad_field(problem.field, problem.message) from None
     found = Certificate.objects.create(certificate_id=secrets.token_hex(16),
                                        certificate=certificate, private_key=private_key,
                                        created_at=clock.now())
     return {"result": {"certificate_id": found.certificate_id}}
+
+
+def list_certificates(request: HttpRequest) -> dict[str, Any]:
+    found: list[dict[str, Any]] = []
+    for row in Certificate.objects.order_by("created_at"):
+        try:
+            chain = certificates.read(row.certificate, row.private_key)
+        except certificates.CertificateProblem:  # stored before uploads were read: unknown
+            found.append({"certificate_id": row.certificate_id, "names": [],
+                          "not_after": None})
+            continue
+        found.append({"certificate_id": row.certificate_id, "names": list(chain.names),
+                      "not_after": int(chain.not_after)})
+    return {"certificates": found}
+
+
+def delete_certificate(request: HttpRequest) -> dict[str, Any]:
+    identifier = fields.text(query(request), "certificate_id")
+    if not Certificate.objects.filter(certificate_id=identifier).exists():
+        raise ConsoleError(NOT_FOUND, f"no certificate {identifier}")
+    using = config.domains_using_certificate(identifier)
+    if using:
+        raise ConsoleError(CONFLICT, f"certificate {identifier} is bound to "
+                                     f"{', '.join(using)}")
+    Certificate.objects.filter(certificate_id=identifier).delete()
+    return {"result": True}

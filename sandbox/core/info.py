@@ -16,11 +16,15 @@ URL_KEYS = {
 
 
 def info(host: str, ports: dict[str, int], account: Account,
-         storage_lines: dict[str, str] | None = None) -> dict[str, object]:
-    """`storage_lines`: line -> address the storage port listens on (default: `host` alone)."""
+         storage_lines: dict[str, str] | None = None,
+         https_port: int | None = None) -> dict[str, object]:
+    """`storage_lines`: line -> address the storage port listens on (default: `host` alone);
+    `https_port`: the edge's TLS port (`delivery_https_url`), when it listens."""
     document: dict[str, object] = {
         key: f"http://{host}:{ports[service]}" for key, service in URL_KEYS.items()
     }
+    if https_port is not None:
+        document["delivery_https_url"] = f"https://{host}:{https_port}"
     document.update({
         "sms": {"token": account.sms_token},
         "topup": {"appkey": account.topup_appkey, "appsecret": account.topup_appsecret},

@@ -7,6 +7,9 @@ from django.conf import settings
 # The console (the provider's management API) is last, at +7, so the older offsets stay put.
 SERVICES = ("control", "sms", "topup", "storage", "media", "delivery", "purge", "console")
 FAULT_SERVICES = SERVICES[1:]
+# The edge's HTTPS port (sandbox.delivery.tls) is no service of its own: it serves the delivery
+# port's requests over TLS. It sits at +9, as +8 is the demo origin's under `make run`.
+HTTPS_OFFSET = 9
 
 _base_port: int | None = None
 
@@ -27,6 +30,10 @@ def port_of(service: str) -> int:
 def service_of_port(port: int) -> str | None:
     offset = port - base_port()
     return SERVICES[offset] if 0 <= offset < len(SERVICES) else None
+
+
+def https_port() -> int:
+    return base_port() + HTTPS_OFFSET
 
 
 def all_ports() -> dict[str, int]:

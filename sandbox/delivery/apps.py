@@ -7,8 +7,8 @@ class DeliveryConfig(AppConfig):
     verbose_name = "Sandbox delivery"
 
     def ready(self) -> None:
-        from sandbox.core import events
-        from sandbox.delivery import cache, config, origin, upload_thumb
+        from sandbox.core import events, tls_server
+        from sandbox.delivery import cache, config, origin, tls, upload_thumb
         from sandbox.storage import thumb
 
         # x-gmkerl-thumb at upload is drawn the edge's way (storage may not import the edge).
@@ -18,3 +18,6 @@ class DeliveryConfig(AppConfig):
         events.on_reset(cache.EDGE_CACHE.clear)
         events.on_reset(config.forget)
         events.on_reset(origin.BALANCER.forget)  # round robin starts afresh
+        events.on_reset(tls.forget)
+        # The HTTPS port (core) serves the certificate the edge binds to each name.
+        tls_server.register_chooser(tls.context_for)

@@ -37,6 +37,8 @@ DEFAULTS: dict[str, Any] = {
     "ip_blacklist": [],
     "ua_whitelist": [],
     "force_https": False,
+    "https_access": False,  # TLS on the HTTPS port for the domain's name (tls.py)
+    "https_certificate": "",  # the bound certificate's id at the console, "" none
     "html_minify": False,
     "combine": False,
     "param_follow": False,
@@ -128,6 +130,12 @@ def drop(domain: str) -> None:
     with _lock:
         for key in [key for key in _compiled if key[0] == domain]:
             del _compiled[key]
+
+
+def domains_using_certificate(certificate_id: str) -> list[str]:
+    """The domains whose settings bind the certificate."""
+    return sorted(row.domain for row in EdgeSettings.objects.all()
+                  if row.data.get("https_certificate") == certificate_id)
 
 
 def forget() -> None:

@@ -21,10 +21,11 @@ CORS_HEADERS = (
     "Access-Control-Allow-Origin", "Access-Control-Allow-Methods", "Access-Control-Allow-Headers",
     "Access-Control-Expose-Headers", "Access-Control-Max-Age",
 )
-BOOLEAN_KEYS = ("token_protection", "force_https", "html_minify", "combine", "param_follow")
+BOOLEAN_KEYS = ("token_protection", "force_https", "https_access", "html_minify", "combine",
+                "param_follow")
 KEYS = ("token_protection", "token_secret", "separator", "versions", "rules", "cors", "referer",
         "ip_blacklist", "ua_whitelist", "force_https", "html_minify", "combine", "param_follow",
-        "domains")
+        "domains", "https_access", "https_certificate")
 RULE_KEYS = ("pattern", "rule", "break", "state", "test_addresses", "debug")
 RULE_STATES = ("enabled", "off", "test")
 MAX_TEST_ADDRESSES = 20
@@ -48,6 +49,7 @@ def changes_from(body: JSONObject) -> dict[str, Any]:
         "token_secret": token_secret, "separator": separator, "versions": versions,
         "rules": rules, "cors": cors, "referer": referer, "ip_blacklist": ip_blacklist,
         "ua_whitelist": ua_whitelist, "domains": domains,
+        "https_certificate": https_certificate,
     }
     changes: dict[str, Any] = {}
     for key, value in body.items():
@@ -97,6 +99,11 @@ def mapping(field: str, value: Any) -> dict[str, Any]:
 def _kind_name(kind: type) -> str:
     names: dict[type, str] = {str: "string", dict: "JSON object"}
     return names.get(kind, kind.__name__)
+
+
+def https_certificate(value: Any) -> str:
+    """The bound certificate's id ("" none); the console's section checks it exists."""
+    return string("https_certificate", value, allow_empty=True, maximum=64)
 
 
 def token_secret(value: Any) -> str:

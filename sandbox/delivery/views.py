@@ -3,8 +3,9 @@
 The request's `Host` picks the domain (sites.py), whose own settings apply; a host that is no
 domain of the account is answered 404. Then a request goes through, in order (each step may
 answer on its own):
-1. forced HTTPS: the edge speaks plain HTTP, so a request is HTTPS only when it carries
-   `X-Forwarded-Proto: https`; otherwise 301 to the same URL with https:// (same Host);
+1. forced HTTPS: a request is HTTPS when it arrived on the HTTPS port (core/tls_server.py,
+   serving this same view with `wsgi.url_scheme` https) or carries `X-Forwarded-Proto: https`
+   (a TLS terminator in front); otherwise 301 to the same URL with https:// (same Host);
 2. the published rule set (rewrite.py): `$REDIRECT` / `$EXIT` answer here;
 3. access checks on the request as the rules left its headers: IP ban, User-Agent, Referer
    (access.py), then the token (auth.py) of the URL the client requested;
@@ -76,7 +77,8 @@ def site_of_request(host: str) -> Site | None:
 
 def _handle(request: HttpRequest, site: Site,
             settings: Published) -> tuple[Outcome | None, HttpResponseBase]:
-    scheme = "https" if _forwarded_proto(request) == "https" else "http"
+    secure = request.scheme == "https" or _forwarded_proto(request) == "https"
+    scheme = "https" if secure else "http"
     if settings.flag("force_https") and scheme != "https":
         host = request.META.get("HTTP_HOST", "")
         return None, PermanentHttpsRedirect(f"https://{host}{request.get_full_path()}")

@@ -150,7 +150,7 @@ def test_a_domain_section_is_replaced_with_a_new_revision(client: ConsoleClient,
     assert second.revision != first.revision
     config = client.domain_config(domain)
     assert config.sections["separator"] == "-"
-    assert config.sections["https"] == {"force": True}
+    assert config.sections["https"] == {"access": False, "force": True, "certificate_id": None}
     assert config.revision == second.revision
     with pytest.raises(BadField):
         client.put_section(domain, "separator", "#")

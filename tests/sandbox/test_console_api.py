@@ -4,19 +4,16 @@ records, certificates, and every error code of the table."""
 
 from __future__ import annotations
 
-import base64
-
 import pytest
 import requests
 
+from tests.certificates import TestCA
 from tests.sandbox.test_console_support import Console, console_error, create_service
 from tests.sandbox.test_delivery_support import Edge, Purge, Storage
 
 DEMO = "demo-bucket.sandbox.localhost"
-CERT = ("-----BEGIN CERTIFICATE-----\n" + base64.b64encode(b"certificate").decode()
-        + "\n-----END CERTIFICATE-----\n")
-KEY = ("-----BEGIN PRIVATE KEY-----\n" + base64.b64encode(b"key").decode()
-       + "\n-----END PRIVATE KEY-----\n")
+LEAF = TestCA().leaf(DEMO)
+CERT, KEY = LEAF.chain, LEAF.key
 
 
 @pytest.fixture

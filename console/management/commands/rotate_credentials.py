@@ -9,16 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.apps import apps
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, models, transaction
 
-from console.models import ConsoleBearer, Domain, Service
-from console.sealed import UnreadableCredential, reseal
+from console.sealed import SealedField, UnreadableCredential, reseal
 
-# Every sealed column: the console's shared Bearer token too, or a process would find it
-# unreadable once the old key is dropped.
-SEALED_COLUMNS: tuple[tuple[type[models.Model], str], ...] = (
-    (Service, "operator_password"), (Domain, "token_secret"), (ConsoleBearer, "token"))
+
+def sealed_columns() -> list[tuple[type[models.Model], str]]:
+    """Every sealed column of every installed app (the console's shared Bearer token too, or a
+    process would find it unreadable once the old key is dropped; delivery's certificate
+    keys too), found by field type so an app adding one needs nothing here."""
+    return [(model, field.name) for model in apps.get_models()
+            for field in model._meta.concrete_fields if isinstance(field, SealedField)]
 
 
 class Command(BaseCommand):
@@ -28,7 +31,7 @@ class Command(BaseCommand):
         resealed = 0
         unreadable: list[str] = []
         with transaction.atomic(), connection.cursor() as cursor:
-            for model, field in SEALED_COLUMNS:
+            for model, field in sealed_columns():
                 # The raw column, past the field's opening: the clear text is never held here.
                 table = connection.ops.quote_name(model._meta.db_table)
                 sealed_field = model._meta.get_field(field)

@@ -56,9 +56,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         host, base_port = options["host"], options["base_port"]
-        if not 1 <= base_port <= 65535 - len(ports.SERVICES):
+        if not 1 <= base_port <= 65535 - ports.HTTPS_OFFSET:
             raise CommandError(f"--base-port: {base_port} leaves no room for the "
-                               f"{len(ports.SERVICES)} ports")
+                               f"{ports.HTTPS_OFFSET + 1} ports")
         ports.configure(base_port)
         busy = [(service, port) for service, port in ports.all_ports().items()
                 if port_in_use(host, port)]
@@ -66,6 +66,8 @@ class Command(BaseCommand):
         busy += [(f"storage, {line} line at {address}", storage)
                  for line, address in ports.storage_line_addresses(host).items()
                  if address != host and port_in_use(address, storage)]
+        if port_in_use(host, ports.https_port()):
+            busy.append(("delivery over HTTPS", ports.https_port()))
         if busy:
             named = ", ".join(f"{port} ({service})" for service, port in busy)
             raise CommandError(f"port already in use: {named}; choose another --base-port")
@@ -75,7 +77,7 @@ class Command(BaseCommand):
         account = ensure_account()
         info_file = Path(options["info_file"]).resolve()
         write_info_file(info_file, info(host, ports.all_ports(), account,
-                                        ports.storage_line_addresses(host)))
+                                        ports.storage_line_addresses(host), ports.https_port()))
 
         ticker = Ticker(settings.SANDBOX_TICK_INTERVAL_S, clock.now)
         ticker.start()
@@ -103,12 +105,16 @@ class Command(BaseCommand):
 
         name_sockets_by_address(server)
         keep_provider_header_case(server)
+        from sandbox.core import tls_server
+
+        https = tls_server.start(host, ports.https_port(), ports.port_of("delivery"), application)
 
         def stop(signum: int, frame: object) -> None:
             raise KeyboardInterrupt
 
         signal.signal(signal.SIGTERM, stop)
         summary = ", ".join(f"{s} {p}" for s, p in ports.all_ports().items())
+        summary += f", delivery over HTTPS {ports.https_port()}"
         self.stdout.write(f"Sandbox listening on {host}: {summary}")
         self.stdout.write(f"Data directory: {settings.DATA_DIR}; info file: {info_file}")
         self.stdout.flush()
@@ -117,4 +123,6 @@ class Command(BaseCommand):
         except KeyboardInterrupt:
             pass
         finally:
+            https.shutdown()
+            https.server_close()
             server.close()
