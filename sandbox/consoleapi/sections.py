@@ -14,6 +14,9 @@ keys `POST /delivery/config` takes, validated by the same `config_input`).
 | ua         | [pattern with `*`], at most 50                | ua_whitelist (as /regex/)      |
 | https      | {"force"}                                     | force_https                    |
 | optimise   | {"html_minify", "combine", "param_follow"}    | the three flags                |
+| region     | {"mode": off/allow/block, "regions": [CN...]} | region (region.py)             |
+| origin_auth| {"url", "timeout" 1..10, "timeout_refuses"}   | origin_auth (origin_auth.py)   |
+| external_links | {"enabled"}                               | external_links                 |
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from sandbox.core.jsonapi import FieldError
 from sandbox.delivery import config_input
 
 SECTIONS = ("token", "separator", "versions", "rewrite", "cors", "referer", "ip_ban", "ua",
-            "https", "optimise")
+            "https", "optimise", "region", "origin_auth", "external_links")
 MAX_IP_BAN = 100
 MAX_UA = 50
 MASK = "****"
@@ -44,6 +47,8 @@ def changes(section: str, value: Any) -> dict[str, Any]:
         "versions": lambda v: {"versions": v}, "rewrite": lambda v: {"rules": v},
         "cors": lambda v: {"cors": v}, "referer": lambda v: {"referer": v},
         "ip_ban": _ip_ban, "ua": _ua, "https": _https, "optimise": _optimise,
+        "region": lambda v: {"region": v}, "origin_auth": lambda v: {"origin_auth": v},
+        "external_links": _external_links,
     }
     if section not in readers:
         raise bad_field("section", f"must be one of {', '.join(SECTIONS)}")
@@ -64,6 +69,8 @@ def answer(data: dict[str, Any]) -> dict[str, Any]:
         "ua": [_ua_entry(entry) for entry in data["ua_whitelist"]],
         "https": {"force": bool(data["force_https"])},
         "optimise": {key: bool(data[key]) for key in OPTIMISE_KEYS},
+        "region": data["region"], "origin_auth": data["origin_auth"],
+        "external_links": {"enabled": bool(data["external_links"])},
     }
 
 
@@ -99,6 +106,10 @@ def _token(value: Any) -> dict[str, Any]:
 
 def _https(value: Any) -> dict[str, Any]:
     return {"force_https": _flag(_object(value, ("force",)), "force")}
+
+
+def _external_links(value: Any) -> dict[str, Any]:
+    return {"external_links": _flag(_object(value, ("enabled",)), "enabled")}
 
 
 def _optimise(value: Any) -> dict[str, Any]:

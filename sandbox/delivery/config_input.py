@@ -13,7 +13,7 @@ from typing import Any
 
 from sandbox.core.json_types import JSONObject
 from sandbox.core.jsonapi import FieldError
-from sandbox.delivery import access, imageparams
+from sandbox.delivery import access, imageparams, origin_auth, region
 
 SEPARATORS = ("!", "-", "_")
 REFERER_MODES = ("off", "allow", "deny")
@@ -21,10 +21,11 @@ CORS_HEADERS = (
     "Access-Control-Allow-Origin", "Access-Control-Allow-Methods", "Access-Control-Allow-Headers",
     "Access-Control-Expose-Headers", "Access-Control-Max-Age",
 )
-BOOLEAN_KEYS = ("token_protection", "force_https", "html_minify", "combine", "param_follow")
+BOOLEAN_KEYS = ("token_protection", "force_https", "html_minify", "combine", "param_follow",
+                "external_links")
 KEYS = ("token_protection", "token_secret", "separator", "versions", "rules", "cors", "referer",
         "ip_blacklist", "ua_whitelist", "force_https", "html_minify", "combine", "param_follow",
-        "domains")
+        "domains", "region", "origin_auth", "external_links")
 RULE_KEYS = ("pattern", "rule", "break", "state", "test_addresses", "debug")
 RULE_STATES = ("enabled", "off", "test")
 MAX_TEST_ADDRESSES = 20
@@ -45,7 +46,8 @@ def changes_from(body: JSONObject) -> dict[str, Any]:
     readers = {
         "token_secret": token_secret, "separator": separator, "versions": versions,
         "rules": rules, "cors": cors, "referer": referer, "ip_blacklist": ip_blacklist,
-        "ua_whitelist": ua_whitelist, "domains": domains,
+        "ua_whitelist": ua_whitelist, "domains": domains, "region": region.setting,
+        "origin_auth": origin_auth.setting,
     }
     changes: dict[str, Any] = {}
     for key, value in body.items():
