@@ -15,6 +15,7 @@ Each use case lives in a small module of its own; this module gathers them:
 - counts: `purged_today`, `purges_per_day` (`delivery.services.counts`);
 - rule sets: `save_rule_set`, `delete_rule_set` (`delivery.services.rulesets`);
 - settings: `save_delivery_settings` (`delivery.services.edge_settings`);
+- the Access page's "try it" of an auth URL: `try_auth_url` (`delivery.services.origin_auth`);
 - previews: `fetch_from_edge` (`delivery.services.previews`);
 - the chosen domain: `page_domain`, `domain_choices`, `choose_domain`,
   `named_domain` (`delivery.services.domains`);
@@ -41,6 +42,7 @@ from delivery.services.links import (
     signed_link,
     version_link,
 )
+from delivery.services.origin_auth import AuthTry, try_auth_url
 from delivery.services.previews import MAX_PREVIEW_BYTES, fetch_from_edge
 from delivery.services.publishing import (
     ConfigTarget,
@@ -112,6 +114,8 @@ __all__ = [
     "site_pattern",
     "delete_rule_set",
     "save_delivery_settings",
+    "try_auth_url",
+    "AuthTry",
     "UrlProblem",
     "preview_signing",
     "ProviderNotConfigured",
