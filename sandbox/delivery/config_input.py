@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Callable
 from typing import Any
 
 from sandbox.core.json_types import JSONObject
@@ -43,7 +44,7 @@ def changes_from(body: JSONObject) -> dict[str, Any]:
     unknown = sorted(set(body) - set(KEYS))
     if unknown:
         raise FieldError(unknown[0], f"is not a delivery setting; known: {', '.join(KEYS)}")
-    readers = {
+    readers: dict[str, Callable[[Any], Any]] = {
         "token_secret": token_secret, "separator": separator, "versions": versions,
         "rules": rules, "cors": cors, "referer": referer, "ip_blacklist": ip_blacklist,
         "ua_whitelist": ua_whitelist, "domains": domains, "region": region.setting,
