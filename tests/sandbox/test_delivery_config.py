@@ -9,7 +9,8 @@ DEFAULTS = {
     "token_protection": False, "separator": "!", "versions": {}, "rules": [], "cors": {},
     "referer": {"mode": "off", "domains": [], "deny_empty": False}, "ip_blacklist": [],
     "ua_whitelist": [], "force_https": False, "html_minify": False, "combine": False,
-    "param_follow": False, "domains": [],
+    "param_follow": False, "domains": [], "region": {"mode": "off", "regions": []},
+    "origin_auth": {"url": "", "timeout": 3, "timeout_refuses": True}, "external_links": True,
 }
 
 
