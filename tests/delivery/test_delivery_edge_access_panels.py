@@ -101,3 +101,16 @@ def test_external_links_off_answers_405(site: Edge, manager_client: Any,
     save_and_publish(manager_client, manager, {"panel": "external_links",
                                                "external_links": "on"})
     assert fetch(site).ok
+
+
+def test_a_section_the_console_refuses_stays_not_published_with_its_answer(
+        site: Edge, publish: Any) -> None:
+    # A row written around the page's form: the console's own check refuses the mode.
+    with pytest.raises(services.PublishFailed) as failed:
+        publish(region_mode="deny", regions="CN", external_links=False)
+    record = failed.value.record
+    assert record.status == PublishStatus.FAILED and failed.value.failed == ["region"]
+    assert "region.mode" in record.answers["region"]["answer"]
+    assert record.answers["external_links"]["ok"] is True  # the other panels went through
+    assert site.config()["region"] == {"mode": "off", "regions": []}
+    assert fetch(site).status_code == 405
