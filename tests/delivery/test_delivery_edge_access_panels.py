@@ -39,6 +39,7 @@ def test_a_blocked_country_is_refused_by_the_edge(site: Edge, manager_client: An
                                                   manager: Any) -> None:
     save_and_publish(manager_client, manager, {"panel": "region", "region_mode": "block",
                                                "regions": "CN"})
+    assert manager_client.get(PAGE).context["published"]["region"] is True
     assert site.config()["region"] == {"mode": "block", "regions": ["CN"]}
     refused = fetch(site, "127.0.0.2")  # a CN test address of the sandbox's database
     assert refused.status_code == 403 and refused.headers["X-Error-Code"] == "40310020"
@@ -114,3 +115,15 @@ def test_a_section_the_console_refuses_stays_not_published_with_its_answer(
     assert record.answers["external_links"]["ok"] is True  # the other panels went through
     assert site.config()["region"] == {"mode": "off", "regions": []}
     assert fetch(site).status_code == 405
+
+
+def test_the_page_says_which_panels_the_edge_does_not_hold_yet(
+        site: Edge, manager_client: Any, manager: Any) -> None:
+    save_and_publish(manager_client, manager, {"panel": "external_links",
+                                               "external_links": "on"})
+    assert manager_client.post(PAGE, {"panel": "region", "region_mode": "block",
+                                      "regions": "JP"}).status_code == 302
+    response = manager_client.get(PAGE)
+    assert response.context["published"] == {"region": False, "origin_auth": True,
+                                              "external_links": True}
+    assert 'data-published="no"' in response.content.decode()
