@@ -80,8 +80,8 @@ class OriginAuthForm(forms.ModelForm[DeliverySettings]):
     class Meta:
         model = DeliverySettings
         fields = ["origin_auth_url", "origin_auth_timeout", "origin_auth_timeout_refuses"]
-        widgets = {"origin_auth_url": forms.URLInput(attrs={
-            "placeholder": "https://shop.example.com/cdn-auth"})}
+        widgets = {"origin_auth_url": forms.TextInput(attrs={
+            "placeholder": "https://shop.example.com/cdn-auth", "inputmode": "url"})}
 
     def clean_origin_auth_url(self) -> str:
         url: str = self.cleaned_data["origin_auth_url"].strip()

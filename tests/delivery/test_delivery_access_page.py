@@ -47,6 +47,9 @@ def test_a_region_list_is_saved_normalised_with_the_chosen_codes(manager_client:
     saved = row()
     assert (saved.region_mode, saved.regions, saved.updated_by) == (
         "block", "CN\nUS\nJP\nDE", manager)
+    # Saved, not published: the panel says so; the others, at their defaults, need nothing.
+    assert manager_client.get(URL).context["published"] == {
+        "region": False, "origin_auth": True, "external_links": True}
 
 
 @pytest.mark.parametrize(("fields", "fragment"), [

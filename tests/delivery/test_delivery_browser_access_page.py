@@ -102,3 +102,14 @@ def test_switching_external_links_off_is_confirmed_naming_the_domain(
     page.wait_for_selector("#dl-links-form")
     assert settings_row().external_links is False
     assert "405" in page.inner_text("#dl-links-state")
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_page_fits_a_narrow_screen(page: Any, live_server: Any, staff_login: Any,
+                                       language: str) -> None:
+    page.set_viewport_size({"width": 768, "height": 900})
+    open_page(page, live_server, staff_login, language)
+    if language == "en":
+        page.screenshot(path="/tmp/access_page_en.png", full_page=True)
+    assert page.evaluate(
+        "() => document.documentElement.scrollWidth - window.innerWidth") <= 0
