@@ -15,7 +15,8 @@ Each use case lives in a small module of its own; this module gathers them:
 - counts: `purged_today`, `purges_per_day` (`delivery.services.counts`);
 - rule sets: `save_rule_set`, `delete_rule_set` (`delivery.services.rulesets`);
 - settings: `save_delivery_settings` (`delivery.services.edge_settings`);
-- the Access page's "try it" of an auth URL: `try_auth_url` (`delivery.services.origin_auth`);
+- the Access page: "try it" of an auth URL, `try_auth_url` (`delivery.services.origin_auth`),
+  and which panels the edge holds, `published_sections` (`delivery.services.access_panels`);
 - previews: `fetch_from_edge` (`delivery.services.previews`);
 - the chosen domain: `page_domain`, `domain_choices`, `choose_domain`,
   `named_domain` (`delivery.services.domains`);
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 from backoffice.operations.provider import ProviderNotConfigured
 from delivery.client import DeliveryConnectionError, DeliveryError
+from delivery.services.access_panels import published_sections
 from delivery.services.connection import current_secret_fingerprint, delivery_base_url
 from delivery.services.counts import purged_today, purges_of, purges_per_day
 from delivery.services.domains import choose_domain, domain_choices, named_domain, page_domain
@@ -115,6 +117,7 @@ __all__ = [
     "delete_rule_set",
     "save_delivery_settings",
     "try_auth_url",
+    "published_sections",
     "AuthTry",
     "UrlProblem",
     "preview_signing",

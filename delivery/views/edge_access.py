@@ -29,8 +29,7 @@ from delivery.forms.access_panels import (
     OriginAuthForm,
     RegionForm,
 )
-from delivery.models import DeliverySettings, PublishedConfig
-from delivery.services import edgeconfig
+from delivery.models import DeliverySettings
 from delivery.views.access import CHANGE_DELIVERY_SETTINGS, abilities, needs
 from delivery.views.domain import page, with_domain
 
@@ -75,24 +74,9 @@ def access_page(request: StaffRequest, domain: Domain) -> HttpResponse:
         "auth_form": forms_shown["origin_auth"], "links_form": forms_shown["external_links"],
         "try_form": try_form, "tried": tried, "may_change": may_change,
         "links_on": DeliverySettings.for_domain(domain).external_links,
-        "published": _published(domain),
+        "published": services.published_sections(domain, list(PANELS)),
         **page(request, domain), **abilities(request.user),
     })
-
-
-def _published(domain: Domain) -> dict[str, bool]:
-    """Per panel: whether the edge holds what is saved, i.e. the newest publication that got
-    the section through sent the value the page would send now. Before any publication got it
-    through, a panel left at its defaults (the console's too) has nothing to publish."""
-    now = services.preview(domain, None)
-    defaults = edgeconfig.build_sections(DeliverySettings(), [], None, "")
-    found: dict[str, bool] = {}
-    for record in PublishedConfig.objects.filter(domain=domain).order_by("-pk")[:20]:
-        for name in PANELS:
-            answer = (record.answers or {}).get(name)
-            if name not in found and isinstance(answer, dict) and answer.get("ok"):
-                found[name] = record.config.get(name) == now.get(name)
-    return {name: found.get(name, now.get(name) == defaults[name]) for name in PANELS}
 
 
 def _try(form: forms.ModelForm[DeliverySettings], try_form: AuthTryForm,
