@@ -77,6 +77,12 @@ class Certificate(models.Model):
         return f"{self.subject} ({self.fingerprint[:11]})"
 
 
+class RegionMode(models.TextChoices):
+    OFF = "off", _("No region restriction")
+    ALLOW = "allow", _("Allow only the listed countries/regions")
+    BLOCK = "block", _("Block the listed countries/regions")
+
+
 class DeliverySettings(models.Model):
     """A domain's delivery settings: one row a domain, edited on the settings page and sent to
     the edge on publish.
@@ -132,6 +138,26 @@ class DeliverySettings(models.Model):
         _("parameter follow"), default=False,
         help_text=_("Cache different query strings separately; _upd and _upv then have no "
                     "effect."))
+    # The Access page (delivery/views/edge_access.py): region restriction, origin
+    # authentication, the external-links switch.
+    region_mode = models.CharField(
+        _("region restriction"), max_length=5, choices=RegionMode.choices,
+        default=RegionMode.OFF)
+    regions = models.TextField(
+        _("countries/regions"), blank=True,
+        help_text=_("ISO 3166 two-letter codes (CN, US, JP...), one a line."))
+    origin_auth_url = models.CharField(
+        _("auth URL"), max_length=1024, blank=True,
+        help_text=_("http:// or https://; empty turns origin authentication off."))
+    origin_auth_timeout = models.PositiveSmallIntegerField(
+        _("timeout (seconds)"), default=3, help_text=_("1 to 10 seconds."))
+    origin_auth_timeout_refuses = models.BooleanField(
+        _("refuse on timeout"), default=True,
+        help_text=_("On: a request whose check times out is refused (403). Off: it is "
+                    "served."))
+    external_links = models.BooleanField(
+        _("external links"), default=True,
+        help_text=_("Off: every request of the domain is answered 405."))
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("updated by"), null=True, blank=True,

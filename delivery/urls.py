@@ -3,6 +3,7 @@ from django.urls import path
 from delivery.views import (
     config,
     domain,
+    edge_access,
     https,
     images,
     links,
@@ -30,6 +31,7 @@ urlpatterns = [
     path("settings/", config.settings_page, name="settings"),
     path("why/", refusal.refusal_tester, name="refusal_tester"),
     path("https/", https.https_page, name="https"),
+    path("access/", edge_access.access_page, name="access"),
     path("publish/", publish.publish_page, name="publish"),
     path("publish/now", publish.publish_now, name="publish_now"),
     path("publish/<int:pk>/retry", publish.publish_retry, name="publish_retry"),

@@ -84,7 +84,7 @@ TOKEN_NAME = "backoffice"
 TOKEN_SCOPE = "global"
 BUSINESS_TYPES = ("file", "cdn")
 SECTIONS = ("token", "separator", "versions", "rewrite", "cors", "referer", "ip_ban", "ua",
-            "https", "optimise")
+            "https", "optimise", "region", "origin_auth", "external_links")
 RECORD_TYPES = ("url", "rule", "preheat", "site")
 MIRROR_STATES = ("on", "paused", "off")
 

@@ -15,6 +15,8 @@ Each use case lives in a small module of its own; this module gathers them:
 - counts: `purged_today`, `purges_per_day` (`delivery.services.counts`);
 - rule sets: `save_rule_set`, `delete_rule_set` (`delivery.services.rulesets`);
 - settings: `save_delivery_settings` (`delivery.services.edge_settings`);
+- the Access page: "try it" of an auth URL, `try_auth_url` (`delivery.services.origin_auth`),
+  and which panels the edge holds, `published_sections` (`delivery.services.access_panels`);
 - previews: `fetch_from_edge` (`delivery.services.previews`);
 - the chosen domain: `page_domain`, `domain_choices`, `choose_domain`,
   `named_domain` (`delivery.services.domains`);
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 from backoffice.operations.provider import ProviderNotConfigured
 from delivery.client import DeliveryConnectionError, DeliveryError
+from delivery.services.access_panels import published_sections
 from delivery.services.certificate_checks import CertificateRefused
 from delivery.services.certificates import (
     CertificateInUse,
@@ -58,6 +61,7 @@ from delivery.services.links import (
     signed_link,
     version_link,
 )
+from delivery.services.origin_auth import AuthTry, try_auth_url
 from delivery.services.previews import MAX_PREVIEW_BYTES, fetch_from_edge
 from delivery.services.publishing import (
     ConfigTarget,
@@ -130,6 +134,9 @@ __all__ = [
     "site_pattern",
     "delete_rule_set",
     "save_delivery_settings",
+    "try_auth_url",
+    "published_sections",
+    "AuthTry",
     "UrlProblem",
     "preview_signing",
     "ProviderNotConfigured",

@@ -14,18 +14,23 @@ domains and the console API"), built from its settings, versions and a rule set.
 | ua        | [pattern, `*` any run]                                 | User-Agent whitelist     |
 | https     | {"access", "force", "certificate_id"} (id null: none)  | the HTTPS page           |
 | optimise  | {"html_minify", "combine", "param_follow"}             | the three flags          |
+| region    | {"mode": "off"/"allow"/"block", "regions": [code]}     | region restriction       |
+| origin_auth | {"url" ("" = off), "timeout" 1..10 s,                | origin authentication    |
+|           |   "timeout_refuses"}                                   |                          |
+| external_links | {"enabled"}                                       | the external-links switch|
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from delivery.access_rules import parse_regions
 from delivery.models import DeliverySettings, ImageVersion, RuleSet
 from delivery.refusals import agent_pattern
 from providerkit.json_types import JSONObject, JSONValue
 
 SECTIONS = ("token", "separator", "versions", "rewrite", "cors", "referer", "ip_ban", "ua",
-            "https", "optimise")
+            "https", "optimise", "region", "origin_auth", "external_links")
 TOKEN = "token"
 SECRET_KEY = "secret"
 SECRET_MASK = "********"
@@ -75,6 +80,10 @@ def build_sections(row: DeliverySettings, versions: Iterable[ImageVersion],
                                      if row.https_certificate is not None else None)},
         "optimise": {"html_minify": row.html_minify, "combine": row.combine_js_css,
                      "param_follow": row.param_follow},
+        "region": {"mode": row.region_mode, "regions": [*parse_regions(row.regions)[0]]},
+        "origin_auth": {"url": row.origin_auth_url.strip(), "timeout": row.origin_auth_timeout,
+                        "timeout_refuses": row.origin_auth_timeout_refuses},
+        "external_links": {"enabled": row.external_links},
     }
 
 

@@ -15,6 +15,9 @@ keys `POST /delivery/config` takes, validated by the same `config_input`).
 | https      | {"access", "force", "certificate_id"} (access | https_access, force_https,     |
 |            |   and certificate_id may be left out: kept)   | https_certificate              |
 | optimise   | {"html_minify", "combine", "param_follow"}    | the three flags                |
+| region     | {"mode": off/allow/block, "regions": [CN...]} | region (region.py)             |
+| origin_auth| {"url", "timeout" 1..10, "timeout_refuses"}   | origin_auth (origin_auth.py)   |
+| external_links | {"enabled"}                               | external_links                 |
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from sandbox.core.jsonapi import FieldError
 from sandbox.delivery import config_input
 
 SECTIONS = ("token", "separator", "versions", "rewrite", "cors", "referer", "ip_ban", "ua",
-            "https", "optimise")
+            "https", "optimise", "region", "origin_auth", "external_links")
 MAX_IP_BAN = 100
 MAX_UA = 50
 MASK = "****"
@@ -47,6 +50,8 @@ def changes(section: str, value: Any, domain: str = "") -> dict[str, Any]:
         "cors": lambda v: {"cors": v}, "referer": lambda v: {"referer": v},
         "ip_ban": _ip_ban, "ua": _ua, "https": lambda v: https.changes(v, domain),
         "optimise": _optimise,
+        "region": lambda v: {"region": v}, "origin_auth": lambda v: {"origin_auth": v},
+        "external_links": _external_links,
     }
     if section not in readers:
         raise bad_field("section", f"must be one of {', '.join(SECTIONS)}")
@@ -67,6 +72,8 @@ def answer(data: dict[str, Any]) -> dict[str, Any]:
         "ua": [_ua_entry(entry) for entry in data["ua_whitelist"]],
         "https": https.answer(data),
         "optimise": {key: bool(data[key]) for key in OPTIMISE_KEYS},
+        "region": data["region"], "origin_auth": data["origin_auth"],
+        "external_links": {"enabled": bool(data["external_links"])},
     }
 
 
@@ -98,6 +105,10 @@ def _token(value: Any) -> dict[str, Any]:
         raise bad_field("value.secret", "must be 1-64 printable characters, no spaces")
     keys["token_secret"] = secret
     return keys
+
+
+def _external_links(value: Any) -> dict[str, Any]:
+    return {"external_links": _flag(_object(value, ("enabled",)), "enabled")}
 
 
 def _optimise(value: Any) -> dict[str, Any]:

@@ -43,6 +43,9 @@ DEFAULTS: dict[str, Any] = {
     "combine": False,
     "param_follow": False,
     "domains": [],
+    "region": {"mode": "off", "regions": []},
+    "origin_auth": {"url": "", "timeout": 3, "timeout_refuses": True},
+    "external_links": True,
 }
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Callable
 from typing import Any
 
 from sandbox.core.json_types import JSONObject
 from sandbox.core.jsonapi import FieldError
-from sandbox.delivery import access, imageparams
+from sandbox.delivery import access, imageparams, origin_auth, region
 
 SEPARATORS = ("!", "-", "_")
 REFERER_MODES = ("off", "allow", "deny")
@@ -22,10 +23,11 @@ CORS_HEADERS = (
     "Access-Control-Expose-Headers", "Access-Control-Max-Age",
 )
 BOOLEAN_KEYS = ("token_protection", "force_https", "https_access", "html_minify", "combine",
-                "param_follow")
+                "param_follow", "external_links")
 KEYS = ("token_protection", "token_secret", "separator", "versions", "rules", "cors", "referer",
         "ip_blacklist", "ua_whitelist", "force_https", "html_minify", "combine", "param_follow",
-        "domains", "https_access", "https_certificate")
+        "domains", "https_access", "https_certificate", "region", "origin_auth",
+        "external_links")
 RULE_KEYS = ("pattern", "rule", "break", "state", "test_addresses", "debug")
 RULE_STATES = ("enabled", "off", "test")
 MAX_TEST_ADDRESSES = 20
@@ -45,11 +47,12 @@ def changes_from(body: JSONObject) -> dict[str, Any]:
     unknown = sorted(set(body) - set(KEYS))
     if unknown:
         raise FieldError(unknown[0], f"is not a delivery setting; known: {', '.join(KEYS)}")
-    readers = {
+    readers: dict[str, Callable[[Any], Any]] = {
         "token_secret": token_secret, "separator": separator, "versions": versions,
         "rules": rules, "cors": cors, "referer": referer, "ip_blacklist": ip_blacklist,
         "ua_whitelist": ua_whitelist, "domains": domains,
-        "https_certificate": https_certificate,
+        "https_certificate": https_certificate, "region": region.setting,
+        "origin_auth": origin_auth.setting,
     }
     changes: dict[str, Any] = {}
     for key, value in body.items():

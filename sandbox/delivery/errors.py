@@ -20,9 +20,12 @@ BAD_COMBINE = "40000012"
 IP_DENIED = "40310010"
 REFERER_DENIED = "40310011"
 USER_AGENT_DENIED = "40310012"
+REGION_DENIED = "40310020"  # region restriction (region.py)
+ORIGIN_AUTH_DENIED = "40310021"  # origin authentication (origin_auth.py)
 NOT_FOUND = "40400001"
 UNKNOWN_DOMAIN = "40400002"  # the Host is no domain of the account
 METHOD_NOT_ALLOWED = "40500001"
+EXTERNAL_LINKS_OFF = "40500020"  # the external-links switch is off (external_links.py)
 INTERNAL_ERROR = "50000000"
 ORIGIN_UNREACHABLE = "50200001"  # no address of an own-origin service gave an answer
 

@@ -3,12 +3,15 @@
 The request's `Host` picks the domain (sites.py), whose own settings apply; a host that is no
 domain of the account is answered 404. Then a request goes through, in order (each step may
 answer on its own):
+0. the external-links switch (external_links.py): off answers 405 to every request;
 1. forced HTTPS: a request is HTTPS when it arrived on the HTTPS port (core/tls_server.py,
    serving this same view with `wsgi.url_scheme` https) or carries `X-Forwarded-Proto: https`
    (a TLS terminator in front); otherwise 301 to the same URL with https:// (same Host);
 2. the published rule set (rewrite.py): `$REDIRECT` / `$EXIT` answer here;
 3. access checks on the request as the rules left its headers: IP ban, User-Agent, Referer
-   (access.py), then the token (auth.py) of the URL the client requested;
+   (access.py), region restriction (region.py), then the token (auth.py) of the URL the client
+   requested, and last origin authentication (origin_auth.py: it costs a request to the
+   merchant, so only a request every other check lets through asks it);
 4. the method: GET and HEAD are served, OPTIONS answers 204 (a CORS preflight), anything else
    405 (on an own-origin domain, POST, PUT, PATCH and DELETE go to the origin);
 5. the content: from storage (content.py), or, on a domain of an own-origin service (the Host
@@ -33,8 +36,11 @@ from sandbox.delivery import (
     auth,
     cdn_service,
     content,
+    external_links,
+    origin_auth,
     own_origin,
     pacing,
+    region,
     rewrite,
     sites,
 )
@@ -77,6 +83,10 @@ def site_of_request(host: str) -> Site | None:
 
 def _handle(request: HttpRequest, site: Site,
             settings: Published) -> tuple[Outcome | None, HttpResponseBase]:
+    try:
+        external_links.check(settings.flag("external_links"))
+    except EdgeError as error:
+        return None, error.response()
     secure = request.scheme == "https" or _forwarded_proto(request) == "https"
     scheme = "https" if secure else "http"
     if settings.flag("force_https") and scheme != "https":
@@ -113,8 +123,15 @@ def _check_access(request: HttpRequest, headers: dict[str, str], settings: Publi
                   now: float) -> None:
     ip = access.client_ip(request.META.get("REMOTE_ADDR", ""), headers)
     access.check(ip, headers, settings.blacklist, settings.referer, settings.agents)
-    if not settings.flag("token_protection"):
-        return
+    region.check(ip, settings.data["region"])
+    if settings.flag("token_protection"):
+        _check_token(request, now, settings)
+    uri = request.META.get("REQUEST_URI", "") or request.get_full_path()
+    origin_auth.check(settings.data["origin_auth"], uri, (request.method or "GET").upper(),
+                      request.META.get("HTTP_HOST", ""), ip, headers)
+
+
+def _check_token(request: HttpRequest, now: float, settings: Published) -> None:
     values = request.GET
     upt = values.get("_upt") or request.COOKIES.get("_upt")
     raw_path = request.META.get("REQUEST_URI", "").split("?", 1)[0] or request.path

@@ -158,7 +158,8 @@ def test_every_section_is_answered_with_the_token_masked(console):
                                             "value": {"enabled": True, "secret": "s3cret"}})
     sections = console.get("/buckets/domains/config", domain=DEMO).json()["sections"]
     assert set(sections) == {"token", "separator", "versions", "rewrite", "cors", "referer",
-                             "ip_ban", "ua", "https", "optimise"}
+                             "ip_ban", "ua", "https", "optimise", "region", "origin_auth",
+                             "external_links"}
     assert sections["token"] == {"enabled": True, "secret": "****"}
 
 

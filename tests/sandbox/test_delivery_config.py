@@ -10,6 +10,8 @@ DEFAULTS = {
     "referer": {"mode": "off", "domains": [], "deny_empty": False}, "ip_blacklist": [],
     "ua_whitelist": [], "force_https": False, "html_minify": False, "combine": False,
     "param_follow": False, "domains": [], "https_access": False, "https_certificate": "",
+    "region": {"mode": "off", "regions": []},
+    "origin_auth": {"url": "", "timeout": 3, "timeout_refuses": True}, "external_links": True,
 }
 
 
