@@ -14,6 +14,14 @@ keys `POST /delivery/config` takes, validated by the same `config_input`).
 | ua         | [pattern with `*`], at most 50                | ua_whitelist (as /regex/)      |
 | https      | {"force"}                                     | force_https                    |
 | optimise   | {"html_minify", "combine", "param_follow"}    | the three flags                |
+| waf        | {"enabled"} (own origin only)                 | waf                            |
+| body_limit | {"max_mb"}: 1..10240 (own origin only)        | max_body_mb                    |
+| ip_limits  | [{"pattern", "count", "action": ban|delay,    | ip_limits                      |
+|            |   "seconds"}] (own origin only)               |                                |
+
+The last three are the security panel of own-origin domains: for a domain of a storage
+service they are refused (10400 naming `section`), so nothing says it is protected when it is
+not.
 """
 
 from __future__ import annotations
@@ -28,7 +36,8 @@ from sandbox.core.jsonapi import FieldError
 from sandbox.delivery import config_input
 
 SECTIONS = ("token", "separator", "versions", "rewrite", "cors", "referer", "ip_ban", "ua",
-            "https", "optimise")
+            "https", "optimise", "waf", "body_limit", "ip_limits")
+OWN_ORIGIN_ONLY = ("waf", "body_limit", "ip_limits")
 MAX_IP_BAN = 100
 MAX_UA = 50
 MASK = "****"
@@ -44,6 +53,8 @@ def changes(section: str, value: Any) -> dict[str, Any]:
         "versions": lambda v: {"versions": v}, "rewrite": lambda v: {"rules": v},
         "cors": lambda v: {"cors": v}, "referer": lambda v: {"referer": v},
         "ip_ban": _ip_ban, "ua": _ua, "https": _https, "optimise": _optimise,
+        "waf": lambda v: {"waf": _flag(_object(v, ("enabled",)), "enabled")},
+        "body_limit": _body_limit, "ip_limits": lambda v: {"ip_limits": v},
     }
     if section not in readers:
         raise bad_field("section", f"must be one of {', '.join(SECTIONS)}")
@@ -64,7 +75,24 @@ def answer(data: dict[str, Any]) -> dict[str, Any]:
         "ua": [_ua_entry(entry) for entry in data["ua_whitelist"]],
         "https": {"force": bool(data["force_https"])},
         "optimise": {key: bool(data[key]) for key in OPTIMISE_KEYS},
+        "waf": {"enabled": bool(data["waf"])},
+        "body_limit": {"max_mb": data["max_body_mb"]},
+        "ip_limits": data["ip_limits"],
     }
+
+
+def refuse_for_storage(section: str, own_origin: bool) -> None:
+    """The security sections exist only for a domain of an own-origin (cdn) service."""
+    if section in OWN_ORIGIN_ONLY and not own_origin:
+        raise bad_field("section", f"{section} applies to domains of a CDN service (own "
+                                   "origin) only")
+
+
+def _body_limit(value: Any) -> dict[str, Any]:
+    found = _object(value, ("max_mb",))
+    if "max_mb" not in found:
+        raise bad_field("value.max_mb", "is required")
+    return {"max_body_mb": found["max_mb"]}
 
 
 def _object(value: Any, keys: tuple[str, ...]) -> dict[str, Any]:

@@ -195,6 +195,9 @@ def put_domain_config(request: HttpRequest) -> dict[str, Any]:
     section = fields.text(form, "section")
     if "value" not in form:
         raise bad_field("value", "is required")
+    own_origin = Domain.objects.filter(
+        name=domain, service__business_type=Service.BusinessType.CDN).exists()
+    sections.refuse_for_storage(section, own_origin)
     changes = sections.changes(section, form["value"])
     revision = config.save(domain, changes)
     EDGE_CACHE.clear_domain(domain)

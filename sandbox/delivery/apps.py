@@ -8,7 +8,7 @@ class DeliveryConfig(AppConfig):
 
     def ready(self) -> None:
         from sandbox.core import events
-        from sandbox.delivery import cache, config, origin, upload_thumb
+        from sandbox.delivery import body_limit, cache, config, ip_limits, origin, upload_thumb
         from sandbox.storage import thumb
 
         # x-gmkerl-thumb at upload is drawn the edge's way (storage may not import the edge).
@@ -18,3 +18,5 @@ class DeliveryConfig(AppConfig):
         events.on_reset(cache.EDGE_CACHE.clear)
         events.on_reset(config.forget)
         events.on_reset(origin.BALANCER.forget)  # round robin starts afresh
+        events.on_reset(ip_limits.forget)  # the IP access limit counters
+        events.on_server(body_limit.install)  # the delivery port's own request parser

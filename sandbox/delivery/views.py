@@ -3,11 +3,14 @@
 The request's `Host` picks the domain (sites.py), whose own settings apply; a host that is no
 domain of the account is answered 404. Then a request goes through, in order (each step may
 answer on its own):
+0. on an own-origin domain, the request size limit (security.py, body_limit.py): 413 from
+   the headers alone, before anything reads the body;
 1. forced HTTPS: the edge speaks plain HTTP, so a request is HTTPS only when it carries
    `X-Forwarded-Proto: https`; otherwise 301 to the same URL with https:// (same Host);
 2. the published rule set (rewrite.py): `$REDIRECT` / `$EXIT` answer here;
 3. access checks on the request as the rules left its headers: IP blacklist, Referer, User-Agent
-   (access.py), then the token (auth.py) of the URL the client requested;
+   (access.py), then the token (auth.py) of the URL the client requested; then, on an
+   own-origin domain, the IP access limit rules (ban 403 or a held answer) and the WAF (403);
 4. the method: GET and HEAD are served, OPTIONS answers 204 (a CORS preflight), anything else
    405 (on an own-origin domain, POST, PUT, PATCH and DELETE go to the origin);
 5. the content: from storage (content.py), or, on a domain of an own-origin service (the Host
@@ -35,6 +38,7 @@ from sandbox.delivery import (
     own_origin,
     pacing,
     rewrite,
+    security,
     sites,
 )
 from sandbox.delivery.config import Published, published
@@ -76,6 +80,10 @@ def site_of_request(host: str) -> Site | None:
 
 def _handle(request: HttpRequest, site: Site,
             settings: Published) -> tuple[Outcome | None, HttpResponseBase]:
+    try:
+        security.check_size(request, site, settings)  # before anything reads the body
+    except EdgeError as error:
+        return None, error.response()
     scheme = "https" if _forwarded_proto(request) == "https" else "http"
     if settings.flag("force_https") and scheme != "https":
         host = request.META.get("HTTP_HOST", "")
@@ -88,6 +96,7 @@ def _handle(request: HttpRequest, site: Site,
     headers = rewrite.request_headers(dict(request.headers), outcome.request_headers)
     try:
         _check_access(request, headers, settings, now)
+        security.screen(request, site, settings, headers, now)
         response = _content(request, outcome, site, settings, headers)
         if response.status_code == 404:  # an own origin's 404 answer
             moved = rewrite.redirect_404(outcome)
