@@ -15,6 +15,8 @@ Each use case lives in a small module of its own; this module gathers them:
 - counts: `purged_today`, `purges_per_day` (`delivery.services.counts`);
 - rule sets: `save_rule_set`, `delete_rule_set` (`delivery.services.rulesets`);
 - settings: `save_delivery_settings` (`delivery.services.edge_settings`);
+- security of own-origin domains: `save_security_settings`, `parse_limit_rules`,
+  `security_applies` (`delivery.services.security`);
 - previews: `fetch_from_edge` (`delivery.services.previews`);
 - the chosen domain: `page_domain`, `domain_choices`, `choose_domain`,
   `named_domain` (`delivery.services.domains`);
@@ -91,6 +93,8 @@ from delivery.services.refreshing import (
     site_pattern,
 )
 from delivery.services.rulesets import delete_rule_set, save_rule_set
+from delivery.services.security import LimitRulesError, parse_limit_rules, save_security_settings
+from delivery.services.security import applies as security_applies
 from delivery.services.testing import country_lookup, default_host, run_test
 from delivery.tester import outcome_dict
 
@@ -112,6 +116,10 @@ __all__ = [
     "site_pattern",
     "delete_rule_set",
     "save_delivery_settings",
+    "LimitRulesError",
+    "parse_limit_rules",
+    "save_security_settings",
+    "security_applies",
     "UrlProblem",
     "preview_signing",
     "ProviderNotConfigured",

@@ -14,17 +14,24 @@ domains and the console API"), built from its settings, versions and a rule set.
 | ua        | [pattern, `*` any run]                                 | User-Agent whitelist     |
 | https     | {"force"}                                              | forced HTTPS             |
 | optimise  | {"html_minify", "combine", "param_follow"}             | the three flags          |
+| waf       | {"enabled"}                        (own origin only)   | security: WAF            |
+| body_limit| {"max_mb"}                         (own origin only)   | security: size limit     |
+| ip_limits | [{"pattern", "count", "action", "seconds"}] (own only) | security: IP limit rules |
+
+The last three (security.py) are built only for a domain of a CDN service (own origin): a
+storage domain's publish leaves them out, and the console would refuse them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from delivery.models import DeliverySettings, ImageVersion, RuleSet
+from delivery.models import DeliverySettings, ImageVersion, RuleSet, SecuritySettings
+from delivery.services.security import security_sections
 from providerkit.json_types import JSONObject, JSONValue
 
 SECTIONS = ("token", "separator", "versions", "rewrite", "cors", "referer", "ip_ban", "ua",
-            "https", "optimise")
+            "https", "optimise", "waf", "body_limit", "ip_limits")
 TOKEN = "token"
 SECRET_KEY = "secret"
 SECRET_MASK = "********"
@@ -55,10 +62,12 @@ def ua_pattern(entry: str) -> str:
 
 
 def build_sections(row: DeliverySettings, versions: Iterable[ImageVersion],
-                   rule_set: RuleSet | None, secret: str) -> dict[str, JSONValue]:
+                   rule_set: RuleSet | None, secret: str,
+                   security: SecuritySettings | None = None) -> dict[str, JSONValue]:
     """Every section, in the console's order. Without a rule set the rewrite section is an
     empty list: what is published is exactly what the page showed, never a leftover of an
-    earlier publish. An empty `secret` is left out (the console keeps what it holds)."""
+    earlier publish. An empty `secret` is left out (the console keeps what it holds). The
+    security sections come with `security` (an own-origin domain's) only."""
     token: JSONObject = {"enabled": row.token_protection}
     if secret:
         token[SECRET_KEY] = secret
@@ -78,6 +87,7 @@ def build_sections(row: DeliverySettings, versions: Iterable[ImageVersion],
         "https": {"force": row.force_https},
         "optimise": {"html_minify": row.html_minify, "combine": row.combine_js_css,
                      "param_follow": row.param_follow},
+        **(security_sections(security) if security is not None else {}),
     }
 
 

@@ -65,9 +65,10 @@ def changes(section: str, value: Any) -> dict[str, Any]:
         raise bad_field("value", f"{error.field}: {error.message}") from None
 
 
-def answer(data: dict[str, Any]) -> dict[str, Any]:
-    """Every section's value from the edge's settings (the token's secret masked)."""
-    return {
+def answer(data: dict[str, Any], own_origin: bool = True) -> dict[str, Any]:
+    """Every section's value from the edge's settings (the token's secret masked); a storage
+    domain has no security sections."""
+    every = {
         "token": {"enabled": bool(data["token_protection"]), "secret": MASK},
         "separator": data["separator"], "versions": data["versions"],
         "rewrite": data["rules"], "cors": data["cors"], "referer": data["referer"],
@@ -79,6 +80,8 @@ def answer(data: dict[str, Any]) -> dict[str, Any]:
         "body_limit": {"max_mb": data["max_body_mb"]},
         "ip_limits": data["ip_limits"],
     }
+    return {name: value for name, value in every.items()
+            if own_origin or name not in OWN_ORIGIN_ONLY}
 
 
 def refuse_for_storage(section: str, own_origin: bool) -> None:

@@ -10,6 +10,7 @@ DEFAULTS = {
     "referer": {"mode": "off", "domains": [], "deny_empty": False}, "ip_blacklist": [],
     "ua_whitelist": [], "force_https": False, "html_minify": False, "combine": False,
     "param_follow": False, "domains": [],
+    "waf": False, "max_body_mb": 512, "ip_limits": [],  # security of own-origin domains
 }
 
 

@@ -75,10 +75,14 @@ def test_the_waf_reads_a_form_body_and_a_twice_encoded_query(console, edge, site
     assert_refused(get(edge, "/search?q=%253Cscript%253E"), 403, WAF_DENIED)
 
 
-def test_the_security_sections_are_refused_for_a_storage_domain(sandbox, console):
+def test_the_security_sections_are_refused_for_a_storage_domain(sandbox, console, site):
     response = put(console, "waf", {"enabled": True}, domain=STORAGE_DOMAIN)
     assert response.status_code == 400, response.text
     assert "own origin" in response.text
+    shown = console.call("GET", f"/buckets/domains/config?domain={STORAGE_DOMAIN}").json()
+    assert not {"waf", "body_limit", "ip_limits"} & set(shown["sections"])
+    mine = console.call("GET", f"/buckets/domains/config?domain={DOMAIN}").json()
+    assert mine["sections"]["body_limit"] == {"max_mb": 512}
 
 
 def test_bad_section_values_name_the_field(console, site):
