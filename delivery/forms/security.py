@@ -9,8 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from delivery.models import SecuritySettings
-from delivery.services import LimitRulesError, parse_limit_rules
-from delivery.services.security import MAX_BODY_MB, MIN_BODY_MB
+from delivery.services import MAX_BODY_MB, MIN_BODY_MB, LimitRulesError, parse_limit_rules
 
 
 class SecurityForm(forms.ModelForm):  # type: ignore[type-arg]

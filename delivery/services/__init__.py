@@ -93,7 +93,13 @@ from delivery.services.refreshing import (
     site_pattern,
 )
 from delivery.services.rulesets import delete_rule_set, save_rule_set
-from delivery.services.security import LimitRulesError, parse_limit_rules, save_security_settings
+from delivery.services.security import (
+    MAX_BODY_MB,
+    MIN_BODY_MB,
+    LimitRulesError,
+    parse_limit_rules,
+    save_security_settings,
+)
 from delivery.services.security import applies as security_applies
 from delivery.services.testing import country_lookup, default_host, run_test
 from delivery.tester import outcome_dict
@@ -117,6 +123,8 @@ __all__ = [
     "delete_rule_set",
     "save_delivery_settings",
     "LimitRulesError",
+    "MAX_BODY_MB",
+    "MIN_BODY_MB",
     "parse_limit_rules",
     "save_security_settings",
     "security_applies",

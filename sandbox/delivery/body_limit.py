@@ -53,9 +53,11 @@ def limit_of(data: dict[str, Any]) -> int:
 def limit_for(host: str) -> int | None:
     """The body limit in bytes of the domain `Host` names; None when it is no own-origin
     domain (storage domains serve no bodies: the edge answers their POST with 405)."""
-    from sandbox.delivery import config, views
+    from sandbox.delivery import config, sites
 
-    site = views.site_of_request(host)
+    default = sites.default_site()
+    aliases = config.published(default.domain).data["domains"] if default is not None else []
+    site = sites.site_for_host(host, aliases)  # as the edge's view finds it
     if site is None or site.bucket is not None:
         return None
     return limit_of(config.published(site.domain).data)
