@@ -32,6 +32,7 @@ from providerkit.json_types import JSONObject, JSONValue
 
 SECTIONS = ("token", "separator", "versions", "rewrite", "cors", "referer", "ip_ban", "ua",
             "https", "optimise", "waf", "body_limit", "ip_limits")
+OWN_ORIGIN_SECTIONS = ("waf", "body_limit", "ip_limits")  # not sent for a storage domain
 TOKEN = "token"
 SECRET_KEY = "secret"
 SECRET_MASK = "********"
