@@ -1,17 +1,8 @@
 from django.urls import path
 
-from delivery.views import (
-    config,
-    domain,
-    images,
-    links,
-    publish,
-    purge,
-    refresh,
-    rulesets,
-    security,
-)
+from delivery.views import config, domain, images, links, publish, purge, refresh, rulesets
 from delivery.views.home import DeliveryHomeView
+from delivery.views.security import security_page
 
 app_name = "delivery"
 
@@ -27,7 +18,7 @@ urlpatterns = [
     path("rules/lint", rulesets.lint_endpoint, name="lint"),
     path("rules/test", rulesets.test_endpoint, name="test"),
     path("settings/", config.settings_page, name="settings"),
-    path("security/", security.security_page, name="security"),
+    path("security/", security_page, name="security"),
     path("publish/", publish.publish_page, name="publish"),
     path("publish/now", publish.publish_now, name="publish_now"),
     path("publish/<int:pk>/retry", publish.publish_retry, name="publish_retry"),

@@ -124,6 +124,14 @@ def test_an_oversized_body_gets_413_from_its_headers_alone(console, edge, site):
     assert site.hits("/form") == 0
 
 
+def test_a_client_that_waits_for_100_continue_gets_the_413_instead(console, edge, site):
+    put(console, "body_limit", {"max_mb": 1})
+    head = (f"PUT /form HTTP/1.1\r\nHost: {DOMAIN}\r\nContent-Length: {5 * 1024 * 1024}\r\n"
+            "Expect: 100-continue\r\n\r\n")
+    answer, seconds = raw_request(edge, head, b"")
+    assert answer.startswith(b"HTTP/1.1 413") and seconds < 5, answer[:200]
+
+
 def test_the_default_limit_is_512_mb(console, edge, site):
     head = (f"POST /form HTTP/1.1\r\nHost: {DOMAIN}\r\nContent-Length: {513 * 1024 * 1024}\r\n"
             "\r\n")
