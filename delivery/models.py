@@ -455,3 +455,48 @@ class RefreshOperation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} ({len(self.items)} items, {self.status})"
+
+
+class SecuritySettings(models.Model):
+    """The security panel of a domain of an own-origin (CDN) service: the WAF, the request
+    size limit and the IP access limit rules (DECISIONS.md, "Documented console behaviour").
+    Saved here, sent to the edge on the next publish; a storage domain has none.
+
+    The rules are one a line, `<path pattern> <count> ban <seconds>` or `... delay <seconds>`
+    (delivery.services.security reads them)."""
+
+    domain = models.OneToOneField(
+        "console.Domain", verbose_name=_("domain"), on_delete=models.PROTECT,
+        related_name="security_settings")
+    waf_enabled = models.BooleanField(
+        _("WAF"), default=False,
+        help_text=_("Refuse requests that look like SQL injection, cross-site scripting, "
+                    "cross-site requests, remote file inclusion, path traversal or a known "
+                    "scanner (403)."))
+    max_body_mb = models.PositiveIntegerField(
+        _("request size limit (MB)"), default=512,
+        help_text=_("A request whose body is larger is refused with 413 before its body is "
+                    "read; 1 to 10240 MB."))
+    ip_limit_rules = models.TextField(
+        _("IP access limit rules"), blank=True,
+        help_text=_("One rule a line: a path pattern (* is any run of characters), the number "
+                    "of requests an address may make in 60 s, then \"ban <seconds>\" (at "
+                    "least 60) or \"delay <seconds>\" (1 to 30). Example: /login* 10 ban 600"))
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("updated by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        default_permissions = ()  # changed by whoever may change the delivery settings
+        verbose_name = _("security settings")
+        verbose_name_plural = _("security settings")
+
+    def __str__(self) -> str:
+        return str(self._meta.verbose_name)
+
+    @classmethod
+    def for_domain(cls, domain: Domain) -> SecuritySettings:
+        """The domain's row, created with the defaults the first time it is asked for."""
+        row, _created = cls.objects.get_or_create(domain=domain)
+        return row

@@ -14,6 +14,7 @@ from delivery.views import (
     rulesets,
 )
 from delivery.views.home import DeliveryHomeView
+from delivery.views.security import security_page
 
 app_name = "delivery"
 
@@ -32,6 +33,7 @@ urlpatterns = [
     path("why/", refusal.refusal_tester, name="refusal_tester"),
     path("https/", https.https_page, name="https"),
     path("access/", edge_access.access_page, name="access"),
+    path("security/", security_page, name="security"),
     path("publish/", publish.publish_page, name="publish"),
     path("publish/now", publish.publish_now, name="publish_now"),
     path("publish/<int:pk>/retry", publish.publish_retry, name="publish_retry"),

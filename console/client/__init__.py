@@ -84,7 +84,8 @@ TOKEN_NAME = "backoffice"
 TOKEN_SCOPE = "global"
 BUSINESS_TYPES = ("file", "cdn")
 SECTIONS = ("token", "separator", "versions", "rewrite", "cors", "referer", "ip_ban", "ua",
-            "https", "optimise", "region", "origin_auth", "external_links")
+            "https", "optimise", "region", "origin_auth", "external_links",
+            "waf", "body_limit", "ip_limits")  # the last three: own-origin domains only
 RECORD_TYPES = ("url", "rule", "preheat", "site")
 MIRROR_STATES = ("on", "paused", "off")
 

@@ -17,6 +17,8 @@ Each use case lives in a small module of its own; this module gathers them:
 - settings: `save_delivery_settings` (`delivery.services.edge_settings`);
 - the Access page: "try it" of an auth URL, `try_auth_url` (`delivery.services.origin_auth`),
   and which panels the edge holds, `published_sections` (`delivery.services.access_panels`);
+- security of own-origin domains: `save_security_settings`, `parse_limit_rules`,
+  `security_applies` (`delivery.services.security`);
 - previews: `fetch_from_edge` (`delivery.services.previews`);
 - the chosen domain: `page_domain`, `domain_choices`, `choose_domain`,
   `named_domain` (`delivery.services.domains`);
@@ -113,6 +115,14 @@ from delivery.services.refreshing import (
 )
 from delivery.services.refusal_checks import RefusalReport, check_request
 from delivery.services.rulesets import delete_rule_set, save_rule_set
+from delivery.services.security import (
+    MAX_BODY_MB,
+    MIN_BODY_MB,
+    LimitRulesError,
+    parse_limit_rules,
+    save_security_settings,
+)
+from delivery.services.security import applies as security_applies
 from delivery.services.testing import country_lookup, default_host, run_test
 from delivery.tester import outcome_dict
 
@@ -137,6 +147,12 @@ __all__ = [
     "try_auth_url",
     "published_sections",
     "AuthTry",
+    "LimitRulesError",
+    "MAX_BODY_MB",
+    "MIN_BODY_MB",
+    "parse_limit_rules",
+    "save_security_settings",
+    "security_applies",
     "UrlProblem",
     "preview_signing",
     "ProviderNotConfigured",

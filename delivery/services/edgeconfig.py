@@ -18,6 +18,12 @@ domains and the console API"), built from its settings, versions and a rule set.
 | origin_auth | {"url" ("" = off), "timeout" 1..10 s,                | origin authentication    |
 |           |   "timeout_refuses"}                                   |                          |
 | external_links | {"enabled"}                                       | the external-links switch|
+| waf       | {"enabled"}                        (own origin only)   | security: WAF            |
+| body_limit| {"max_mb"}                         (own origin only)   | security: size limit     |
+| ip_limits | [{"pattern", "count", "action", "seconds"}] (own only) | security: IP limit rules |
+
+The last three (security.py) are built only for a domain of a CDN service (own origin): a
+storage domain's publish leaves them out, and the console would refuse them.
 """
 
 from __future__ import annotations
@@ -25,12 +31,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from delivery.access_rules import parse_regions
-from delivery.models import DeliverySettings, ImageVersion, RuleSet
+from delivery.models import DeliverySettings, ImageVersion, RuleSet, SecuritySettings
 from delivery.refusals import agent_pattern
+from delivery.services.security import security_sections
 from providerkit.json_types import JSONObject, JSONValue
 
 SECTIONS = ("token", "separator", "versions", "rewrite", "cors", "referer", "ip_ban", "ua",
-            "https", "optimise", "region", "origin_auth", "external_links")
+            "https", "optimise", "region", "origin_auth", "external_links", "waf", "body_limit",
+            "ip_limits")
+OWN_ORIGIN_SECTIONS = ("waf", "body_limit", "ip_limits")  # not sent for a storage domain
 TOKEN = "token"
 SECRET_KEY = "secret"
 SECRET_MASK = "********"
@@ -55,10 +64,12 @@ def cors_headers(row: DeliverySettings) -> dict[str, str]:
 
 
 def build_sections(row: DeliverySettings, versions: Iterable[ImageVersion],
-                   rule_set: RuleSet | None, secret: str) -> dict[str, JSONValue]:
+                   rule_set: RuleSet | None, secret: str,
+                   security: SecuritySettings | None = None) -> dict[str, JSONValue]:
     """Every section, in the console's order. Without a rule set the rewrite section is an
     empty list: what is published is exactly what the page showed, never a leftover of an
-    earlier publish. An empty `secret` is left out (the console keeps what it holds)."""
+    earlier publish. An empty `secret` is left out (the console keeps what it holds). The
+    security sections come with `security` (an own-origin domain's) only."""
     token: JSONObject = {"enabled": row.token_protection}
     if secret:
         token[SECRET_KEY] = secret
@@ -84,6 +95,7 @@ def build_sections(row: DeliverySettings, versions: Iterable[ImageVersion],
         "origin_auth": {"url": row.origin_auth_url.strip(), "timeout": row.origin_auth_timeout,
                         "timeout_refuses": row.origin_auth_timeout_refuses},
         "external_links": {"enabled": row.external_links},
+        **(security_sections(security) if security is not None else {}),
     }
 
 

@@ -32,6 +32,7 @@ from delivery.models import (
 )
 from delivery.services import edgeconfig
 from delivery.services.connection import current_secret_fingerprint, delivery_base_url, token_secret
+from delivery.services.security import security_for
 from edgerules import Diagnostic, has_errors, lint_rule_set
 from providerkit.json_types import JSONObject, JSONValue
 
@@ -96,7 +97,8 @@ def blocking_errors(rule_set: RuleSet | None) -> dict[int, list[Diagnostic]]:
 
 def _sections(domain: Domain, rule_set: RuleSet | None, secret: str) -> JSONObject:
     return edgeconfig.build_sections(DeliverySettings.for_domain(domain),
-                                     ImageVersion.objects.filter(domain=domain), rule_set, secret)
+                                     ImageVersion.objects.filter(domain=domain), rule_set, secret,
+                                     security_for(domain))
 
 
 def preview(domain: Domain, rule_set: RuleSet | None) -> JSONObject:

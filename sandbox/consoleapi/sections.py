@@ -18,6 +18,14 @@ keys `POST /delivery/config` takes, validated by the same `config_input`).
 | region     | {"mode": off/allow/block, "regions": [CN...]} | region (region.py)             |
 | origin_auth| {"url", "timeout" 1..10, "timeout_refuses"}   | origin_auth (origin_auth.py)   |
 | external_links | {"enabled"}                               | external_links                 |
+| waf        | {"enabled"} (own origin only)                 | waf                            |
+| body_limit | {"max_mb"}: 1..10240 (own origin only)        | max_body_mb                    |
+| ip_limits  | [{"pattern", "count", "action": ban|delay,    | ip_limits                      |
+|            |   "seconds"}] (own origin only)               |                                |
+
+The last three are the security panel of own-origin domains: for a domain of a storage
+service they are refused (10400 naming `section`), so nothing says it is protected when it is
+not.
 """
 
 from __future__ import annotations
@@ -33,7 +41,9 @@ from sandbox.core.jsonapi import FieldError
 from sandbox.delivery import config_input
 
 SECTIONS = ("token", "separator", "versions", "rewrite", "cors", "referer", "ip_ban", "ua",
-            "https", "optimise", "region", "origin_auth", "external_links")
+            "https", "optimise", "region", "origin_auth", "external_links", "waf", "body_limit",
+            "ip_limits")
+OWN_ORIGIN_ONLY = ("waf", "body_limit", "ip_limits")
 MAX_IP_BAN = 100
 MAX_UA = 50
 MASK = "****"
@@ -52,6 +62,8 @@ def changes(section: str, value: Any, domain: str = "") -> dict[str, Any]:
         "optimise": _optimise,
         "region": lambda v: {"region": v}, "origin_auth": lambda v: {"origin_auth": v},
         "external_links": _external_links,
+        "waf": lambda v: {"waf": _flag(_object(v, ("enabled",)), "enabled")},
+        "body_limit": _body_limit, "ip_limits": lambda v: {"ip_limits": v},
     }
     if section not in readers:
         raise bad_field("section", f"must be one of {', '.join(SECTIONS)}")
@@ -62,9 +74,10 @@ def changes(section: str, value: Any, domain: str = "") -> dict[str, Any]:
         raise bad_field("value", f"{error.field}: {error.message}") from None
 
 
-def answer(data: dict[str, Any]) -> dict[str, Any]:
-    """Every section's value from the edge's settings (the token's secret masked)."""
-    return {
+def answer(data: dict[str, Any], own_origin: bool = True) -> dict[str, Any]:
+    """Every section's value from the edge's settings (the token's secret masked); a storage
+    domain has no security sections."""
+    every = {
         "token": {"enabled": bool(data["token_protection"]), "secret": MASK},
         "separator": data["separator"], "versions": data["versions"],
         "rewrite": data["rules"], "cors": data["cors"], "referer": data["referer"],
@@ -74,7 +87,26 @@ def answer(data: dict[str, Any]) -> dict[str, Any]:
         "optimise": {key: bool(data[key]) for key in OPTIMISE_KEYS},
         "region": data["region"], "origin_auth": data["origin_auth"],
         "external_links": {"enabled": bool(data["external_links"])},
+        "waf": {"enabled": bool(data["waf"])},
+        "body_limit": {"max_mb": data["max_body_mb"]},
+        "ip_limits": data["ip_limits"],
     }
+    return {name: value for name, value in every.items()
+            if own_origin or name not in OWN_ORIGIN_ONLY}
+
+
+def refuse_for_storage(section: str, own_origin: bool) -> None:
+    """The security sections exist only for a domain of an own-origin (cdn) service."""
+    if section in OWN_ORIGIN_ONLY and not own_origin:
+        raise bad_field("section", f"{section} applies to domains of a CDN service (own "
+                                   "origin) only")
+
+
+def _body_limit(value: Any) -> dict[str, Any]:
+    found = _object(value, ("max_mb",))
+    if "max_mb" not in found:
+        raise bad_field("value.max_mb", "is required")
+    return {"max_body_mb": found["max_mb"]}
 
 
 def _object(value: Any, keys: tuple[str, ...]) -> dict[str, Any]:

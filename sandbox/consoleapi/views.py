@@ -186,10 +186,15 @@ def bound(name: Any) -> str:
     return domain
 
 
+def own_origin(domain: str) -> bool:
+    return Domain.objects.filter(
+        name=domain, service__business_type=Service.BusinessType.CDN).exists()
+
+
 def get_domain_config(request: HttpRequest) -> dict[str, Any]:
     domain = bound(query(request).get("domain"))
     settings = config.published(domain)
-    return {"domain": domain, "sections": sections.answer(settings.data),
+    return {"domain": domain, "sections": sections.answer(settings.data, own_origin(domain)),
             "revision": settings.revision}
 
 
@@ -199,6 +204,7 @@ def put_domain_config(request: HttpRequest) -> dict[str, Any]:
     section = fields.text(form, "section")
     if "value" not in form:
         raise bad_field("value", "is required")
+    sections.refuse_for_storage(section, own_origin(domain))
     changes = sections.changes(section, form["value"], domain)
     revision = config.save(domain, changes)
     EDGE_CACHE.clear_domain(domain)

@@ -1,4 +1,5 @@
-"""Hooks the emulated services register: due events (`on_tick`) and reset cleanup (`on_reset`).
+"""Hooks the emulated services register: due events (`on_tick`), reset cleanup (`on_reset`)
+and changes to the HTTP server before it serves (`on_server`, e.g. a port's own parser).
 
 Tick handlers receive the sandbox time and fire whatever has become due by then (deliveries,
 callbacks, expiries). They run every SANDBOX_TICK_INTERVAL_S from a background thread and
@@ -23,6 +24,7 @@ ResetHandler = Callable[[], object]  # what it returns is ignored
 
 _tick_handlers: list[TickHandler] = []
 _reset_handlers: list[ResetHandler] = []
+_server_handlers: list[Callable[[object], None]] = []
 _run_lock = threading.Lock()
 
 
@@ -36,6 +38,18 @@ def on_reset(handler: ResetHandler) -> ResetHandler:
     if handler not in _reset_handlers:
         _reset_handlers.append(handler)
     return handler
+
+
+def on_server(handler: Callable[[object], None]) -> Callable[[object], None]:
+    if handler not in _server_handlers:
+        _server_handlers.append(handler)
+    return handler
+
+
+def server_created(server: object) -> None:
+    """Let each service adjust the waitress server (runsandbox, before it runs)."""
+    for handler in list(_server_handlers):
+        handler(server)
 
 
 def run_due(clock_now: Callable[[], float]) -> float:

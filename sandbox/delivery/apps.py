@@ -8,7 +8,7 @@ class DeliveryConfig(AppConfig):
 
     def ready(self) -> None:
         from sandbox.core import events, tls_server
-        from sandbox.delivery import cache, config, origin, tls, upload_thumb
+        from sandbox.delivery import body_limit, cache, config, ip_limits, origin, tls, upload_thumb
         from sandbox.storage import thumb
 
         # x-gmkerl-thumb at upload is drawn the edge's way (storage may not import the edge).
@@ -21,3 +21,5 @@ class DeliveryConfig(AppConfig):
         events.on_reset(tls.forget)
         # The HTTPS port (core) serves the certificate the edge binds to each name.
         tls_server.register_chooser(tls.context_for)
+        events.on_reset(ip_limits.forget)  # the IP access limit counters
+        events.on_server(body_limit.install)  # the delivery port's own request parser

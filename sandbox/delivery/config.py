@@ -24,6 +24,7 @@ from sandbox.core.account import current_account
 from sandbox.delivery import access, imageparams
 from sandbox.delivery.access import AgentPattern, Network, RefererRule
 from sandbox.delivery.imageparams import Recipe
+from sandbox.delivery.ip_limits import LimitRule
 from sandbox.delivery.models import EdgeSettings
 
 DEFAULTS: dict[str, Any] = {
@@ -46,6 +47,10 @@ DEFAULTS: dict[str, Any] = {
     "region": {"mode": "off", "regions": []},
     "origin_auth": {"url": "", "timeout": 3, "timeout_refuses": True},
     "external_links": True,
+    # security of own-origin domains (sandbox.delivery.security)
+    "waf": False,
+    "max_body_mb": 512,
+    "ip_limits": [],
 }
 
 
@@ -62,6 +67,7 @@ class Published:
     referer: RefererRule
     blacklist: tuple[Network, ...]
     agents: tuple[AgentPattern, ...]
+    limits: tuple[LimitRule, ...] = ()
 
     @property
     def separator(self) -> str:
@@ -111,6 +117,7 @@ def compile_settings(domain: str, revision: str, data: dict[str, Any]) -> Publis
         blacklist=tuple(ipaddress.ip_network(entry, strict=False)
                         for entry in data["ip_blacklist"]),
         agents=tuple(access.agent_pattern(entry) for entry in data["ua_whitelist"]),
+        limits=tuple(LimitRule.from_json(item) for item in data["ip_limits"]),
     )
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from sandbox.core.json_types import JSONObject
 from sandbox.core.jsonapi import FieldError
-from sandbox.delivery import access, imageparams, origin_auth, region
+from sandbox.delivery import access, body_limit, imageparams, ip_limits, origin_auth, region
 
 SEPARATORS = ("!", "-", "_")
 REFERER_MODES = ("off", "allow", "deny")
@@ -23,11 +23,12 @@ CORS_HEADERS = (
     "Access-Control-Expose-Headers", "Access-Control-Max-Age",
 )
 BOOLEAN_KEYS = ("token_protection", "force_https", "https_access", "html_minify", "combine",
-                "param_follow", "external_links")
+                "param_follow", "external_links", "waf")
 KEYS = ("token_protection", "token_secret", "separator", "versions", "rules", "cors", "referer",
         "ip_blacklist", "ua_whitelist", "force_https", "html_minify", "combine", "param_follow",
         "domains", "https_access", "https_certificate", "region", "origin_auth",
-        "external_links")
+        "external_links", "waf", "max_body_mb", "ip_limits")
+LIMIT_KEYS = ("pattern", "count", "action", "seconds")
 RULE_KEYS = ("pattern", "rule", "break", "state", "test_addresses", "debug")
 RULE_STATES = ("enabled", "off", "test")
 MAX_TEST_ADDRESSES = 20
@@ -52,7 +53,8 @@ def changes_from(body: JSONObject) -> dict[str, Any]:
         "rules": rules, "cors": cors, "referer": referer, "ip_blacklist": ip_blacklist,
         "ua_whitelist": ua_whitelist, "domains": domains,
         "https_certificate": https_certificate, "region": region.setting,
-        "origin_auth": origin_auth.setting,
+        "origin_auth": origin_auth.setting, "max_body_mb": max_body_mb,
+        "ip_limits": ip_limit_rules,
     }
     changes: dict[str, Any] = {}
     for key, value in body.items():
@@ -289,4 +291,44 @@ def ua_whitelist(value: Any) -> list[str]:
         except re.error as error:
             raise FieldError(field, f"not a valid regular expression ({error})") from None
         cleaned.append(text)
+    return cleaned
+
+
+def whole_number(field: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise FieldError(field, f"must be a whole number from {low} to {high}")
+    return int(value)
+
+
+def max_body_mb(value: Any) -> int:
+    """The request size limit of an own-origin domain, in MB (1 MB = 1048576 bytes)."""
+    return whole_number("max_body_mb", value, body_limit.MIN_MB, body_limit.MAX_MB)
+
+
+def ip_limit_rules(value: Any) -> list[dict[str, Any]]:
+    """`[{pattern, count, action, seconds}]`: a path pattern starting with `/` (`*` any run),
+    a count per address per 60 s (1..100000), then `ban` for at least 60 s or `delay` of 1..30
+    s (ip_limits.py)."""
+    found = items("ip_limits", value, dict)
+    if len(found) > ip_limits.MAX_RULES:
+        raise FieldError("ip_limits", f"at most {ip_limits.MAX_RULES} rules")
+    cleaned = []
+    for index, item in enumerate(found):
+        field = f"ip_limits[{index}]"
+        unknown = sorted(set(item) - set(LIMIT_KEYS))
+        if unknown:
+            raise FieldError(f"{field}.{unknown[0]}", f"is not a rule field; known: "
+                                                      f"{', '.join(LIMIT_KEYS)}")
+        pattern = string(f"{field}.pattern", item.get("pattern"), maximum=1024)
+        if not pattern.startswith("/"):
+            raise FieldError(f"{field}.pattern", "must start with / (a path; * is any run)")
+        count = whole_number(f"{field}.count", item.get("count"), 1, ip_limits.MAX_COUNT)
+        action = item.get("action")
+        if action not in ip_limits.ACTIONS:
+            raise FieldError(f"{field}.action", f"must be one of {', '.join(ip_limits.ACTIONS)}")
+        low, high = ((ip_limits.MIN_BAN_SECONDS, ip_limits.MAX_BAN_SECONDS) if action == "ban"
+                     else (1, ip_limits.MAX_DELAY_SECONDS))
+        seconds = whole_number(f"{field}.seconds", item.get("seconds"), low, high)
+        cleaned.append({"pattern": pattern, "count": count, "action": action,
+                        "seconds": seconds})
     return cleaned

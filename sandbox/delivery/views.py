@@ -3,15 +3,18 @@
 The request's `Host` picks the domain (sites.py), whose own settings apply; a host that is no
 domain of the account is answered 404. Then a request goes through, in order (each step may
 answer on its own):
-0. the external-links switch (external_links.py): off answers 405 to every request;
+0. the external-links switch (external_links.py): off answers 405 to every request; then, on
+   an own-origin domain, the request size limit (security.py, body_limit.py): 413 from the
+   headers alone, before anything reads the body;
 1. forced HTTPS: a request is HTTPS when it arrived on the HTTPS port (core/tls_server.py,
    serving this same view with `wsgi.url_scheme` https) or carries `X-Forwarded-Proto: https`
    (a TLS terminator in front); otherwise 301 to the same URL with https:// (same Host);
 2. the published rule set (rewrite.py): `$REDIRECT` / `$EXIT` answer here;
 3. access checks on the request as the rules left its headers: IP ban, User-Agent, Referer
    (access.py), region restriction (region.py), then the token (auth.py) of the URL the client
-   requested, and last origin authentication (origin_auth.py: it costs a request to the
-   merchant, so only a request every other check lets through asks it);
+   requested; then, on an own-origin domain, the IP access limit rules (ban 403 or a held
+   answer) and the WAF (403); and last origin authentication (origin_auth.py: it costs a
+   request to the merchant, so only a request every other check lets through asks it);
 4. the method: GET and HEAD are served, OPTIONS answers 204 (a CORS preflight), anything else
    405 (on an own-origin domain, POST, PUT, PATCH and DELETE go to the origin);
 5. the content: from storage (content.py), or, on a domain of an own-origin service (the Host
@@ -42,6 +45,7 @@ from sandbox.delivery import (
     pacing,
     region,
     rewrite,
+    security,
     sites,
 )
 from sandbox.delivery.config import Published, published
@@ -85,6 +89,7 @@ def _handle(request: HttpRequest, site: Site,
             settings: Published) -> tuple[Outcome | None, HttpResponseBase]:
     try:
         external_links.check(settings.flag("external_links"))
+        security.check_size(request, site, settings)  # before anything reads the body
     except EdgeError as error:
         return None, error.response()
     secure = request.scheme == "https" or _forwarded_proto(request) == "https"
@@ -99,7 +104,9 @@ def _handle(request: HttpRequest, site: Site,
         return outcome, ended
     headers = rewrite.request_headers(dict(request.headers), outcome.request_headers)
     try:
-        _check_access(request, headers, settings, now)
+        ip = _check_access(request, headers, settings, now)
+        security.screen(request, site, settings, headers, now)
+        _ask_origin(request, headers, settings, ip)
         response = _content(request, outcome, site, settings, headers)
         if response.status_code == 404:  # an own origin's 404 answer
             moved = rewrite.redirect_404(outcome)
@@ -120,12 +127,19 @@ def _forwarded_proto(request: HttpRequest) -> str:
 
 
 def _check_access(request: HttpRequest, headers: dict[str, str], settings: Published,
-                  now: float) -> None:
+                  now: float) -> str:
+    """The hotlink checks, region and token; answers the client's address."""
     ip = access.client_ip(request.META.get("REMOTE_ADDR", ""), headers)
     access.check(ip, headers, settings.blacklist, settings.referer, settings.agents)
     region.check(ip, settings.data["region"])
     if settings.flag("token_protection"):
         _check_token(request, now, settings)
+    return ip
+
+
+def _ask_origin(request: HttpRequest, headers: dict[str, str], settings: Published,
+                ip: str) -> None:
+    """Origin authentication, last: it costs the merchant a request."""
     uri = request.META.get("REQUEST_URI", "") or request.get_full_path()
     origin_auth.check(settings.data["origin_auth"], uri, (request.method or "GET").upper(),
                       request.META.get("HTTP_HOST", ""), ip, headers)

@@ -12,6 +12,7 @@ DEFAULTS = {
     "param_follow": False, "domains": [], "https_access": False, "https_certificate": "",
     "region": {"mode": "off", "regions": []},
     "origin_auth": {"url": "", "timeout": 3, "timeout_refuses": True}, "external_links": True,
+    "waf": False, "max_body_mb": 512, "ip_limits": [],  # security of own-origin domains
 }
 
 

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from sandbox.core import clock, ports
+from sandbox.core import clock, events, ports
 from sandbox.core.account import ensure_account
 from sandbox.core.events import Ticker
 from sandbox.core.headercase import keep_provider_header_case
@@ -105,6 +105,7 @@ class Command(BaseCommand):
 
         name_sockets_by_address(server)
         keep_provider_header_case(server)
+        events.server_created(server)  # e.g. the edge's own request parser (body_limit.py)
         from sandbox.core import tls_server
 
         https = tls_server.start(host, ports.https_port(), ports.port_of("delivery"), application)
