@@ -5,20 +5,28 @@ The back-office decides this with its own code (the sandbox's edge is the other 
 never imported); tests compare the verdicts with the sandbox edge's real answers. The order
 and the refusal codes are the edge's as README.md's table and docs/decisions.md give them:
 
-1. forced HTTPS: a plain-HTTP request is answered 301 (not a refusal, but nothing else runs);
-2. the rewrite rules: `$EXIT` answers with its status, `$REDIRECT` redirects;
-3. IP ban (403, 40310010), then the User-Agent whitelist (40310012), then the Referer (40310011);
-4. the token (`_upt` in the URL's query; 40310013).
+1. HTTPS access: an https:// URL of a domain whose HTTPS access is off gets no TLS at all;
+2. the external-links switch: off answers 405 (40500020);
+3. forced HTTPS: a plain-HTTP request is answered 301 (not a refusal, but nothing else runs);
+4. the rewrite rules: `$EXIT` answers with its status, `$REDIRECT` redirects;
+5. IP ban (403, 40310010), then the User-Agent whitelist (40310012), then the Referer
+   (40310011), then region restriction (40310020);
+6. the token (`_upt` in the URL's query; 40310013);
+7. own-origin domains: the IP access limit rules (they act only past a count of requests, so
+   the verdict is "depends"), then the WAF (40310030);
+8. origin authentication: the merchant's URL decides ("depends"; the Access page's "Try it"
+   asks it).
 
 What the tester cannot know is said so: the rules' request-header changes are not applied to
-the Referer and User-Agent it checks, a `_upt` cookie is not considered, and whether the file
-exists is the edge's to say. A check whose section is off is "off", and the checks after a
-refusal are "not reached".
+the Referer and User-Agent it checks, a `_upt` cookie is not considered, the request is a GET
+without a body (the size limit never applies), and whether the file exists is the edge's to
+say. A check whose section is off is "off", and the checks after a refusal are "not reached".
 """
 
 from __future__ import annotations
 
 import ipaddress
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,26 +34,37 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from delivery import refusals
+from delivery.access_rules import region_refuses
 from delivery.client import upt_token
+from delivery.waf import waf_verdict
 from edgerules import RequestContext, RuleSpec, RuleSyntaxError, compile_rule_set
 
 # The checks in the edge's order; their names are the page's keys for wording them.
+HTTPS_ACCESS = "https_access"
+EXTERNAL_LINKS = "external_links"
 FORCED_HTTPS = "forced_https"
 REWRITE = "rewrite"
 IP_BAN = "ip_ban"
 USER_AGENT = "user_agent"
 REFERER = "referer"
+REGION = "region"
 TOKEN = "token"
-CHECKS = (FORCED_HTTPS, REWRITE, IP_BAN, USER_AGENT, REFERER, TOKEN)
+IP_LIMITS = "ip_limits"
+WAF = "waf"
+ORIGIN_AUTH = "origin_auth"
+CHECKS = (HTTPS_ACCESS, EXTERNAL_LINKS, FORCED_HTTPS, REWRITE, IP_BAN, USER_AGENT, REFERER,
+          REGION, TOKEN, IP_LIMITS, WAF, ORIGIN_AUTH)
 
 # The edge's refusal codes (README.md, "The edge's refusals").
-CODES = {IP_BAN: "40310010", REFERER: "40310011", USER_AGENT: "40310012", TOKEN: "40310013"}
+CODES = {EXTERNAL_LINKS: "40500020", IP_BAN: "40310010", REFERER: "40310011",
+         USER_AGENT: "40310012", TOKEN: "40310013", REGION: "40310020", WAF: "40310030"}
 
 PASSED = "passed"
 REFUSED = "refused"
 ANSWERED = "answered"  # the check answers the request itself (a redirect)
 OFF = "off"
 NOT_REACHED = "not_reached"
+DEPENDS = "depends"  # decided by what the tester cannot see (a request count, the merchant)
 
 
 @dataclass(frozen=True)
@@ -123,13 +142,21 @@ def run_checks(sections: Mapping[str, Any], probe: Probe, *, host: str, secret: 
     check_probe(probe)
     request = parse_url(probe.url, host)
     when = time.time() if now is None else now
+    country = probe.country.upper() or (
+        (country_of(probe.client_ip) or "") if country_of and probe.client_ip else "")
     steps: list[Callable[[], Verdict]] = [
+        lambda: _https_access(sections, request),
+        lambda: _external_links(sections),
         lambda: _forced_https(sections, request),
         lambda: _rewrite(sections, request, probe, when, country_of),
         lambda: _ip_ban(sections, probe),
         lambda: _user_agent(sections, probe),
         lambda: _referer(sections, probe),
+        lambda: _region(sections, country),
         lambda: _token(sections, request, secret, when),
+        lambda: _ip_limits(sections, request),
+        lambda: _waf(sections, request, probe),
+        lambda: _origin_auth(sections),
     ]
     verdicts: list[Verdict] = []
     for check, step in zip(CHECKS, steps, strict=True):
@@ -141,6 +168,20 @@ def run_checks(sections: Mapping[str, Any], probe: Probe, *, host: str, secret: 
 def first_stop(verdicts: Sequence[Verdict]) -> Verdict | None:
     """The check that refuses or answers the request; None when the edge would serve it."""
     return next((v for v in verdicts if v.outcome in (REFUSED, ANSWERED)), None)
+
+
+def _https_access(sections: Mapping[str, Any], request: _Request) -> Verdict:
+    if request.scheme != "https":
+        return Verdict(HTTPS_ACCESS, OFF)
+    if (sections.get("https") or {}).get("access"):
+        return Verdict(HTTPS_ACCESS, PASSED)
+    return Verdict(HTTPS_ACCESS, REFUSED)  # no HTTP answer: the TLS handshake fails
+
+
+def _external_links(sections: Mapping[str, Any]) -> Verdict:
+    if (sections.get("external_links") or {"enabled": True}).get("enabled", True):
+        return Verdict(EXTERNAL_LINKS, PASSED)
+    return Verdict(EXTERNAL_LINKS, REFUSED, 405, CODES[EXTERNAL_LINKS])
 
 
 def _forced_https(sections: Mapping[str, Any], request: _Request) -> Verdict:
@@ -221,6 +262,54 @@ def _referer(sections: Mapping[str, Any], probe: Probe) -> Verdict:
     if mode == "deny" and listed:
         return Verdict(REFERER, REFUSED, 403, CODES[REFERER], {"reason": "denied", "host": host})
     return Verdict(REFERER, PASSED)
+
+
+def _region(sections: Mapping[str, Any], country: str) -> Verdict:
+    rule = sections.get("region") or {}
+    mode = rule.get("mode", "off")
+    if mode == "off":
+        return Verdict(REGION, OFF)
+    shown = country or "?"
+    if region_refuses(mode, rule.get("regions") or [], country or None):
+        return Verdict(REGION, REFUSED, 403, CODES[REGION],
+                       {"reason": mode if country else "unknown", "country": shown})
+    return Verdict(REGION, PASSED, detail={"country": shown})
+
+
+def _ip_limits(sections: Mapping[str, Any], request: _Request) -> Verdict:
+    rules = [rule for rule in sections.get("ip_limits") or []
+             if _path_matches(str(rule.get("pattern", "")), request.path)]
+    if not sections.get("ip_limits"):
+        return Verdict(IP_LIMITS, OFF)
+    if not rules:
+        return Verdict(IP_LIMITS, PASSED)
+    rule = rules[0]
+    return Verdict(IP_LIMITS, DEPENDS, detail={
+        "pattern": str(rule["pattern"]), "count": str(rule["count"]),
+        "action": str(rule["action"]), "seconds": str(rule["seconds"])})
+
+
+def _path_matches(pattern: str, path: str) -> bool:
+    """`*` any run of characters; the whole path, case as written (no query)."""
+    regex = ".*".join(re.escape(part) for part in pattern.split("*"))
+    return re.fullmatch(regex, path, re.DOTALL) is not None
+
+
+def _waf(sections: Mapping[str, Any], request: _Request, probe: Probe) -> Verdict:
+    if not (sections.get("waf") or {}).get("enabled"):
+        return Verdict(WAF, OFF)
+    kind = waf_verdict(request.path, request.query, "", probe.user_agent, method="GET",
+                       host=request.host)
+    if kind is None:
+        return Verdict(WAF, PASSED)
+    return Verdict(WAF, REFUSED, 403, CODES[WAF], {"kind": kind})
+
+
+def _origin_auth(sections: Mapping[str, Any]) -> Verdict:
+    url = str((sections.get("origin_auth") or {}).get("url") or "")
+    if not url:
+        return Verdict(ORIGIN_AUTH, OFF)
+    return Verdict(ORIGIN_AUTH, DEPENDS, detail={"url": url})
 
 
 def _token(sections: Mapping[str, Any], request: _Request, secret: str, now: float) -> Verdict:

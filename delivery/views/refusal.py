@@ -22,12 +22,18 @@ from delivery.views.access import abilities, needs
 from delivery.views.domain import page, with_domain
 
 CHECK_NAMES: Mapping[str, Promise] = {
+    tester.HTTPS_ACCESS: gettext_lazy("HTTPS access"),
+    tester.EXTERNAL_LINKS: gettext_lazy("External links switch"),
     tester.FORCED_HTTPS: gettext_lazy("Forced HTTPS"),
     tester.REWRITE: gettext_lazy("Rewrite rules"),
     tester.IP_BAN: gettext_lazy("IP ban"),
     tester.USER_AGENT: gettext_lazy("User-Agent whitelist"),
     tester.REFERER: gettext_lazy("Referer check"),
+    tester.REGION: gettext_lazy("Region restriction"),
     tester.TOKEN: gettext_lazy("Token protection"),
+    tester.IP_LIMITS: gettext_lazy("IP access limits"),
+    tester.WAF: gettext_lazy("WAF"),
+    tester.ORIGIN_AUTH: gettext_lazy("Origin authentication"),
 }
 OUTCOMES: Mapping[str, Promise] = {
     tester.PASSED: gettext_lazy("passes"),
@@ -35,6 +41,7 @@ OUTCOMES: Mapping[str, Promise] = {
     tester.ANSWERED: gettext_lazy("answers"),
     tester.OFF: gettext_lazy("off"),
     tester.NOT_REACHED: gettext_lazy("not reached"),
+    tester.DEPENDS: gettext_lazy("depends"),
 }
 
 
@@ -43,6 +50,23 @@ def reason(verdict: Verdict) -> str:
     detail = verdict.detail
     key = (verdict.check, verdict.outcome, detail.get("reason", ""))
     texts = {
+        (tester.HTTPS_ACCESS, tester.REFUSED, ""): _(
+            "HTTPS access is off for this domain: the edge refuses the TLS handshake."),
+        (tester.EXTERNAL_LINKS, tester.REFUSED, ""): _(
+            "The external-links switch is off: every request of the domain gets 405."),
+        (tester.REGION, tester.REFUSED, "allow"): _(
+            "The client's country or region %(country)s is not on the allow-only list."),
+        (tester.REGION, tester.REFUSED, "block"): _(
+            "The client's country or region %(country)s is blocked."),
+        (tester.REGION, tester.REFUSED, "unknown"): _(
+            "The client's address has no known country, and only listed ones are allowed."),
+        (tester.IP_LIMITS, tester.DEPENDS, ""): _(
+            "The rule %(pattern)s applies: past %(count)s requests of one address in 60 "
+            "seconds, its action (%(action)s, %(seconds)s s) starts."),
+        (tester.WAF, tester.REFUSED, ""): _("The WAF recognises an attack (%(kind)s)."),
+        (tester.ORIGIN_AUTH, tester.DEPENDS, ""): _(
+            "The edge asks %(url)s; only a 200 lets the request through (try it on the "
+            "Access page)."),
         (tester.FORCED_HTTPS, tester.ANSWERED, ""): _(
             "Plain HTTP is redirected (301) to %(location)s."),
         (tester.REWRITE, tester.REFUSED, ""): _("A rule ends the request with status %(status)s."),

@@ -40,17 +40,20 @@ def test_a_request_passing_every_check_is_served() -> None:
     verdicts = run_checks(SECTIONS, Probe(signed("/a.jpg"), "198.51.100.1", "",
                                           "shopapp/2 (android)"), host=HOST, secret=SECRET)
     assert [(v.check, v.outcome) for v in verdicts] == [
-        ("forced_https", "off"), ("rewrite", "passed"), ("ip_ban", "passed"),
-        ("user_agent", "passed"), ("referer", "passed"), ("token", "passed")]
+        ("https_access", "off"), ("external_links", "passed"), ("forced_https", "off"),
+        ("rewrite", "passed"), ("ip_ban", "passed"), ("user_agent", "passed"),
+        ("referer", "passed"), ("region", "off"), ("token", "passed"), ("ip_limits", "off"),
+        ("waf", "off"), ("origin_auth", "off")]
 
 
 def test_the_first_refusing_check_stops_the_rest() -> None:
     verdicts = run_checks(SECTIONS, Probe("/a.jpg", "203.0.113.9", "https://evil.org/", "wget"),
                           host=HOST, secret=SECRET)
-    assert [(v.check, v.outcome) for v in verdicts][2:] == [
-        ("ip_ban", "refused"), ("user_agent", "not_reached"), ("referer", "not_reached"),
-        ("token", "not_reached")]
-    assert verdicts[2].detail == {"entry": "203.0.113.0/24"}
+    outcomes = {v.check: v.outcome for v in verdicts}
+    assert outcomes["ip_ban"] == "refused"
+    after = list(tester.CHECKS)[list(tester.CHECKS).index("ip_ban") + 1:]
+    assert {outcomes[check] for check in after} == {"not_reached"}
+    assert [v.detail for v in verdicts if v.check == "ip_ban"] == [{"entry": "203.0.113.0/24"}]
 
 
 @pytest.mark.parametrize(("probe", "check", "detail"), [
@@ -81,7 +84,7 @@ def test_an_empty_referer_passes_unless_denied() -> None:
 
 
 def test_forced_https_answers_plain_http_with_its_https_address() -> None:
-    sections = {"https": {"force": True}}
+    sections = {"https": {"access": True, "force": True, "certificate_id": "c1"}}
     stop = stop_of(Probe("http://cdn.example.com/a.jpg?x=1"), sections)
     assert stop is not None
     assert (stop.outcome, stop.status, stop.detail) == (
@@ -91,7 +94,37 @@ def test_forced_https_answers_plain_http_with_its_https_address() -> None:
 
 def test_nothing_published_means_every_check_is_off() -> None:
     verdicts = run_checks({}, Probe("/a.jpg"), host=HOST)
-    assert {v.outcome for v in verdicts} == {"off"}
+    assert {v.check: v.outcome for v in verdicts if v.outcome != "off"} == {
+        "external_links": "passed"}  # on by default
+
+
+def test_the_panels_of_the_console_each_name_their_refusal() -> None:
+    sections: dict[str, Any] = {
+        "https": {"access": False, "force": False, "certificate_id": None},
+        "external_links": {"enabled": True},
+        "region": {"mode": "block", "regions": ["CN", "JP"]},
+        "waf": {"enabled": True},
+        "ip_limits": [{"pattern": "/login*", "count": 10, "action": "ban", "seconds": 600}],
+        "origin_auth": {"url": "https://shop.example.com/auth", "timeout": 3,
+                        "timeout_refuses": True},
+    }
+    assert (stop_of(Probe("https://cdn.example.com/a.jpg"), sections).check  # type: ignore[union-attr]
+            == "https_access")
+    blocked = stop_of(Probe("/a.jpg", country="cn"), sections)
+    assert blocked is not None and (blocked.check, blocked.code, dict(blocked.detail)) == (
+        "region", "40310020", {"reason": "block", "country": "CN"})
+    attack = stop_of(Probe("/a.jpg?id=1%27%20or%20%271%27=%271", country="US"), sections)
+    assert attack is not None and (attack.check, attack.code, attack.detail["kind"]) == (
+        "waf", "40310030", "sqli")
+    verdicts = {v.check: v for v in run_checks(sections, Probe("/login/x", country="US"),
+                                               host=HOST)}
+    assert verdicts["ip_limits"].outcome == "depends"
+    assert verdicts["ip_limits"].detail["count"] == "10"
+    assert verdicts["origin_auth"].outcome == "depends"
+    assert stop_of(Probe("/login/x", country="US"), sections) is None
+    switched_off = {**sections, "external_links": {"enabled": False}}
+    refused = stop_of(Probe("/a.jpg", country="US"), switched_off)
+    assert refused is not None and (refused.check, refused.status) == ("external_links", 405)
 
 
 @pytest.mark.parametrize(("probe", "field"), [
@@ -175,3 +208,36 @@ def test_the_page_refuses_a_bad_field_and_shows_no_verdict(auditor_client: Any) 
     form = response.context["form"]
     assert set(form.errors) == {"client_ip", "country"}
     assert "report" not in response.context
+
+
+@pytest.mark.django_db
+def test_region_and_external_links_verdicts_match_the_edge(edge: Edge, publish: Any,
+                                                           tmp_path: Any, settings: Any) -> None:
+    """The back-office reads the client's country from its own test database (tests/geoip.py),
+    the edge from the sandbox's: the same networks, written apart."""
+    from console.services import default_domain
+    from delivery.services import check_request
+    from delivery.services.testing import _lookup
+    from tests.geoip import write_country_database
+
+    settings.GEOIP_DATABASE = str(write_country_database(tmp_path / "countries.mmdb"))
+    _lookup.cache_clear()
+    edge.upload("/a.jpg", b"jpeg bytes", content_type="image/jpeg")
+    domain = default_domain()
+
+    def compare(ip: str) -> tuple[int, str]:
+        answer = edge.get("/a.jpg", headers={"X-Forwarded-For": ip})
+        stop = tester.first_stop(check_request(domain, Probe("/a.jpg", ip)).verdicts)
+        expected = (stop.status, stop.code) if stop else (200, "")
+        assert (answer.status_code, answer.headers.get("X-Error-Code", "")) == expected, ip
+        return expected
+
+    assert publish(region_mode="block", regions="CN\nJP").status == "ok"
+    assert [compare(ip) for ip in ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.1")] == [
+        (403, "40310020"), (200, ""), (403, "40310020"), (200, "")]
+    assert publish(region_mode="allow", regions="US").status == "ok"
+    assert [compare(ip) for ip in ("127.0.0.3", "127.0.0.2", "127.0.0.1")] == [
+        (200, ""), (403, "40310020"), (403, "40310020")]  # no known country: not listed
+    assert publish(region_mode="off", external_links=False).status == "ok"
+    assert compare("127.0.0.3") == (405, "40500020")
+    _lookup.cache_clear()
