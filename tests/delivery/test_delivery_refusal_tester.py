@@ -225,7 +225,7 @@ def test_region_and_external_links_verdicts_match_the_edge(edge: Edge, publish: 
     edge.upload("/a.jpg", b"jpeg bytes", content_type="image/jpeg")
     domain = default_domain()
 
-    def compare(ip: str) -> tuple[int, str]:
+    def compare(ip: str) -> tuple[int | None, str]:
         answer = edge.get("/a.jpg", headers={"X-Forwarded-For": ip})
         stop = tester.first_stop(check_request(domain, Probe("/a.jpg", ip)).verdicts)
         expected = (stop.status, stop.code) if stop else (200, "")
