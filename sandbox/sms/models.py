@@ -65,6 +65,7 @@ class SmsSettings(models.Model):
     review_clock = models.CharField(max_length=12, default="fixed")
     delivery_delay_s = models.FloatField(default=5.0)
     failure_rate = models.FloatField(default=0.0)
+    calls_per_second = models.PositiveIntegerField(default=0)  # sending; 0: no limit
 
     def __str__(self) -> str:
         return "sms settings"

@@ -13,12 +13,13 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from sandbox.core import clock
+from sandbox.sms import call_rate
 from sandbox.sms.auth import check_token
 from sandbox.sms.errors import SmsError, error_response
 from sandbox.sms.fields import body_fields, optional_text, required_text, template_id_of
 from sandbox.sms.lookups import find_template
 from sandbox.sms.models import MessageType, ReportType, Template, TemplateStatus
-from sandbox.sms.owner_settings import current_owner
+from sandbox.sms.owner_settings import current_owner, current_settings
 from sandbox.sms.report import report
 from sandbox.sms.rules import utc_datetime
 from sandbox.sms.sending import send
@@ -126,6 +127,12 @@ template_detail = endpoint({"PATCH": edit_template, "DELETE": delete_template})
 
 
 def send_messages(request: HttpRequest) -> HttpResponse:
+    wait_s = call_rate.admit(current_settings().calls_per_second)
+    if wait_s is not None:
+        response = error_response("TOO_MANY_REQUESTS", "more sending calls a second than the "
+                                                       "account's limit")
+        response["Retry-After"] = call_rate.retry_after_header(wait_s)
+        return response
     return ok({"message_ids": send(body_fields(request))})
 
 
