@@ -35,8 +35,9 @@ from sandbox.sms.serializers import template_json
 MAX_DELAY_S = 30 * 86_400
 MAX_QUOTA = 1_000_000_000
 MAX_CALLS_PER_SECOND = 100_000
+MAX_LATENCY_S = 10.0
 SETTINGS_FIELDS = ("auto_review", "review_delay_s", "review_clock", "delivery_delay_s",
-                   "failure_rate", "calls_per_second", "general", "vip")
+                   "failure_rate", "calls_per_second", "send_latency_s", "general", "vip")
 OUTCOMES = (MessageStatus.SUCCESS.value, MessageStatus.FAILED.value)
 
 
@@ -45,6 +46,7 @@ def settings_json(settings: SmsSettings, owner: Owner) -> JSONObject:
             "review_clock": settings.review_clock,
             "delivery_delay_s": settings.delivery_delay_s,
             "failure_rate": settings.failure_rate, "calls_per_second": settings.calls_per_second,
+            "send_latency_s": settings.send_latency_s,
             "general": owner.general, "vip": owner.vip}
 
 
@@ -70,6 +72,7 @@ def settings_changes(body: JSONObject) -> JSONObject:
         "failure_rate": finite(body, "failure_rate", minimum=0, maximum=1),
         "calls_per_second": number(body, "calls_per_second", integer=True, minimum=0,
                                    maximum=MAX_CALLS_PER_SECOND),
+        "send_latency_s": finite(body, "send_latency_s", minimum=0, maximum=MAX_LATENCY_S),
         "general": number(body, "general", integer=True, minimum=0, maximum=MAX_QUOTA),
         "vip": number(body, "vip", integer=True, minimum=0, maximum=MAX_QUOTA),
     }

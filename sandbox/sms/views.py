@@ -6,6 +6,7 @@ Each endpoint answers its methods behind the token check, with the provider's er
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -127,12 +128,15 @@ template_detail = endpoint({"PATCH": edit_template, "DELETE": delete_template})
 
 
 def send_messages(request: HttpRequest) -> HttpResponse:
-    wait_s = call_rate.admit(current_settings().calls_per_second)
+    settings = current_settings()
+    wait_s = call_rate.admit(settings.calls_per_second)
     if wait_s is not None:
         response = error_response("TOO_MANY_REQUESTS", "more sending calls a second than the "
                                                        "account's limit")
         response["Retry-After"] = call_rate.retry_after_header(wait_s)
         return response
+    if settings.send_latency_s:
+        time.sleep(settings.send_latency_s)  # the provider's answer time (wall clock)
     return ok({"message_ids": send(body_fields(request))})
 
 

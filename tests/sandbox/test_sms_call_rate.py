@@ -30,6 +30,14 @@ def test_a_call_over_the_limit_is_429_with_retry_after_and_stores_nothing(api):
     assert api.send(NUMBER, template["id"], "1234").status_code == 200
 
 
+def test_a_send_latency_delays_the_answer(api):
+    template = api.approved_template()
+    api.settings(send_latency_s=0.3)
+    started = time.monotonic()
+    assert api.send(NUMBER, template["id"], "1234").status_code == 200
+    assert time.monotonic() - started >= 0.3
+
+
 def test_without_a_limit_every_call_goes(api):
     template = api.approved_template()
     assert {api.send(NUMBER, template["id"], "1234").status_code for _ in range(6)} == {200}

@@ -15,4 +15,9 @@ class Migration(migrations.Migration):
             name='calls_per_second',
             field=models.PositiveIntegerField(default=0),
         ),
+        migrations.AddField(
+            model_name='smssettings',
+            name='send_latency_s',
+            field=models.FloatField(default=0.0),
+        ),
     ]
