@@ -376,6 +376,9 @@ SMS_MARKETING_WINDOW = env.str("SMS_MARKETING_WINDOW", "08:00-21:00")
 # Months of messages kept in the table, this one included; older months are archived as the
 # report's CSV in the private file storage, then removed (sms.services.retention).
 SMS_MESSAGE_RETENTION_MONTHS = env.int("SMS_MESSAGE_RETENTION_MONTHS", 24, minimum=1)
+# Provider calls a campaign run keeps in flight at once (personalised campaigns make one call
+# per set of values); a 429 halves it for a while (sms.services.calls_in_flight).
+SMS_SEND_CONCURRENCY = env.int("SMS_SEND_CONCURRENCY", 4, minimum=1, maximum=32)
 
 if FILE_STORAGE == "bucket" and not PROVIDER["storage"]["url"]:
     from django.core.exceptions import ImproperlyConfigured

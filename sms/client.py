@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
+from http import HTTPStatus
 from typing import Literal
 
 import requests
@@ -28,9 +29,16 @@ from providerkit import json_readers as read
 from providerkit.failures import NoAnswer, ShapeError, UnusableAnswer
 from providerkit.json_types import JSONObject, JSONValue
 from providerkit.observing import CallObserver
+from providerkit.retry_after import retry_after_seconds
 from providerkit.timeouts import DEFAULT_TIMEOUT, Timeout
 from providerkit.transport import Transport, json_object_answer
-from sms.errors import SmsError, SmsResponseError, SmsTransportError, api_error
+from sms.errors import (
+    RateLimitedError,
+    SmsError,
+    SmsResponseError,
+    SmsTransportError,
+    api_error,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -424,6 +432,12 @@ def _error_from(method: str, path: str, response: requests.Response) -> SmsError
         body = json_object_answer(response, f"{method} {path}")
     except UnusableAnswer:
         body = {}
+    if response.status_code == HTTPStatus.TOO_MANY_REQUESTS:
+        # Whoever answered it (the provider or a proxy), the call was not taken.
+        text = body.get("message")
+        return RateLimitedError(str(body.get("error_code") or RateLimitedError.code), 429,
+                                text if isinstance(text, str) else "",
+                                retry_after_seconds(response.headers.get("Retry-After")))
     code = body.get("error_code")
     if not isinstance(code, str) or not code:
         return SmsResponseError(

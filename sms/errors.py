@@ -67,7 +67,7 @@ class SmsApiError(SmsError):
         # A 4xx is a refusal: nothing was done. A 5xx may have happened half way.
         return self.status >= 500
 
-    def __reduce__(self) -> tuple[type[SmsApiError], tuple[str, int, str]]:
+    def __reduce__(self) -> tuple[type[SmsApiError], tuple[object, ...]]:
         return (type(self), (self.code, self.status, self.message))
 
 
@@ -169,6 +169,22 @@ class ProviderSystemError(SmsApiError):
     code, http_status, meaning = "SYSTEM_ERROR", 500, "system error"
 
 
+class RateLimitedError(SmsApiError):
+    """429: too many calls (any 429, with the provider's body or a proxy's). Certain: the call
+    was not taken, so it may be made again once `retry_after_s` (the answer's `Retry-After`;
+    None without one) has passed. The spec shows no rate limits; the sandbox has one."""
+
+    code, http_status, meaning = "TOO_MANY_REQUESTS", 429, "too many requests"
+
+    def __init__(self, code: str, status: int, message: str = "",
+                 retry_after_s: float | None = None) -> None:
+        super().__init__(code, status, message)
+        self.retry_after_s = retry_after_s
+
+    def __reduce__(self) -> tuple[type[SmsApiError], tuple[object, ...]]:
+        return (type(self), (self.code, self.status, self.message, self.retry_after_s))
+
+
 ERRORS_BY_CODE: Mapping[str, type[SmsApiError]] = {
     error.code: error
     for error in (
@@ -195,6 +211,7 @@ ERRORS_BY_CODE: Mapping[str, type[SmsApiError]] = {
         IllegalTemplateIdError,
         SmsSystemError,
         ProviderSystemError,
+        RateLimitedError,
     )
 }
 

@@ -142,6 +142,8 @@ PROVIDER_ERRORS: Mapping[str, Promise] = {
     "ILLEGAL_TEMPLATE_ID": _("The template number is invalid."),
     "SMS_SYSTEM_ERROR": _("The provider's SMS service failed; try again later."),
     "SYSTEM_ERROR": _("The provider had a system error; try again later."),
+    "TOO_MANY_REQUESTS": _("The provider refused the call: too many calls a second. It is made "
+                           "again after the pause the provider asked for."),
 }
 
 

@@ -9,8 +9,10 @@ provider answered, for the dashboard.
 from __future__ import annotations
 
 import logging
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from django.db import DatabaseError
 from django.utils import timezone
@@ -70,8 +72,35 @@ class ProviderCallRecorder:
         last = self._last_recorded
         if last is not None and last[:2] == (ok, detail) and now - last[2] < RECORD_INTERVAL_S:
             return
-        record_contact(self.service, ok, detail)
+        pending: list[Contact] | None = getattr(_deferral, "pending", None)
+        if pending is not None:
+            pending.append((self.service, ok, detail))
+        else:
+            record_contact(self.service, ok, detail)
         self._last_recorded = (ok, detail, now)
+
+
+Contact = tuple[str, bool, str]  # service, whether it answered, the detail
+_deferral = threading.local()
+
+
+@contextmanager
+def contact_deferred() -> Iterator[list[Contact]]:
+    """Inside it, the calling thread's recorders note whether the provider answered in the
+    list it yields instead of writing it: a pool thread making calls for a campaign run keeps
+    off the database (a connection of its own per thread, which would also wait on the run's
+    uncommitted rows); the run writes them itself with `record_contacts`."""
+    pending: list[Contact] = []
+    _deferral.pending = pending
+    try:
+        yield pending
+    finally:
+        _deferral.pending = None
+
+
+def record_contacts(contacts: list[Contact]) -> None:
+    for service, ok, detail in contacts:
+        record_contact(service, ok, detail)
 
 
 def provider_observers(

@@ -34,8 +34,10 @@ from sandbox.sms.serializers import template_json
 
 MAX_DELAY_S = 30 * 86_400
 MAX_QUOTA = 1_000_000_000
+MAX_CALLS_PER_SECOND = 100_000
+MAX_LATENCY_S = 10.0
 SETTINGS_FIELDS = ("auto_review", "review_delay_s", "review_clock", "delivery_delay_s",
-                   "failure_rate", "general", "vip")
+                   "failure_rate", "calls_per_second", "send_latency_s", "general", "vip")
 OUTCOMES = (MessageStatus.SUCCESS.value, MessageStatus.FAILED.value)
 
 
@@ -43,7 +45,9 @@ def settings_json(settings: SmsSettings, owner: Owner) -> JSONObject:
     return {"auto_review": settings.auto_review, "review_delay_s": settings.review_delay_s,
             "review_clock": settings.review_clock,
             "delivery_delay_s": settings.delivery_delay_s,
-            "failure_rate": settings.failure_rate, "general": owner.general, "vip": owner.vip}
+            "failure_rate": settings.failure_rate, "calls_per_second": settings.calls_per_second,
+            "send_latency_s": settings.send_latency_s,
+            "general": owner.general, "vip": owner.vip}
 
 
 def finite(body: JSONObject, name: str, **limits: Any) -> Any:
@@ -66,6 +70,9 @@ def settings_changes(body: JSONObject) -> JSONObject:
         "review_clock": choice(body, "review_clock", REVIEW_CLOCKS),
         "delivery_delay_s": finite(body, "delivery_delay_s", minimum=0, maximum=MAX_DELAY_S),
         "failure_rate": finite(body, "failure_rate", minimum=0, maximum=1),
+        "calls_per_second": number(body, "calls_per_second", integer=True, minimum=0,
+                                   maximum=MAX_CALLS_PER_SECOND),
+        "send_latency_s": finite(body, "send_latency_s", minimum=0, maximum=MAX_LATENCY_S),
         "general": number(body, "general", integer=True, minimum=0, maximum=MAX_QUOTA),
         "vip": number(body, "vip", integer=True, minimum=0, maximum=MAX_QUOTA),
     }

@@ -29,6 +29,7 @@ HTTP_STATUS = {
     "ILLEGAL_CONTENT_LENGTH": 409,
     "ILLEGAL_REPORT_TYPE": 409,
     "ILLEGAL_TEMPLATE_ID": 422,
+    "TOO_MANY_REQUESTS": 429,  # the sandbox's calls-per-second limit (call_rate.py)
     "SMS_SYSTEM_ERROR": 500,
     "SYSTEM_ERROR": 500,
 }

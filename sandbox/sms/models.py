@@ -65,6 +65,10 @@ class SmsSettings(models.Model):
     review_clock = models.CharField(max_length=12, default="fixed")
     delivery_delay_s = models.FloatField(default=5.0)
     failure_rate = models.FloatField(default=0.0)
+    calls_per_second = models.PositiveIntegerField(default=0)  # sending; 0: no limit
+    # Seconds a send call waits before it is worked on: a real provider's answer time is mostly
+    # network and queueing, which the sandbox, answering from the same machine, lacks.
+    send_latency_s = models.FloatField(default=0.0)
 
     def __str__(self) -> str:
         return "sms settings"

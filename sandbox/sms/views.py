@@ -6,6 +6,7 @@ Each endpoint answers its methods behind the token check, with the provider's er
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -13,12 +14,13 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from sandbox.core import clock
+from sandbox.sms import call_rate
 from sandbox.sms.auth import check_token
 from sandbox.sms.errors import SmsError, error_response
 from sandbox.sms.fields import body_fields, optional_text, required_text, template_id_of
 from sandbox.sms.lookups import find_template
 from sandbox.sms.models import MessageType, ReportType, Template, TemplateStatus
-from sandbox.sms.owner_settings import current_owner
+from sandbox.sms.owner_settings import current_owner, current_settings
 from sandbox.sms.report import report
 from sandbox.sms.rules import utc_datetime
 from sandbox.sms.sending import send
@@ -126,6 +128,15 @@ template_detail = endpoint({"PATCH": edit_template, "DELETE": delete_template})
 
 
 def send_messages(request: HttpRequest) -> HttpResponse:
+    settings = current_settings()
+    wait_s = call_rate.admit(settings.calls_per_second)
+    if wait_s is not None:
+        response = error_response("TOO_MANY_REQUESTS", "more sending calls a second than the "
+                                                       "account's limit")
+        response["Retry-After"] = call_rate.retry_after_header(wait_s)
+        return response
+    if settings.send_latency_s:
+        time.sleep(settings.send_latency_s)  # the provider's answer time (wall clock)
     return ok({"message_ids": send(body_fields(request))})
 
 

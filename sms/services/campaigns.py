@@ -13,7 +13,9 @@ The rules, in the order a run applies them:
 3. Intent before the call. The numbers of one call (those of the chunk that share the same
    variable values, since a call carries one `vars` for all its numbers) are marked
    `submitting` before the call; the per-number answers are written in one transaction right
-   after it, with the campaign's counters.
+   after it, with the campaign's counters. Up to SMS_SEND_CONCURRENCY calls of a chunk are
+   out at once (calls_in_flight.py); each is marked before it goes and recorded after, in the
+   run's own thread, so this rule holds for each of them.
 4. Reconciliation. A `submitting` message found by a later run (the worker died during the
    call, or the answer was lost or uncertain) is looked up in the provider's delivery report,
    newest first, back to its `submitted_at - RECONCILE_SKEW` (clocks differ): by its mobile
@@ -56,6 +58,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -78,6 +81,7 @@ from sms.models import (
 from sms.services import run_stops as stops
 from sms.services import suppression
 from sms.services.bulk import SendOutcome, mark_submitting, record_outcomes
+from sms.services.calls_in_flight import Call, CallsInFlight, Finished, Throttle, concurrency
 from sms.services.campaign_lease import LeaseKeeper, claim, release, run_lease, watched
 from sms.services.campaign_reconcile import Reconciliation
 from sms.services.connection import sms_client
@@ -131,6 +135,7 @@ class CampaignRun(Reconciliation):
         budget_s: float = RUN_BUDGET_S,
         clock: Callable[[], float] = time.monotonic,
         lease: timedelta | None = None,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.campaign_id = campaign_id
         self.token = token
@@ -140,6 +145,8 @@ class CampaignRun(Reconciliation):
         self.deadline = clock() + budget_s
         self.campaign = Campaign.objects.select_related("template").get(pk=campaign_id)
         self.bound_by_window = bound_by_window(self.campaign)
+        self.throttle = Throttle(concurrency(), clock=clock)
+        self.sleep = sleep
 
     # lease ------------------------------------------------------------------------------
 
@@ -201,7 +208,11 @@ class CampaignRun(Reconciliation):
     # sending ----------------------------------------------------------------------------
 
     def send_chunk(self, chunk: Chunk) -> None:
-        """Send the chunk's queued numbers, one call per distinct set of variable values."""
+        """Send the chunk's queued numbers, one call per distinct set of variable values, with
+        up to SMS_SEND_CONCURRENCY calls in flight (calls_in_flight.py). Every call is
+        marked before it goes and recorded after, here; when one call stops the run (a
+        refusal, an uncertain answer, the budget, the window, the lease), no new call goes and
+        the answers of those already out are recorded first."""
         if suppression.applies_to(self.campaign.template):
             suppression.cancel_suppressed(self.campaign_id, chunk.pk)
         queued = (
@@ -212,46 +223,100 @@ class CampaignRun(Reconciliation):
         groups: dict[str, list[tuple[int, str]]] = {}
         for message_id, mobile, joined_values in queued:
             groups.setdefault(joined_values, []).append((message_id, mobile))
-        for joined_values, members in groups.items():
-            if self.clock() > self.deadline:
-                # The chunk stays `sending` with queued numbers; the next run sends them.
-                raise stops.OutOfTime
-            if self.bound_by_window:
-                opens_at = window_opens_at()
-                if opens_at is not None:
-                    # As after the time budget: the queued numbers wait for the next run.
-                    raise stops.WindowClosed(opens_at)
-            self.send_group(chunk, joined_values.split("|") if joined_values else [], members)
+        work = deque((joined.split("|") if joined else [], members)
+                     for joined, members in groups.items())
+        template_id = self.campaign.template.provider_id
+        stop: Exception | None = None
+        with CallsInFlight[list[tuple[int, str]]](
+                lambda mobiles, values: self.client.send(template_id, mobiles, values),
+                self.throttle) as flight:
+            while True:
+                for done in flight.finished(0):
+                    stop = _graver(stop, self._settle(done, work))
+                wait_s: float | None = None  # how long to wait for a call to finish
+                if stop is None and work and flight.has_room():
+                    pause_s = self.throttle.wait_s()
+                    if not pause_s:
+                        stop = self._send_next(chunk, work, flight)
+                        continue
+                    if not flight.busy:
+                        stop = self._pause_for(pause_s)
+                        continue
+                    wait_s = pause_s  # a call may finish before the pause ends
+                if not flight.busy:
+                    break  # nothing out, and nothing more to send (or the run stops)
+                for done in flight.finished(wait_s):
+                    stop = _graver(stop, self._settle(done, work))
+        if stop is not None:
+            raise stop
 
-    def send_group(
-        self, chunk: Chunk, values: list[str], members: list[tuple[int, str]]
-    ) -> None:
+    def _send_next(self, chunk: Chunk, work: deque[tuple[list[str], list[tuple[int, str]]]],
+                   flight: CallsInFlight[list[tuple[int, str]]]) -> Exception | None:
+        """Mark the next group and put its call in flight; the reason to stop, if any."""
+        try:
+            self._before_call()
+            values, members = work.popleft()
+            marked = self._mark(chunk, members)
+        except (stops.OutOfTime, stops.WindowClosed, stops.LeaseLost) as reason:
+            return reason
+        if marked:
+            flight.submit(Call(marked, [mobile for _id, mobile in marked], values))
+        return None
+
+    def _before_call(self) -> None:
+        if self.clock() > self.deadline:
+            # The chunk stays `sending` with queued numbers; the next run sends them.
+            raise stops.OutOfTime
+        if self.bound_by_window:
+            opens_at = window_opens_at()
+            if opens_at is not None:
+                # As after the time budget: the queued numbers wait for the next run.
+                raise stops.WindowClosed(opens_at)
+
+    def _pause_for(self, pause_s: float) -> Exception | None:
+        """Wait out a 429's pause here, or, when it outlasts the run's budget, end the run and
+        let the next one start after it."""
+        if self.clock() + pause_s > self.deadline:
+            return stops.WaitForProvider(timezone.now() + timedelta(seconds=pause_s))
+        self.sleep(pause_s)
+        return None
+
+    def _mark(self, chunk: Chunk, members: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        """Renew the lease and mark the numbers `submitting`, in one transaction: one commit
+        (one WAL flush) instead of two, which is much of the cost of a one-number call. Staff
+        may have cancelled some numbers meanwhile: only those marked are sent."""
         ids = [message_id for message_id, _mobile in members]
-        now = timezone.now()
-        # The lease is renewed and the numbers marked in one transaction: one commit (one
-        # WAL flush) instead of two, which is much of the cost of a one-number call.
         with transaction.atomic():
             self.renew()
-            # Staff may have cancelled some numbers in the meantime: send only what we marked.
-            marked = mark_submitting(chunk.pk, ids, now)
-        members = [(message_id, mobile) for message_id, mobile in members if message_id in marked]
-        if not members:
-            return
-        try:
-            results = self.client.send(
-                self.campaign.template.provider_id, [mobile for _id, mobile in members], values
-            )
-        except errors.SmsError as error:
+            marked = mark_submitting(chunk.pk, ids, timezone.now())
+        return [(message_id, mobile) for message_id, mobile in members if message_id in marked]
+
+    def _settle(self, done: Finished[list[tuple[int, str]]],
+                work: deque[tuple[list[str], list[tuple[int, str]]]]) -> Exception | None:
+        """Record a finished call; what it means for the run when it failed (rule 5)."""
+        members = done.call.key
+        ids = [message_id for message_id, _mobile in members]
+        error = done.error
+        if error is None:
+            self._record(members, done.results or [])
+            return None
+        if isinstance(error, errors.RateLimitedError):
+            # Not taken: the same numbers go again, first, once the pause is over.
+            self._unmark(ids)
+            work.appendleft((done.call.values, members))
+            self.throttle.rate_limited(error.retry_after_s)
+            return None
+        if isinstance(error, errors.SmsError):
             if error.outcome_uncertain:
-                raise stops.Uncertain(error) from error
-            self._unmark([message_id for message_id, _mobile in members])
+                return stops.Uncertain(error)
+            self._unmark(ids)
             code = getattr(error, "code", "") or type(error).__name__
-            raise stops.Halt(code, getattr(error, "message", "") or str(error)) from error
-        except (ValueError, TypeError) as error:
+            return stops.Halt(code, getattr(error, "message", "") or str(error))
+        if isinstance(error, (ValueError, TypeError)):
             # A value the client refuses before any request: certain, and needs a person.
-            self._unmark([message_id for message_id, _mobile in members])
-            raise stops.Halt(LOCAL_CHECK, str(error)) from error
-        self._record(members, results)
+            self._unmark(ids)
+            return stops.Halt(LOCAL_CHECK, str(error))
+        return error if isinstance(error, Exception) else RuntimeError(str(error))
 
     def _unmark(self, ids: list[int]) -> None:
         Message.objects.filter(pk__in=ids, status=MessageStatus.SUBMITTING).update(
@@ -286,6 +351,15 @@ class CampaignRun(Reconciliation):
                 rejected_count=F("rejected_count") + rejected,
                 retries=0,
             )
+
+def _graver(current: Exception | None, found: Exception | None) -> Exception | None:
+    """The reason a run stops when several calls end it: the first, unless a later one is a
+    refusal, which needs staff whatever else happened."""
+    if current is None or (isinstance(found, stops.Halt)
+                           and not isinstance(current, stops.Halt)):
+        return found or current
+    return current
+
 
 def _backoff(retries: int) -> int:
     return min(MAX_COUNTDOWN_S, 15 * (1 << min(retries, 6)))  # 15 s doubling, int-typed

@@ -7,7 +7,8 @@ from tests.sandbox.test_sms_support import SmsApi
 
 DEFAULTS = {"auto_review": True, "review_delay_s": 60.0, "review_clock": "fixed",
             "delivery_delay_s": 5.0,
-            "failure_rate": 0.0, "general": 1000, "vip": 1000}
+            "failure_rate": 0.0, "calls_per_second": 0, "send_latency_s": 0.0,
+            "general": 1000, "vip": 1000}
 
 
 @pytest.fixture
@@ -47,6 +48,9 @@ def test_reset_restores_the_defaults(api):
     ({"general": 2.5}, "general"),
     ({"vip": "100"}, "vip"),
     ({"quota": 5}, "quota"),
+    ({"calls_per_second": -1}, "calls_per_second"),
+    ({"calls_per_second": 2.5}, "calls_per_second"),
+    ({"send_latency_s": 11}, "send_latency_s"),
 ])
 def test_a_bad_setting_answers_400_naming_the_field(api, body, field):
     response = api.sandbox.control("POST", "/sms/settings", body)

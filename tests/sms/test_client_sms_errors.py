@@ -23,6 +23,7 @@ from sms.errors import (
     MobileLimitError,
     NotFoundError,
     ProviderSystemError,
+    RateLimitedError,
     RequireSignatureOwnerError,
     RequireTemplateOwnerError,
     SmsApiError,
@@ -98,16 +99,37 @@ def test_it_raises_the_typed_error_of_each_provider_code(mock, client, code, sta
     assert error.outcome_uncertain is (status >= 500)
 
 
-def test_the_error_table_holds_exactly_the_codes_of_the_spec():
-    assert dict(ERRORS_BY_CODE) == {code: error_class for code, _, error_class in SPEC_ERRORS}
+def test_the_error_table_holds_exactly_the_codes_of_the_spec_and_the_429():
+    # The spec shows no rate limit; a 429 (the sandbox's limit, or a proxy's) has its class.
+    spec = {code: error_class for code, _, error_class in SPEC_ERRORS}
+    assert dict(ERRORS_BY_CODE) == {**spec, "TOO_MANY_REQUESTS": RateLimitedError}
 
 
 def test_it_raises_the_base_class_for_an_unknown_code_and_keeps_the_code(mock, client):
-    mock.get(URL, json={"error_code": "RATE_LIMITED", "message": "slow down"}, status=429)
+    mock.get(URL, json={"error_code": "TEAPOT", "message": "short and stout"}, status=418)
     with pytest.raises(SmsApiError) as caught:
         client.list_templates()
     assert type(caught.value) is SmsApiError
-    assert (caught.value.code, caught.value.status) == ("RATE_LIMITED", 429)
+    assert (caught.value.code, caught.value.status) == ("TEAPOT", 418)
+    assert not caught.value.outcome_uncertain
+
+
+@pytest.mark.parametrize(("body", "retry_after", "code", "seconds"), [
+    ({"error_code": "TOO_MANY_REQUESTS", "message": "slow"}, "2", "TOO_MANY_REQUESTS", 2.0),
+    ({"error_code": "RATE_LIMITED", "message": "slow"}, None, "RATE_LIMITED", None),
+    (None, "1", "TOO_MANY_REQUESTS", 1.0),  # a proxy's bare 429
+])
+def test_any_429_is_a_certain_rate_limit_with_its_retry_after(mock, client, body, retry_after,
+                                                              code, seconds):
+    headers = {"Retry-After": retry_after} if retry_after else {}
+    if body is None:
+        mock.get(URL, body="Too Many Requests", status=429, headers=headers)
+    else:
+        mock.get(URL, json=body, status=429, headers=headers)
+    with pytest.raises(RateLimitedError) as caught:
+        client.list_templates()
+    assert (caught.value.code, caught.value.status, caught.value.retry_after_s) == (
+        code, 429, seconds)
     assert not caught.value.outcome_uncertain
 
 

@@ -1,10 +1,14 @@
 """A campaign cancelled while a send call is out stays cancelled: a refusal or a failure
 answered to that call never turns it into "halted" (which staff could resume), and the numbers
-the call carried are cancelled with the rest instead of going back to the queue."""
+the call carried are cancelled with the rest instead of going back to the queue.
+
+The calls go out from a pool thread (several in flight), so "staff" cancel from there, on a
+connection of their own, as a person's request would: the tests commit for real."""
 
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from backoffice.operations.provider import provider_observers, provider_settings
@@ -15,7 +19,7 @@ from sms.services import campaign_lease, campaigns
 from sms.services.connection import CONNECT_TIMEOUT_S
 from tests.sms.conftest import let_backoff_pass, let_grace_pass, provider_report, sandbox_settings
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 class StaffCancelDuringTheCall(SmsClient):
@@ -33,6 +37,7 @@ class StaffCancelDuringTheCall(SmsClient):
 
     def send(self, *args, **kwargs):
         services.cancel_campaign(Campaign.objects.get(pk=self.campaign_id))
+        connection.close()  # this thread's own connection, as a finished request's
         return super().send(*args, **kwargs)
 
 
