@@ -4,13 +4,20 @@ own builder), sent now from the back-office, and what came back.
 
 Reading only: it changes nothing anywhere, so it is not audited; it sends a request to an
 address staff typed, so the page allows it only to those who may change the delivery
-settings (docs/decisions.md, "Origin authentication").
+settings (docs/decisions.md, "Origin authentication"), and never to a link-local, multicast
+or unspecified address (a cloud's metadata service lives at 169.254.169.254): those are no
+merchant's endpoint. Loopback and private networks stay allowed, as a merchant's auth
+service may sit on its own network. The name is resolved once for the check; DNS that
+changes between the check and the request is not guarded against.
 """
 
 from __future__ import annotations
 
+import ipaddress
+import socket
 import time
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import requests
 
@@ -42,6 +49,9 @@ def try_auth_url(url: str, timeout: int, *, uri: str, client_ip: str, host: str)
     headers = auth_request_headers(uri, "GET", host, client_ip, {"User-Agent": USER_AGENT,
                                                                  "Host": host})
     started = time.monotonic()
+    refused = _forbidden_address(url)
+    if refused:
+        return AuthTry("forbidden", 0.0, headers, error=refused)
     try:
         answer = requests.get(url, headers=headers, timeout=timeout, allow_redirects=False,
                               stream=True)
@@ -55,3 +65,18 @@ def try_auth_url(url: str, timeout: int, *, uri: str, client_ip: str, host: str)
     body = raw.decode(answer.encoding or "utf-8", errors="replace")[:BODY_SHOWN]
     return AuthTry("answered", time.monotonic() - started, headers,
                    status=answer.status_code, body=body)
+
+
+def _forbidden_address(url: str) -> str:
+    """The address of `url` the back-office will not call ("" when none; a name that does not
+    resolve is left to the request, which says so)."""
+    parts = urlsplit(url)
+    try:
+        found = socket.getaddrinfo(parts.hostname or "", parts.port or 80, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError, ValueError):
+        return ""
+    for *_rest, address in found:
+        ip = ipaddress.ip_address(address[0])
+        if ip.is_link_local or ip.is_multicast or ip.is_unspecified:
+            return str(ip)
+    return ""

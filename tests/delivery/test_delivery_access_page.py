@@ -140,6 +140,16 @@ def test_try_it_says_when_the_url_is_unreachable_or_slow(manager_client: Any) ->
     assert "No answer within the timeout" in response.content.decode()
 
 
+@pytest.mark.parametrize("url", ["http://169.254.169.254/latest/meta-data/",
+                                 "http://[fe80::1]/auth", "http://0.0.0.0:8000/auth"])
+def test_try_it_never_calls_a_link_local_or_unspecified_address(manager_client: Any,
+                                                                url: str) -> None:
+    response = manager_client.post(URL, auth_data(action="try_auth", origin_auth_url=url))
+    tried = response.context["tried"]
+    assert (tried.outcome, tried.status) == ("forbidden", None)
+    assert "Not sent:" in response.content.decode()
+
+
 def test_try_it_refuses_a_bad_sample_at_its_field(manager_client: Any) -> None:
     response = manager_client.post(URL, auth_data(action="try_auth", try_client_ip="nope",
                                                   try_uri="a.jpg"))
