@@ -148,7 +148,7 @@ def run_checks(sections: Mapping[str, Any], probe: Probe, *, host: str, secret: 
         lambda: _https_access(sections, request),
         lambda: _external_links(sections),
         lambda: _forced_https(sections, request),
-        lambda: _rewrite(sections, request, probe, when, country_of),
+        lambda: _rewrite(sections, request, probe, when, country),
         lambda: _ip_ban(sections, probe),
         lambda: _user_agent(sections, probe),
         lambda: _referer(sections, probe),
@@ -195,22 +195,16 @@ def _forced_https(sections: Mapping[str, Any], request: _Request) -> Verdict:
 
 
 def _rewrite(sections: Mapping[str, Any], request: _Request, probe: Probe, now: float,
-             country_of: Callable[[str], str | None] | None) -> Verdict:
+             country: str) -> Verdict:
     specs: list[RuleSpec | Mapping[str, object]] = list(sections.get("rewrite") or [])
     if not specs:
         return Verdict(REWRITE, OFF)
     headers = {name: value for name, value in (("Referer", probe.referer),
                                                 ("User-Agent", probe.user_agent)) if value}
-
-    def country(ip: str) -> str | None:
-        if probe.country:
-            return probe.country.upper()
-        return country_of(ip) if country_of is not None else None
-
     context = RequestContext(method="GET", scheme=request.scheme, host=request.host,
                              uri=request.path, query=request.query, headers=headers,
                              cookies=None, body="", time=now, ip=probe.client_ip,
-                             country_of=country)
+                             country_of=lambda _ip: country or None)
     try:
         outcome = compile_rule_set(specs).run(context)
     except RuleSyntaxError as error:  # a published set is lint-clean; say so if not
@@ -239,7 +233,7 @@ def _user_agent(sections: Mapping[str, Any], probe: Probe) -> Verdict:
     patterns: list[str] = list(sections.get("ua") or [])
     if not patterns:
         return Verdict(USER_AGENT, OFF)
-    if any(refusals.wildcard_matches(pattern, probe.user_agent) for pattern in patterns):
+    if refusals.agent_allowed(probe.user_agent, patterns):
         return Verdict(USER_AGENT, PASSED)
     return Verdict(USER_AGENT, REFUSED, 403, CODES[USER_AGENT])
 
@@ -277,10 +271,10 @@ def _region(sections: Mapping[str, Any], country: str) -> Verdict:
 
 
 def _ip_limits(sections: Mapping[str, Any], request: _Request) -> Verdict:
-    rules = [rule for rule in sections.get("ip_limits") or []
-             if _path_matches(str(rule.get("pattern", "")), request.path)]
     if not sections.get("ip_limits"):
         return Verdict(IP_LIMITS, OFF)
+    rules = [rule for rule in sections["ip_limits"]
+             if _path_matches(str(rule.get("pattern", "")), request.path)]
     if not rules:
         return Verdict(IP_LIMITS, PASSED)
     rule = rules[0]
