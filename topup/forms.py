@@ -106,7 +106,10 @@ class ManualConfirmForm(forms.Form):
 
 
 class OrderFilterForm(forms.Form):
-    q = forms.CharField(label=_("Mobile or order number"), required=False, max_length=64)
+    q = forms.CharField(
+        label=_("Mobile or order number"), required=False, max_length=64,
+        help_text=_("Part of a mobile number, the provider's order number or part of it, or "
+                    "our order number from its start (at least its first 14 characters)."))
     state = forms.ChoiceField(label=_("State"), required=False,
                               choices=[("", _("any"))] + list(OrderState.choices))
     carrier = forms.ChoiceField(label=_("Carrier"), required=False,

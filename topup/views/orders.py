@@ -37,6 +37,8 @@ from topup.views.access import CHANGE_ORDER, CHARGE, abilities, needs
 from topup.views.paging import CappedPaginator
 
 PAGE_SIZE = 50
+MOBILE_LENGTH = 11
+CUSTNO_SEARCH_MIN_LENGTH = 14  # YYYYMMDDhhmmss: the orders of one second at most
 # A search matches few orders, found through the trigram indexes (migration 0003); sorted on
 # the plain columns PostgreSQL would instead walk the created_at index newest first looking
 # for them, through the whole table when the match is old. The same order, written so that
@@ -56,9 +58,8 @@ def filtered_orders(form: OrderFilterForm) -> QuerySet[Order]:
         return orders.none()
     data = form.cleaned_data
     if data["q"]:
-        term = data["q"].strip()
-        orders = orders.filter(Q(mobile__contains=term) | Q(custno__icontains=term) |
-                               Q(orderno__icontains=term)).order_by(*_UNINDEXED_NEWEST_FIRST)
+        orders = orders.filter(search_terms(data["q"].strip())).order_by(
+            *_UNINDEXED_NEWEST_FIRST)
     for name in ("state", "carrier", "source"):
         if data[name]:
             orders = orders.filter(**{name: data[name]})
@@ -71,6 +72,25 @@ def filtered_orders(form: OrderFilterForm) -> QuerySet[Order]:
     if data["date_to"]:
         orders = orders.filter(created_at__lt=_day_start(data["date_to"]) + timedelta(days=1))
     return orders
+
+
+def search_terms(term: str) -> Q:
+    """What "mobile or order number" matches: a mobile number containing the term (digits, at
+    most a mobile's length), an order number of ours starting with it (from
+    CUSTNO_SEARCH_MIN_LENGTH characters on), a provider order number containing it.
+
+    Our order numbers begin with the time they were made (`rules.new_custno`), so every one
+    shares its first trigrams with millions of others: searching inside them read most of the
+    trigram index (0.9 s cold at 5M orders). Matched from their start they are read from the
+    unique index's pattern copy; shorter prefixes name a day or an hour, which the date filter
+    says better, and would select whole days of orders.
+    """
+    match = Q(orderno__icontains=term)
+    if term.isdigit() and len(term) <= MOBILE_LENGTH:
+        match |= Q(mobile__contains=term)
+    if len(term) >= CUSTNO_SEARCH_MIN_LENGTH:
+        match |= Q(custno__startswith=term.lower())  # ours are digits and lower-case hex
+    return match
 
 
 def _day_start(day: date) -> datetime:
