@@ -53,7 +53,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backoffice.settings")
 TARGET_P95_MS = 150.0
 TARGET_QUERIES = 20
 TARGET_EXPORT_RATIO = 0.3
-BIG_TABLES = ("sms_message", "topup_order", "storage_storedfile")
+BIG_TABLES = ("sms_message", "topup_order", "topup_orderevent", "topup_callbackreceipt",
+              "storage_storedfile")
 WHOLE_SHARE = 0.1  # a query reading this share of a big table reads it whole
 COPY_SAME_ROWS = """
     COPY (SELECT m.id, m.created_at, m.mobile, m.carrier, m.status, m.error_code, m.units,

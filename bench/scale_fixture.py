@@ -5,7 +5,8 @@
 - 1,000,000 SMS messages over the last 30 days in 50 campaigns (campaign 1 holds 200,000),
   with the status mix of a real month (mostly delivered, some failed, a few still open);
 - 500,000 top-up orders in mixed states over 30 days, 20,000 of them on `REPORT_DAY_AGO`
-  days ago, and that day's reconciliation report;
+  days ago, and that day's reconciliation report; each order's timeline (placed, charged, and
+  the final state) and, for a final order, the provider's callback receipt;
 - 200,000 mirrored storage files in 200 folders of one storage service (`BENCH_SERVICE`).
 
 Every row comes from `INSERT ... SELECT ... FROM generate_series`, so no row passes through
@@ -68,9 +69,11 @@ def build(sizes: Sizes) -> None:
     with connection.cursor() as cursor:
         _sms(cursor, sizes)
         _topup(cursor, sizes)
+        topup_history(cursor)
         _storage(cursor, sizes)
     # Fresh statistics, as autovacuum would have after a month: plans as in production.
-    for table in ("sms_message", "topup_order", "storage_storedfile", "sms_campaign"):
+    for table in ("sms_message", "topup_order", "storage_storedfile", "sms_campaign",
+                  "topup_orderevent", "topup_callbackreceipt"):
         with connection.cursor() as cursor:
             cursor.execute(f"VACUUM ANALYZE {table}")
 
@@ -252,6 +255,45 @@ def _topup(cursor, sizes: Sizes) -> None:  # type: ignore[no-untyped-def]
         " coalesce(sum(price) FILTER (WHERE state = 'success'), 0)"
         " FROM topup_order WHERE created_at >= %s AND created_at < %s",
         [report_day(), day_start, day_start + timedelta(days=1)],
+    )
+
+
+def topup_history(cursor) -> None:  # type: ignore[no-untyped-def]
+    """Every order's timeline (placed; charged unless still `created`; its final state) and one
+    applied callback receipt per final order, as the callback endpoint would have stored it."""
+    cursor.execute(
+        """
+        INSERT INTO topup_orderevent (order_id, at, kind, from_state, to_state, code, info,
+            message, params)
+        SELECT o.id, o.created_at, 'created', '', 'created', '', '', 'Order placed.', '{}'
+        FROM topup_order o
+        UNION ALL
+        SELECT o.id, o.submitted_at, 'charge', 'created', 'submitted', o.charge_code, '',
+            'chargeOrder answered code %(code)s.', jsonb_build_object('code', o.charge_code)
+        FROM topup_order o WHERE o.state <> 'created'
+        """
+    )
+    cursor.execute(
+        """
+        INSERT INTO topup_callbackreceipt (received_at, remote_addr, headers, body, body_size,
+            sign_valid, signed_with, custno, orderno, code, info, processed, processed_at,
+            outcome, unknown_custno, error, replays, order_id)
+        SELECT o.finished_at, '127.0.0.1', '{"Content-Type": "application/json"}',
+            convert_to(json_build_object('custno', o.custno, 'orderno', o.orderno,
+                                         'code', o.last_code, 'info', '')::text, 'UTF8'),
+            120, true, 'current', o.custno, o.orderno, o.last_code, '', true, o.finished_at,
+            'applied', false, '', 0, o.id
+        FROM topup_order o WHERE o.state IN ('success', 'failed')
+        """
+    )
+    cursor.execute(
+        """
+        INSERT INTO topup_orderevent (order_id, at, kind, from_state, to_state, code, info,
+            message, params, receipt_id)
+        SELECT r.order_id, r.received_at, 'callback', 'submitted', o.state, r.code, '',
+            'The provider confirmed the top-up.', '{}', r.id
+        FROM topup_callbackreceipt r JOIN topup_order o ON o.id = r.order_id
+        """
     )
 
 
