@@ -22,7 +22,7 @@ from storage import paths, rules, services
 from storage.models import FolderTransfer
 from storage.services import NotFound, Plan, StorageError, TargetExists, TransferRefused
 from storage.texts import error_text, problem_text
-from storage.transfer_forms import TransferForm, refusal_text
+from storage.views.transfer_form import TransferForm, refusal_text
 from storage.views.access import MANAGE, needs
 from storage.views.navigation import (
     browse_url,
