@@ -22,7 +22,6 @@ from storage import paths, rules, services
 from storage.models import FolderTransfer
 from storage.services import NotFound, Plan, StorageError, TargetExists, TransferRefused
 from storage.texts import error_text, problem_text
-from storage.views.transfer_form import TransferForm, refusal_text
 from storage.views.access import MANAGE, needs
 from storage.views.navigation import (
     browse_url,
@@ -31,6 +30,7 @@ from storage.views.navigation import (
     path_url,
     service_context,
 )
+from storage.views.transfer_form import TransferForm, refusal_text
 
 PROVIDER_ERRORS = (StorageError, ProviderNotConfigured, rules.RuleViolation)
 
