@@ -4,7 +4,7 @@ delete does."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.humanize.templatetags.humanize import intcomma
@@ -88,7 +88,8 @@ def _act(request: StaffRequest, service: Service, form: TransferForm, source: st
         other = form.cleaned_data.get("target_service")
         if other and other != service.name:
             raise TransferRefused("other_service", target)
-        plan = services.plan_transfer(service, source, target, action)  # type: ignore[arg-type]
+        plan = services.plan_transfer(service, source, target,
+                                      cast(services.TransferKind, action))
     except TransferRefused as refused:
         form.add_error("target", refusal_text(refused, source, service.name))
         return _render(request, service, form, source, action, status=400)

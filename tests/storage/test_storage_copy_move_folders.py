@@ -146,3 +146,21 @@ def test_a_source_removed_before_the_worker_starts_fails_with_the_reason(manager
     job = folder_transfer.run_folder_transfer(job.pk)
     assert job.state == "failed"
     assert job.error == "There is no file or folder at /src/one."
+
+
+@pytest.mark.django_db
+def test_a_delete_refused_after_every_copy_leaves_that_file_at_both_places(
+        manager_client, tree, sandbox):
+    sandbox.add_fault(service="storage", path=r"/src/f03\.txt$", method="DELETE",
+                      action="status", status=403,
+                      body={"code": 40300011, "msg": "has no permission to delete", "id": "t-2"})
+    job = run_confirmed(manager_client, "move", "/src", "/moved")
+
+    assert (job.state, job.files_copied, job.files_removed) == ("failed", 15, 14)
+    assert [(f["path"], f["phase"]) for f in job.failures] == [
+        ("/src/f03.txt", "delete"), ("/src", "delete")]  # the folder still holds it
+    assert body_of(tree, "/src/f03.txt") == body_of(tree, "/moved/f03.txt") == b"/src/f03.txt"
+    assert not tree.exists("/src/f04.txt") and tree.exists("/moved/f04.txt")
+    html = manager_client.get(reverse("storage:folder_transfer", args=[job.pk])).content.decode()
+    assert "has no permission to delete (code 40300011, request t-2)" in html
+    assert "The folder /src is not empty" in html
