@@ -78,6 +78,8 @@ def test_a_rename_is_a_move_within_the_folder(manager_client, files):
     assert answer.status_code == 302
     assert body_of(files, "/docs/renamed.txt") == b"bravo"
     assert not files.exists("/docs/b.txt")
+    assert StoredFile.objects.get(path="/docs/renamed.txt").size == 5
+    assert StoredFile.objects.filter(path="/docs/b.txt", deleted_at__isnull=True).count() == 0
     assert AuditEntry.objects.get(action="file.rename").summary == "to /docs/renamed.txt"
 
 
