@@ -266,3 +266,59 @@ class FolderDeletion(models.Model):
     @property
     def is_final(self) -> bool:
         return self.state in (self.State.COMPLETED, self.State.FAILED)
+
+
+class FolderTransfer(models.Model):
+    """A folder copied or moved with everything in it, by a worker, file by file (the
+    provider copies and moves single files only).
+
+    A move copies every file first and deletes the source's files only when every copy was
+    confirmed (docs/decisions.md, "Copy, move and rename"): a failed move leaves the source
+    complete. `failures` holds one `{path, ...}` per file that could not be copied (or, in a
+    move's second phase, deleted), read back into the provider's error for the page.
+
+    States: queued -> running -> completed | failed."""
+
+    class Kind(models.TextChoices):
+        COPY = "copy", pgettext_lazy("transfer", "copy")
+        MOVE = "move", pgettext_lazy("transfer", "move")
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("waiting for a worker")
+        RUNNING = "running", pgettext_lazy("transfer", "in progress")
+        COMPLETED = "completed", _("completed")
+        FAILED = "failed", _("failed")
+
+    service = models.ForeignKey(
+        "console.Service", verbose_name=_("service"), on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(_("action"), max_length=4, choices=Kind.choices)
+    source = models.CharField(_("folder"), max_length=PATH_LENGTH)
+    target = models.CharField(_("target"), max_length=PATH_LENGTH)
+    replace = models.BooleanField(_("replace files already at the target"), default=False)
+    state = models.CharField(_("state"), max_length=10, choices=State.choices,
+                             default=State.QUEUED)
+    files_total = models.PositiveIntegerField(_("files"), default=0)
+    files_copied = models.PositiveIntegerField(_("files copied"), default=0)
+    files_removed = models.PositiveIntegerField(_("source files deleted"), default=0)
+    failures = models.JSONField(_("failures"), default=list, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("asked by"),
+                                   on_delete=models.SET_NULL, null=True, related_name="+")
+    created_at = models.DateTimeField(_("asked at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("folder copy or move")
+        verbose_name_plural = _("folder copies and moves")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.source} -> {self.target}"
+
+    @property
+    def is_final(self) -> bool:
+        return self.state in (self.State.COMPLETED, self.State.FAILED)
+
+    @property
+    def is_move(self) -> bool:
+        return self.kind == self.Kind.MOVE

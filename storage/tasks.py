@@ -41,3 +41,9 @@ def record_usage() -> int:
 def delete_folder_tree(deletion_id: int) -> str:
     """Delete a folder with everything in it (a FolderDeletion staff confirmed)."""
     return services.run_folder_deletion(deletion_id).state
+
+
+@shared_task(acks_late=True)
+def transfer_folder(job_id: int) -> str:
+    """Copy or move a folder with everything in it (a FolderTransfer staff confirmed)."""
+    return services.run_folder_transfer(job_id).state

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from storage.views import files, folders, uploads
+from storage.views import files, folders, transfers, uploads
 
 app_name = "storage"
 
@@ -10,6 +10,8 @@ urlpatterns = [
     path("delete/", folders.delete, name="delete"),
     path("delete/selected/", folders.delete_selected, name="delete_selected"),
     path("folder-deletions/<int:pk>/", folders.folder_deletion, name="folder_deletion"),
+    path("transfer/", transfers.transfer, name="transfer"),
+    path("folder-transfers/<int:pk>/", transfers.folder_transfer, name="folder_transfer"),
     path("mirror/", folders.mirror_now, name="mirror_now"),
     path("file/", files.file_detail, name="file"),
     path("file/metadata/", files.edit_metadata, name="edit_metadata"),

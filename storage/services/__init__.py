@@ -4,7 +4,8 @@ Pages, tasks, commands and other apps call these names; the work lives in small 
 `files` (folders, delete, details, metadata, secret, download, usage), `uploads` (upload tasks:
 create, run, resume), `upload_housekeeping` (recovering stalled uploads, removing orphan
 copies), `browser_uploads` (a browser's upload, part by part through any web node),
-`browsing` (a page of a folder), `mirror` (the StoredFile mirror and its sync) and `extensions`
+`browsing` (a page of a folder), `transfers` and `folder_transfer` (copy, move and rename),
+`mirror` (the StoredFile mirror and its sync) and `extensions`
 (signals and file actions for other apps; see its docstring for the contracts).
 `StorageError` (any refusal or failure of the provider) and its `NotFound` are exported too, so
 that other apps can tell "not there" from a real failure.
@@ -79,10 +80,25 @@ from storage.services.folder_deletion import (
     run_folder_deletion,
     start_folder_deletion,
 )
+from storage.services.folder_transfer import (
+    failure_error,
+    run_folder_transfer,
+    start_folder_transfer,
+)
 from storage.services.form_uploads import FormGrant, FormPolicyRefused, sign_form_upload
 from storage.services.mirror import DETAILS_PER_RUN, refresh_mirror, sync_tree
 from storage.services.operator_check import operator_verdict
 from storage.services.private import PrivatePath, is_private, refuse_private
+from storage.services.transfers import (
+    TRANSFER_KINDS,
+    Plan,
+    TargetExists,
+    TransferKind,
+    TransferRefused,
+    plan_transfer,
+    renamed,
+    transfer_file,
+)
 from storage.services.upload_housekeeping import recover_stalled_uploads, remove_orphan_copies
 from storage.services.uploads import (
     MAX_UPLOAD_BYTES,
@@ -165,6 +181,9 @@ __all__ = [
     "recover_stalled_uploads",
     "refresh_mirror",
     "TreeCount", "count_tree", "run_folder_deletion", "start_folder_deletion",
+    "TRANSFER_KINDS", "Plan", "TargetExists", "TransferKind", "TransferRefused",
+    "plan_transfer", "renamed", "transfer_file", "failure_error", "run_folder_transfer",
+    "start_folder_transfer",
     "refuse_private",
     "register_file_action",
     "registered_file_actions",

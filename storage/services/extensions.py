@@ -13,7 +13,10 @@ because the provider has already done it.
 - `file_replaced(path)`: an upload overwrote an existing file (sent after `file_uploaded`);
   cached copies of its URL are now stale.
 - `file_deleted(path, asynchronous)`: a file was deleted; with `asynchronous` the provider
-  accepted the request and removes the file shortly after.
+  accepted the request and removes the file shortly after. A file moved or renamed away is
+  deleted at its old path (its URLs now answer 404): the signal then also carries
+  `moved_to`, the new path. A copy or move onto an existing file sends `file_replaced` for
+  the target.
 - `file_metadata_changed(path, option)`: metadata (including the TTL or the secret) changed;
   `option` is `merge`, `replace` or `delete`.
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from django.db.models import Q, QuerySet
@@ -106,6 +107,53 @@ def record_folder(service: Service, path: str) -> None:
 def record_gone(service: Service, path: str) -> None:
     """`path` (and, for a folder, everything below it) no longer exists."""
     within(service, path).filter(deleted_at__isnull=True).update(deleted_at=timezone.now())
+
+
+@dataclass(frozen=True)
+class Transferred:
+    """A file copied or moved by the back-office, as the walk listed its source."""
+
+    source: str
+    target: str
+    size: int
+    content_type: str
+
+
+def record_transferred(service: Service, files: Sequence[Transferred], *,
+                       sources_gone: bool) -> None:
+    """Files copied inside the bucket: each target row takes what the mirror knew of its
+    source (the provider copies the bytes and the metadata, so MD5, metadata and secret carry
+    over) and is new (modified now, as the provider dates a copy); folders on the way are
+    recorded too. With `sources_gone` (the second half of a folder move, after the copies
+    were recorded) only the source rows change: they are marked gone."""
+    now = timezone.now()
+    if sources_gone:
+        sources = [item.source for item in files]
+        for start in range(0, len(sources), BATCH):
+            StoredFile.objects.filter(service=service, path__in=sources[start:start + BATCH],
+                                      deleted_at__isnull=True).update(deleted_at=now)
+        return
+    known = {row.path: row for start in range(0, len(files), BATCH)
+             for row in StoredFile.objects.filter(
+                 service=service, path__in=[f.source for f in files[start:start + BATCH]])}
+    rows: list[StoredFile] = []
+    for item in files:
+        origin = known.get(item.source)
+        rows.append(StoredFile(
+            service=service, path=item.target, parent=paths.parent_of(item.target),
+            name=paths.name_of(item.target), kind=StoredFile.Kind.FILE, size=item.size,
+            modified_at=now,
+            content_type=item.content_type or (origin.content_type if origin else ""),
+            md5=origin.md5 if origin else "", metadata=origin.metadata if origin else {},
+            has_secret=origin.has_secret if origin else None,
+            details_at=origin.details_at if origin else None, last_seen=now, deleted_at=None))
+    StoredFile.objects.bulk_create(
+        rows, batch_size=BATCH, update_conflicts=True, unique_fields=["service", "path"],
+        update_fields=["parent", "name", "kind", "size", "modified_at", "content_type", "md5",
+                       "metadata", "has_secret", "details_at", "last_seen", "deleted_at"])
+    for folder in sorted({paths.parent_of(item.target) for item in files}):
+        if folder != paths.ROOT:
+            record_folder(service, folder)
 
 
 # --- walking a tree --------------------------------------------------------------------------
