@@ -32,6 +32,7 @@ from sandbox.delivery.sites import Site
 from sandbox.delivery.targets import COMBINED, IMAGE, Target
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
+IGNORABLE = (405, 409, 503)
 
 
 class Replaced(Exception):  # noqa: N818 - a retry signal, not an error
@@ -86,11 +87,22 @@ def _produce(key: CacheKey, target: Target, settings: Published) -> Entry:
     source = target.source
     body: bytes | None = None
     content_type, filename = source.mime_type, source.name
+    headers: tuple[tuple[str, str], ...] = ()
     if target.kind == IMAGE:
         assert target.recipe is not None
-        rendered = _render(source.local_path, target.recipe, _mark_loader(target))
+        try:
+            rendered = _render(source.local_path, target.recipe, _mark_loader(target))
+        except EdgeError as error:
+            # cloud/image.md: `ignore-error/true` answers the original instead of a 405, 409
+            # or 503, naming the error in `x-gmkerl-err-code`.
+            if not (target.recipe.ignore_error and error.status in IGNORABLE):
+                raise
+            return Entry(key=key, fingerprints=target.fingerprints, body=None,
+                         content_type=content_type, filename=filename, stored_at=clock.now(),
+                         headers=(("x-gmkerl-err-code", str(error.status)),))
         body, content_type = rendered.body, rendered.content_type
-        if target.recipe.format is not None or target.recipe.info is not None:
+        if (target.recipe.format is not None or target.recipe.info is not None
+                or target.recipe.excolor is not None):
             # `_upd=true` names the download as it now is
             filename = f"{source.name.rsplit('.', 1)[0]}.{rendered.extension}"
     elif target.kind == COMBINED:
@@ -104,7 +116,8 @@ def _produce(key: CacheKey, target: Target, settings: Published) -> Entry:
           and source.size <= MAX_ENTRY_BYTES):  # a larger page is streamed as stored
         body = _minified(_read(source.local_path))
     return Entry(key=key, fingerprints=target.fingerprints, body=body,
-                 content_type=content_type, filename=filename, stored_at=clock.now())
+                 content_type=content_type, filename=filename, stored_at=clock.now(),
+                 headers=headers)
 
 
 def _render(local_path: Path | None, recipe: Recipe,
@@ -165,6 +178,13 @@ def _minified(body: bytes) -> bytes:
 
 
 def _response(entry: Entry, target: Target, *, head: bool) -> HttpResponseBase:
+    response = _stored_response(entry, target, head=head)
+    for name, value in entry.headers:
+        response[name] = value
+    return response
+
+
+def _stored_response(entry: Entry, target: Target, *, head: bool) -> HttpResponseBase:
     if entry.body is not None:
         response: HttpResponseBase = HttpResponse(b"" if head else entry.body,
                                                   content_type=entry.content_type)
