@@ -336,8 +336,7 @@ def _recipe(found: _Keys) -> Recipe:
         canvas=(values_of.box("canvas", values["canvas"], offsets_optional=True)
                 if "canvas" in values else None),
         cvscolor=_colour(values, "cvscolor"),
-        border=(values_of.size("border", values["border"], minimum=0)
-                if "border" in values else None),
+        border=_border(values.get("border")),
         brdcolor=_colour(values, "brdcolor"),
         gradient=_gradient(values),
         watermarks=tuple(_watermark(kind, encoded, keys)
@@ -366,6 +365,15 @@ def _rotation(value: str | None) -> str | None:
     except ImageParamError:
         raise ImageParamError("rotate", f"must be auto or whole degrees from 1 to 360, "
                                         f"got {value!r}") from None
+
+
+def _border(value: str | None) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    across, down = values_of.size("border", value, minimum=0)
+    if across == down == 0:
+        raise ImageParamError("border", "0x0 draws no border: give a width or a height")
+    return across, down
 
 
 def _cut(key: str, value: str | None) -> Box | None:
@@ -415,9 +423,6 @@ def _watermark(kind: str, encoded: str, keys: dict[str, str]) -> Watermark:
 def _scaling(key: str, value: str) -> Scaling:
     if key in ("fwfh", "fwfh2", "both", "fxfn", "fxfn2"):
         width, height = values_of.size(key, value)
-        if key in ("fxfn", "fxfn2") and width < height:
-            raise ImageParamError(key, f"must be <long side>x<short side>, the long side not "
-                                       f"below the short, got {value!r}")
         return Scaling(key, width, height)
     if key in ("scale", "wscale", "hscale"):
         return Scaling(key, values_of.whole(key, value, 1, MAX_SCALE))
