@@ -11,8 +11,8 @@ Readings where the page is terse (docs/decisions.md, "Image processing keys"):
   middle. scale, wscale and hscale always give what they say (1-1000 percent).
 - A crop or clip box starts where its gravity puts a box of its size (northwest: the top-left
   corner; center: the middle; ...), then moves by its offsets, positive towards east and south.
-  A width or height of 0 reaches the image's edge from the offset (the page's 0x0). What falls
-  outside the image is cut off; a box wholly outside is refused.
+  A width or height of 0 is the image's less the offset (the page's 0x0: "自动根据偏移量计算").
+  What falls outside the image is cut off; a box wholly outside is refused.
 - Rotation by any other angle than 90, 180 and 270 turns about the middle and enlarges the
   picture to hold the turned image, the new corners transparent (white in a JPEG).
 - `roundrect/<r>` makes the four corners transparent outside circles of radius r.

@@ -229,7 +229,9 @@ def _save_options(target: str, recipe: Recipe,
                   kept: dict[str, bytes] | None = None) -> dict[str, object]:
     options: dict[str, object] = {}
     kept = kept or {}
-    if "icc_profile" in kept and not (recipe.noicc or recipe.strip):
+    if recipe.noicc or recipe.strip:
+        options["icc_profile"] = None  # else Pillow writes the frame's own profile
+    elif "icc_profile" in kept:
         options["icc_profile"] = kept["icc_profile"]
     if "exif" in kept and recipe.exifswitch and not recipe.strip and target != "GIF":
         options["exif"] = kept["exif"]
