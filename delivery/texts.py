@@ -10,9 +10,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from delivery.image_texts import IMAGE_PROBLEMS
 from delivery.rules import Problem
 from delivery.services import (
+    IMAGE_PROBLEMS,
     MAX_PATTERNS,
     MAX_PREHEAT_URLS,
     MAX_URLS_PER_MINUTE,

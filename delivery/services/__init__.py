@@ -53,7 +53,7 @@ from delivery.services.connection import current_secret_fingerprint, delivery_ba
 from delivery.services.counts import purged_today, purges_of, purges_per_day
 from delivery.services.domains import choose_domain, domain_choices, named_domain, page_domain
 from delivery.services.edge_settings import save_delivery_settings
-from delivery.services.image_checks import thumb_problems
+from delivery.services.image_checks import IMAGE_PROBLEMS, thumb_problems
 from delivery.services.links import (
     Signing,
     cache_bypass_link,
@@ -130,6 +130,7 @@ from delivery.services.testing import country_lookup, default_host, run_test
 from delivery.tester import outcome_dict
 
 __all__ = [
+    "IMAGE_PROBLEMS",
     "thumb_problems",
     "MAX_PATTERNS",
     "MAX_PREHEAT_URLS",

@@ -69,7 +69,8 @@ def test_each_key_of_the_page_gives_the_right_size(edge: Edge, params: str,
 def test_any_angle_turns_the_image_and_holds_it_whole(edge: Edge) -> None:
     image = opened(edge.get("/img/photo.png!/rotate/45"))
     assert abs(image.width - 425) <= 1 and abs(image.height - 425) <= 1
-    assert image.convert("RGBA").getpixel((2, 2))[3] == 0  # a new corner, transparent
+    corner = image.convert("RGBA").getpixel((2, 2))
+    assert isinstance(corner, tuple) and corner[3] == 0  # a new corner, transparent
     assert image.convert("RGB").getpixel((212, 212)) == (200, 30, 30)
 
 
@@ -97,7 +98,8 @@ def test_flip_mirrors_the_image(edge: Edge, params: str, top_left: tuple[int, in
 
 def test_roundrect_makes_the_corners_transparent(edge: Edge) -> None:
     image = opened(edge.get("/img/photo.png!/roundrect/40")).convert("RGBA")
-    assert image.getpixel((1, 1))[3] == 0
+    corner = image.getpixel((1, 1))
+    assert isinstance(corner, tuple) and corner[3] == 0
     assert image.getpixel((200, 100)) == (200, 30, 30, 255)
 
 
