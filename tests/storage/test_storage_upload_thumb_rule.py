@@ -54,4 +54,5 @@ def test_the_refusal_is_in_chinese_for_a_chinese_reader(manager_client, provider
                                                 "thumb": "/rotate/0"},
                                        HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert response.status_code == 400
-    assert response.json()["errors"]["thumb"] == ["rotate：必须为 auto 或 1 到 360 的整数度数，而不是“0”。"]
+    assert response.json()["errors"]["thumb"] == [
+        "rotate：必须为 auto 或 1 到 360 的整数度数，而不是“0”。"]
