@@ -22,6 +22,8 @@ from sandbox.delivery.config import Published
 from sandbox.delivery.errors import (
     BAD_COMBINE,
     BAD_IMAGE_PARAMETER,
+    IMAGE_TOO_LARGE,
+    IMAGE_TOO_WIDE,
     NOT_AN_IMAGE,
     NOT_AN_IMAGE_INFO,
     EdgeError,
@@ -33,6 +35,7 @@ from sandbox.delivery.targets import COMBINED, IMAGE, Target
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 IGNORABLE = (405, 409, 503)
+IMAGE_LIMITS = {405: IMAGE_TOO_WIDE, 409: IMAGE_TOO_LARGE}
 
 
 class Replaced(Exception):  # noqa: N818 - a retry signal, not an error
@@ -131,6 +134,8 @@ def _render(local_path: Path | None, recipe: Recipe,
         raise Replaced() from None
     except ImageParamError as error:
         raise EdgeError(400, BAD_IMAGE_PARAMETER, str(error)) from None
+    except imaging.LimitExceeded as error:
+        raise EdgeError(error.status, IMAGE_LIMITS[error.status], str(error)) from None
     except imaging.NotAnImage as error:
         if error.info:  # cloud/image.md: information asked of a non-image is 406
             raise EdgeError(406, NOT_AN_IMAGE_INFO, str(error)) from None

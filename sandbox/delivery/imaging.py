@@ -33,6 +33,8 @@ from sandbox.delivery.watermarks import MarkLoader
 from sandbox.storage import theme_colour
 
 MAX_PIXELS = 40_000_000  # a result larger than this is refused: memory, not the spec
+PAGE_MAX_SIDE = 20_000  # cloud/image.md: the largest width or height it processes
+PAGE_MAX_PIXELS = 200_000_000  # and width x height x frames
 WHITE: Rgba = (255, 255, 255, 255)
 OUTPUT_FORMATS = {"jpg": "JPEG", "png": "PNG", "webp": "WEBP"}
 EXTENSIONS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif"}
@@ -46,6 +48,16 @@ class NotAnImage(ValueError):
     def __init__(self, message: str, *, info: bool = False) -> None:
         super().__init__(message)
         self.info = info
+
+
+class LimitExceeded(ValueError):
+    """An image beyond cloud/image.md's limits ("其他约束"): a side above 20,000 pixels is 405
+    "Image Width/Height Limit Error", width x height x frames above 200 million 409 "Limit
+    Exceeded" (the status table's)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass(frozen=True)
@@ -102,6 +114,7 @@ def _image(source: BinaryIO, recipe: Recipe, load: MarkLoader | None) -> Rendere
             source_format = "JPEG" if image.format == "MPO" else (image.format or "PNG")
             target = output_format(source_format, recipe)
             frames = getattr(image, "n_frames", 1)
+            within_limits(image.width, image.height, frames)
             if frames > 1 and target == "GIF" and not recipe.gifto:
                 if frames * image.width * image.height > MAX_PIXELS:  # every frame is decoded
                     raise NotAnImage(f"the animation has {frames} frames of {image.width}x"
@@ -111,8 +124,19 @@ def _image(source: BinaryIO, recipe: Recipe, load: MarkLoader | None) -> Rendere
                     if image.info.get(name)}
             frame = transform(image.copy(), recipe, load=load)
             return _encode(frame, target, recipe, kept)
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError) as error:
+    except Image.DecompressionBombError as error:  # Pillow's own limit, below the page's
+        raise LimitExceeded(409, f"Limit Exceeded: {error}") from None
+    except (UnidentifiedImageError, OSError, SyntaxError) as error:
         raise NotAnImage(f"the file is not an image the edge can process ({error})") from None
+
+
+def within_limits(width: int, height: int, frames: int) -> None:
+    if width > PAGE_MAX_SIDE or height > PAGE_MAX_SIDE:
+        raise LimitExceeded(405, f"Image Width/Height Limit Error: the image is {width}x{height}, "
+                                 f"at most {PAGE_MAX_SIDE} a side")
+    if width * height * frames > PAGE_MAX_PIXELS:
+        raise LimitExceeded(409, f"Limit Exceeded: {width}x{height}x{frames} frames is more than "
+                                 f"{PAGE_MAX_PIXELS} pixels")
 
 
 def output_format(source_format: str, recipe: Recipe) -> str:

@@ -11,7 +11,9 @@ domains, in the console's order of the domains (the sandbox keeps versions per d
 provider per service).
 
 Refusals: a bad parameter 40011035 invalid param in thumb, an unknown version 40300017 no
-thumb setting found for bucket, a file that is not an image 40300018 not an image.
+thumb setting found for bucket, a file that is not an image 40300018 not an image, an image
+beyond cloud/image.md's limits (20,000 px a side, 200 million pixels) 40300021 image limit
+exceeded.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ class UploadThumb:
         try:
             with open(source, "rb") as handle:
                 return imaging.render(handle, recipe).body
+        except imaging.LimitExceeded as error:  # cloud/image.md's 20,000 px, 200 M pixels
+            raise StorageError(form_errors.IMAGE_LIMIT, f"{HEADER}: {error}") from None
         except imaging.NotAnImage as error:
             raise StorageError(form_errors.NOT_AN_IMAGE, f"{HEADER}: {error}") from None
         except ImageParamError as error:  # values that do not fit this image

@@ -62,7 +62,8 @@ TASKS_NUMBER = 40010003
 NOT_ENOUGH_ARGUMENTS = 40010001
 INVALID_APP_NAME = 40011050
 # The callback's status_code of a failed task (cloud/image.md's status table).
-STATUS = {errors.NOT_AN_IMAGE: 405, 40300017: 404, errors.INVALID_THUMB_PARAM: 400}
+STATUS = {errors.NOT_AN_IMAGE: 405, 40300017: 404, errors.INVALID_THUMB_PARAM: 400,
+          40300021: 409}
 EXTENSIONS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif"}
 _SPLIT = re.compile(r"([0-9]{1,5})x([0-9]{1,5})")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import zlib
 
 import pytest
 from PIL import Image, ImageCms
@@ -200,3 +201,31 @@ def test_bad_values_of_the_pages_keys_are_refused_naming_the_key(edge: Edge, par
                                                                  key: str) -> None:
     body = assert_refused(edge.get(f"/img/photo.png!{params}"), 400, "40000010")
     assert body["msg"].startswith(f"{key}: "), body
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG whose header claims width x height, with no pixel data: enough for any reader to
+    learn the size without decoding (a real 200-million-pixel image would not fit a test)."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (len(data).to_bytes(4, "big") + kind + data
+                + zlib.crc32(kind + data).to_bytes(4, "big"))
+
+    header = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes([8, 2, 0, 0, 0])
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IEND", b"")
+
+
+def test_an_image_wider_than_the_pages_limit_is_405(sandbox, edge: Edge) -> None:
+    Storage(sandbox).put("/img/wide.png", image_bytes(20_001, 1))
+    body = assert_refused(edge.get("/img/wide.png!/fw/100"), 405, "40500012")
+    assert body["msg"].startswith("Image Width/Height Limit Error"), body
+
+
+def test_more_pixels_than_the_pages_limit_is_409_and_ignore_error_answers_the_original(
+        sandbox, edge: Edge) -> None:
+    huge = png_header(14_200, 14_200)  # 201,640,000 pixels
+    Storage(sandbox).put("/img/huge.png", huge)
+    body = assert_refused(edge.get("/img/huge.png!/fw/100"), 409, "40900011")
+    assert body["msg"].startswith("Limit Exceeded"), body
+    response = edge.get("/img/huge.png!/fw/100/ignore-error/true")
+    assert response.status_code == 200 and response.content == huge
+    assert response.headers["x-gmkerl-err-code"] == "409"

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from tests.image_processing_examples import REFUSED
+from tests.sandbox.test_delivery_image_keys_of_the_page import png_header
 from tests.sandbox.test_storage_client import StorageClient
 from tests.sandbox.test_storage_upload_processing import picture, refusal, stored
 
@@ -50,3 +51,11 @@ def test_each_bad_string_of_the_table_is_refused_at_upload(storage, thumb: str,
                    40011035, "invalid param in thumb")
     assert f"{key}: " in body["detail"], body
     assert storage.head("/t/bad.png").status_code == 404
+
+
+def test_an_image_beyond_the_pages_limits_is_refused_at_upload(storage) -> None:
+    body = refusal(storage.put("/t/huge.png", png_header(14_200, 14_200),
+                               headers={"x-gmkerl-thumb": "/fw/100"}),
+                   40300021, "image limit exceeded")
+    assert "Limit Exceeded" in body["detail"]
+    assert storage.head("/t/huge.png").status_code == 404
