@@ -59,3 +59,22 @@ def test_an_image_beyond_the_pages_limits_is_refused_at_upload(storage) -> None:
                    40300021, "image limit exceeded")
     assert "Limit Exceeded" in body["detail"]
     assert storage.head("/t/huge.png").status_code == 404
+
+
+def test_the_pages_watermark_example_marks_the_upload_with_a_file_of_the_bucket(storage):
+    logo = io.BytesIO()
+    Image.new("RGB", (30, 20), (0, 255, 0)).save(logo, format="PNG")
+    storage.put("/docs/cloud/upyun-logo.png", logo.getvalue())
+    thumb = ("/watermark/text/5L2g5aW977yB/font/simhei/watermark/url/"
+             "L2RvY3MvY2xvdWQvdXB5dW4tbG9nby5wbmc=/align/southeast")
+    response = storage.put("/t/marked.png", picture(), headers={"x-gmkerl-thumb": thumb})
+    assert response.status_code == 200, response.text
+    image = stored(storage, "/t/marked.png").convert("RGB")
+    assert image.getpixel((400 - 20 - 15, 200 - 20 - 10)) == (0, 255, 0)  # margin 20x20
+
+
+def test_a_watermark_image_missing_from_the_bucket_is_refused_at_upload(storage):
+    body = refusal(storage.put("/t/nomark.png", picture(), headers={
+        "x-gmkerl-thumb": "/watermark/url/L25vLnBuZw=="}), 40011035, "invalid param in thumb")
+    assert "/no.png" in body["detail"]
+    assert storage.head("/t/nomark.png").status_code == 404
