@@ -184,14 +184,9 @@ def _checked(key: str, width: int, height: int) -> tuple[int, int]:
     return max(1, width), max(1, height)
 
 
-def scaled_size(width: int, height: int, scaling: Scaling, *,
-                force: bool = False) -> tuple[int, int]:
-    return imageshapes.scaled_size(width, height, scaling, force=force)
-
-
 def _scale(image: Image.Image, scaling: Scaling, *, force: bool = False) -> Image.Image:
-    width, height = _checked(scaling.key, *scaled_size(image.width, image.height, scaling,
-                                                       force=force))
+    width, height = _checked(scaling.key, *imageshapes.scaled_size(
+        image.width, image.height, scaling, force=force))
     if (width, height) != image.size:
         image = image.resize((width, height), Image.Resampling.LANCZOS)
     if scaling.key == "sq":
