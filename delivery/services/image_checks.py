@@ -91,6 +91,6 @@ def named_text(problem: Problem) -> str:
     template = IMAGE_PROBLEMS.get(problem.code)
     text = problem.message if template is None else str(template) % {"field": problem.field,
                                                                       **problem.params}
-    if problem.code in ("image_key", "image_empty"):
+    if problem.code in ("image_key", "image_empty", "version_name"):  # they say what they are
         return text
     return gettext("%(field)s: %(problem)s") % {"field": problem.field, "problem": text}

@@ -44,7 +44,7 @@ def test_bad_strings_are_refused_naming_the_key(manager_client, provider, media_
 def test_a_bad_version_name_is_refused(manager_client, provider, media_root) -> None:
     response = post(manager_client, "my-thumb/fw/100")
     assert response.status_code == 400
-    assert response.json()["errors"]["thumb"]
+    assert response.json()["errors"]["thumb"] == ["A version name is 1 to 32 letters or digits."]
 
 
 def test_the_refusal_is_in_chinese_for_a_chinese_reader(manager_client, provider,
