@@ -14,7 +14,7 @@ A `/watermark/url/` mark is a file of the bucket, read as it is at the upload.
 Refusals: a bad parameter 40011035 invalid param in thumb, an unknown version 40300017 no
 thumb setting found for bucket, a file that is not an image 40300018 not an image, an image
 beyond cloud/image.md's limits (20,000 px a side, 200 million pixels) 40300021 image limit
-exceeded.
+exceeded; with `ignore-error/true` those two store the file as uploaded instead.
 """
 
 from __future__ import annotations
@@ -49,9 +49,11 @@ class UploadThumb:
         try:
             with open(source, "rb") as handle:
                 return imaging.render(handle, recipe, load=mark_loader(bucket)).body
-        except imaging.LimitExceeded as error:  # cloud/image.md's 20,000 px, 200 M pixels
-            raise StorageError(form_errors.IMAGE_LIMIT, f"{HEADER}: {error}") from None
-        except imaging.NotAnImage as error:
+        except (imaging.LimitExceeded, imaging.NotAnImage) as error:
+            if recipe.ignore_error:  # the page: the original instead of a 405 or 409
+                return source.read_bytes()
+            if isinstance(error, imaging.LimitExceeded):  # 20,000 px, 200 million pixels
+                raise StorageError(form_errors.IMAGE_LIMIT, f"{HEADER}: {error}") from None
             raise StorageError(form_errors.NOT_AN_IMAGE, f"{HEADER}: {error}") from None
         except ImageParamError as error:  # values that do not fit this image
             raise StorageError(form_errors.BAD_THUMB, f"{HEADER}: {error}") from None

@@ -78,3 +78,12 @@ def test_a_watermark_image_missing_from_the_bucket_is_refused_at_upload(storage)
         "x-gmkerl-thumb": "/watermark/url/L25vLnBuZw=="}), 40011035, "invalid param in thumb")
     assert "/no.png" in body["detail"]
     assert storage.head("/t/nomark.png").status_code == 404
+
+
+def test_ignore_error_stores_the_upload_as_it_came_instead_of_refusing(storage):
+    response = storage.put("/t/plain.txt", b"not an image",
+                           headers={"x-gmkerl-thumb": "/fw/10/ignore-error/true"})
+    assert response.status_code == 200, response.text
+    assert storage.get("/t/plain.txt").content == b"not an image"
+    refusal(storage.put("/t/plain2.txt", b"not an image", headers={"x-gmkerl-thumb": "/fw/10"}),
+            40300018, "not an image")
