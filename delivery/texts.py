@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from delivery.rules import Problem
 from delivery.services import (
+    IMAGE_PROBLEMS,
     MAX_PATTERNS,
     MAX_PREHEAT_URLS,
     MAX_URLS_PER_MINUTE,
@@ -50,41 +51,10 @@ PROBLEMS: Mapping[str, Promise] = {
                       "the folder (no / , ? or #)."),
     "combine_kind": _("Line %(line)s: “%(value)s” must end in .js or .css."),
     "combine_mixed": _("Combine only .js files or only .css files, not both."),
-    "image_number": _("Must be a whole number from %(low)s to %(high)s, not "
-                      "“%(value)s”."),
-    "image_true": _("The only value is true."),
-    "image_choice": _("Must be one of %(choices)s, not “%(value)s”."),
-    "image_size": _("Must be <width>x<height>, each from %(low)s to %(high)s, "
-                    "e.g. 300x200."),
-    "image_area": _("Must be <width>x<height>a<x>a<y> with a positive width and "
-                    "height, e.g. 200x100a10a20."),
-    "image_colour": _("Must be RRGGBBAA in hexadecimal (alpha 00 to FF), e.g. "
-                      "FFFFFF80."),
-    "image_blur": _("Must be <radius>x<sigma>, radius 0 to 50 and sigma 1 to 50, "
-                    "e.g. 5x3."),
-    "image_key": _("“%(value)s” is not an image processing key."),
-    "image_twice": _("Given twice."),
-    "image_resizes": _("Only one size operation may be used (%(keys)s)."),
-    "image_needs": _("Needs %(owner)s as well."),
-    "image_empty": _("Choose at least one processing operation."),
-    "image_odd": _("Must be /<key>/<value> pairs; “%(key)s” has no value."),
-    "image_rgb": _("Must be RRGGBB in hexadecimal, e.g. FF0000."),
-    "image_watermark": _("Must be watermark/text/<Base64 text> or "
-                         "watermark/url/<Base64 path>, not “%(value)s”."),
-    "image_watermarks": _("At most %(limit)s watermarks."),
-    "image_base64": _("Must be Base64 (with | for /) of UTF-8 text, not "
-                      "“%(value)s”."),
-    "image_mark_path": _("The watermark image must be a path of the same service "
-                         "starting with /, not “%(value)s”."),
-    "image_mark_empty": _("The watermark text is empty."),
-    "image_mark_long": _("The watermark text is at most %(limit)s characters."),
-    "image_mark_kind": _("Only for a watermark/%(kind)s watermark."),
-    "image_watermark_first": _("Belongs to a watermark; put it after "
-                               "watermark/text/… or watermark/url/…."),
-    "version_name": _("A version name is 1 to 32 letters or digits."),
     "version_unknown": _("No image version is named “%(value)s”."),
     "suffix_separator": _("Must start with the separator “%(separator)s”."),
     "suffix_chars": _("Must not contain spaces, “?” or “#”."),
+    **IMAGE_PROBLEMS,
 }
 
 INPUT_PROBLEMS: Mapping[str, Promise] = {

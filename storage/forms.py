@@ -12,6 +12,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from delivery import services as delivery_services
 from storage import paths, rules
 from storage.services import UploadOptions, is_private
 from storage.texts import gmkerl_text, private_text, problem_text
@@ -191,6 +192,10 @@ class UploadOptionsForm(forms.Form):
         for problem in rules.check_gmkerl(gmkerl):
             name = field_of.get(problem.field)
             self.add_error(name, gmkerl_text(problem, gmkerl.get("x-gmkerl-type")))
+        if "x-gmkerl-thumb" in gmkerl and "thumb" not in self.errors:
+            # The image builder's rule: the same strings are accepted on both pages.
+            for text in delivery_services.thumb_problems(gmkerl["x-gmkerl-thumb"]):
+                self.add_error("thumb", text)
         if data.get("watermark_text", "") == "" and any(
             data.get(name) for name in self.WATERMARK_SETTINGS
         ):

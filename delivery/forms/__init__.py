@@ -309,23 +309,42 @@ class ImageForm(OptionalSigningForm):
 # The readable name of each processing key; the key itself is shown beside it in small type.
 KEY_LABELS = {
     "sq": _("Square"), "fw": _("Fixed width"), "fh": _("Fixed height"),
-    "fwfh": _("Fit inside"), "both": _("Exact size"), "max": _("Longest side"),
-    "min": _("Shortest side"), "scale": _("Scale"), "gifto": _("Animated GIF to one frame"),
-    "rotate": _("Rotation"), "crop": _("Crop"), "unsharp": _("Sharpen"),
+    "fwfh": _("Fit inside"), "fwfh2": _("Cover at least"), "both": _("Exact size"),
+    "max": _("Longest side"), "min": _("Shortest side"), "fxfn": _("Fit long and short sides"),
+    "fxfn2": _("Cover long and short sides"), "scale": _("Scale"),
+    "wscale": _("Scale the width"), "hscale": _("Scale the height"),
+    "fp": _("Pixel count"), "gifto": _("Animated GIF to one frame"),
+    "rotate": _("Rotation"), "flip": _("Flip"), "crop": _("Crop"),
+    "clip": _("Crop after scaling"), "gravity": _("Crop position"),
+    "roundrect": _("Rounded corners"), "unsharp": _("Sharpen"),
     "compress": _("Optimise size"), "quality": _("Quality"), "format": _("Output format"),
+    "lossless": _("Lossless WebP"), "coalesce": _("Fill animated GIF frames"),
+    "noicc": _("Remove the colour profile"), "strip": _("Remove all metadata"),
+    "exifswitch": _("Keep EXIF"), "ignore-error": _("Original on error"),
     "gaussblur": _("Gaussian blur"), "progressive": _("Progressive loading"),
     "canvas": _("Canvas"), "cvscolor": _("Canvas colour"), "border": _("Border"),
     "brdcolor": _("Border colour"), "force": _("Allow enlarging"),
+    "gdori": _("Gradient direction"), "gdpos": _("Gradient from, to"),
+    "gdstartcolor": _("Gradient start colour"), "gdstopcolor": _("Gradient end colour"),
+    "excolor": _("Theme colours"), "exformat": _("Theme colour format"),
 }
 # What each key's value looks like, where the label alone does not say.
 KEY_HELP = {
     "sq": _("Side in pixels"), "fw": _("Pixels"), "fh": _("Pixels"),
-    "fwfh": _("<w>x<h>"), "both": _("<w>x<h>"),
-    "force": _("fw, fh, fwfh, max and min never enlarge without it"),
+    "fwfh": _("<w>x<h>"), "fwfh2": _("<w>x<h>"), "both": _("<w>x<h>"),
+    "fxfn": _("<long>x<short>"), "fxfn2": _("<long>x<short>"),
+    "force": _("Lets the size operations enlarge; exact size stretches instead of cropping"),
     "max": _("Pixels"), "min": _("Pixels"), "scale": _("Percent, 1 to 1000 (above 100 enlarges)"),
-    "crop": _("<w>x<h>a<x>a<y>"), "quality": _("1 to 99"), "gaussblur": _("<radius>x<sigma>"),
-    "canvas": _("<w>x<h>a<x>a<y>"), "cvscolor": _("RRGGBBAA"), "border": _("<w>x<h>"),
-    "brdcolor": _("RRGGBBAA"),
+    "wscale": _("Percent, 1 to 1000"), "hscale": _("Percent, 1 to 1000"),
+    "fp": _("Width × height at most, 1 to 25000000"),
+    "crop": _("<w>x<h>a<x>a<y>, before scaling"), "clip": _("<w>x<h>a<x>a<y>, after scaling"),
+    "gravity": _("Where the crop box starts (northwest when empty)"),
+    "roundrect": _("Corner radius in pixels"), "rotate": _("auto, or degrees 1 to 360"),
+    "quality": _("1 to 99"), "gaussblur": _("<radius>x<sigma>"),
+    "canvas": _("<w>x<h>a<x>a<y>, or <w>x<h> to centre"), "cvscolor": _("RRGGBBAA"),
+    "border": _("<w>x<h>"), "brdcolor": _("RRGGBBAA"), "gdpos": _("<start>,<end> in pixels"),
+    "gdstartcolor": _("RRGGBBAA"), "gdstopcolor": _("RRGGBBAA"),
+    "excolor": _("1 to 4096; the answer is the colours as JSON"),
 }
 
 
@@ -335,9 +354,9 @@ def image_key_field(key: rules.ImageKey) -> forms.Field:
     label = KEY_LABELS.get(key.name, key.name)
     help_text = KEY_HELP.get(key.name, "")
     field: forms.Field
-    if key.shape == "true":
+    if key.shape == "bool":
         field = forms.ChoiceField(label=label, required=False, help_text=help_text,
-                                  choices=[("", "—"), ("true", _("yes"))])
+                                  choices=[("", "—"), ("true", _("yes")), ("false", _("no"))])
     elif key.shape == "choice":
         field = forms.ChoiceField(label=label, required=False, help_text=help_text,
                                   choices=[("", "—")] + [(c, c) for c in key.choices])

@@ -26,7 +26,9 @@ Each use case lives in a small module of its own; this module gathers them:
   `warn_expiring_certificates` (the daily job), `days_left`, `expiring_certificates`,
   `certificate_days_left` (the metric) (`delivery.services.certificates`, the checks in
   `delivery.services.certificate_checks`);
-- the tester: `run_test` (`delivery.services.testing`, over the pure `delivery.tester`).
+- the tester: `run_test` (`delivery.services.testing`, over the pure `delivery.tester`);
+- the upload page's `x-gmkerl-thumb`: `thumb_problems` (`delivery.services.image_checks`, over
+  the image builder's rule `delivery.image_rules`).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from delivery.services.connection import current_secret_fingerprint, delivery_ba
 from delivery.services.counts import purged_today, purges_of, purges_per_day
 from delivery.services.domains import choose_domain, domain_choices, named_domain, page_domain
 from delivery.services.edge_settings import save_delivery_settings
+from delivery.services.image_checks import IMAGE_PROBLEMS, thumb_problems
 from delivery.services.links import (
     Signing,
     cache_bypass_link,
@@ -127,6 +130,8 @@ from delivery.services.testing import country_lookup, default_host, run_test
 from delivery.tester import outcome_dict
 
 __all__ = [
+    "IMAGE_PROBLEMS",
+    "thumb_problems",
     "MAX_PATTERNS",
     "MAX_PREHEAT_URLS",
     "ItemProblem",

@@ -22,6 +22,8 @@ from sandbox.delivery.config import Published
 from sandbox.delivery.errors import (
     BAD_COMBINE,
     BAD_IMAGE_PARAMETER,
+    IMAGE_TOO_LARGE,
+    IMAGE_TOO_WIDE,
     NOT_AN_IMAGE,
     NOT_AN_IMAGE_INFO,
     EdgeError,
@@ -32,6 +34,8 @@ from sandbox.delivery.sites import Site
 from sandbox.delivery.targets import COMBINED, IMAGE, Target
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
+IGNORABLE = (405, 409, 503)
+IMAGE_LIMITS = {405: IMAGE_TOO_WIDE, 409: IMAGE_TOO_LARGE}
 
 
 class Replaced(Exception):  # noqa: N818 - a retry signal, not an error
@@ -86,11 +90,22 @@ def _produce(key: CacheKey, target: Target, settings: Published) -> Entry:
     source = target.source
     body: bytes | None = None
     content_type, filename = source.mime_type, source.name
+    headers: tuple[tuple[str, str], ...] = ()
     if target.kind == IMAGE:
         assert target.recipe is not None
-        rendered = _render(source.local_path, target.recipe, _mark_loader(target))
+        try:
+            rendered = _render(source.local_path, target.recipe, _mark_loader(target))
+        except EdgeError as error:
+            # cloud/image.md: `ignore-error/true` answers the original instead of a 405, 409
+            # or 503, naming the error in `x-gmkerl-err-code`.
+            if not (target.recipe.ignore_error and error.status in IGNORABLE):
+                raise
+            return Entry(key=key, fingerprints=target.fingerprints, body=None,
+                         content_type=content_type, filename=filename, stored_at=clock.now(),
+                         headers=(("x-gmkerl-err-code", str(error.status)),))
         body, content_type = rendered.body, rendered.content_type
-        if target.recipe.format is not None or target.recipe.info is not None:
+        if (target.recipe.format is not None or target.recipe.info is not None
+                or target.recipe.excolor is not None):
             # `_upd=true` names the download as it now is
             filename = f"{source.name.rsplit('.', 1)[0]}.{rendered.extension}"
     elif target.kind == COMBINED:
@@ -104,7 +119,8 @@ def _produce(key: CacheKey, target: Target, settings: Published) -> Entry:
           and source.size <= MAX_ENTRY_BYTES):  # a larger page is streamed as stored
         body = _minified(_read(source.local_path))
     return Entry(key=key, fingerprints=target.fingerprints, body=body,
-                 content_type=content_type, filename=filename, stored_at=clock.now())
+                 content_type=content_type, filename=filename, stored_at=clock.now(),
+                 headers=headers)
 
 
 def _render(local_path: Path | None, recipe: Recipe,
@@ -118,6 +134,8 @@ def _render(local_path: Path | None, recipe: Recipe,
         raise Replaced() from None
     except ImageParamError as error:
         raise EdgeError(400, BAD_IMAGE_PARAMETER, str(error)) from None
+    except imaging.LimitExceeded as error:
+        raise EdgeError(error.status, IMAGE_LIMITS[error.status], str(error)) from None
     except imaging.NotAnImage as error:
         if error.info:  # cloud/image.md: information asked of a non-image is 406
             raise EdgeError(406, NOT_AN_IMAGE_INFO, str(error)) from None
@@ -165,6 +183,13 @@ def _minified(body: bytes) -> bytes:
 
 
 def _response(entry: Entry, target: Target, *, head: bool) -> HttpResponseBase:
+    response = _stored_response(entry, target, head=head)
+    for name, value in entry.headers:
+        response[name] = value
+    return response
+
+
+def _stored_response(entry: Entry, target: Target, *, head: bool) -> HttpResponseBase:
     if entry.body is not None:
         response: HttpResponseBase = HttpResponse(b"" if head else entry.body,
                                                   content_type=entry.content_type)

@@ -16,6 +16,9 @@ BAD_IMAGE_PARAMETER = "40000010"
 # cloud/image.md's status table: processing a non-image is 405, asking its information 406.
 NOT_AN_IMAGE = "40500011"
 NOT_AN_IMAGE_INFO = "40600011"
+# cloud/image.md's limits: a side above 20,000 px is 405, more than 200 million pixels 409.
+IMAGE_TOO_WIDE = "40500012"
+IMAGE_TOO_LARGE = "40900011"
 BAD_COMBINE = "40000012"
 IP_DENIED = "40310010"
 REFERER_DENIED = "40310011"

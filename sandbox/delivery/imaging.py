@@ -2,15 +2,18 @@
 
 Order of operations, whatever the order of the keys in the URL (the spec leaves it open):
 EXIF orientation (`rotate/auto`), crop (on the image as stored, before any scaling), scaling,
-rotation by 90/180/270 degrees clockwise, Gaussian blur, sharpening, canvas, border, the
-watermarks in the order given (watermarks.py), then the output encoding (format, quality,
-progressive, compress). fw, fh, fwfh, max and min never enlarge without `force/true`
-(cloud/image.md); sq, both and scale (1-1000) always give the size they name. With `/info` or
-`/meta` the answer is the result's information as JSON (imageinfo.py) instead of the image.
+clip (after scaling), rounded corners, rotation (clockwise), flip, Gaussian blur, sharpening,
+canvas, border, gradient, the watermarks in the order given (watermarks.py), then the output
+encoding (format, quality, lossless, progressive, compress; ICC profile and EXIF kept or
+dropped). The geometry is imageshapes.py's. With `/info` or `/meta` the answer is the result's
+information as JSON (imageinfo.py), with `/excolor` its theme colours, instead of the image.
 A multi-frame GIF that stays a GIF has every frame processed unless `gifto/true` asks for the
 first frame only (watermarks only with their `animate/true`); other multi-frame images keep
-their first frame. Saving as JPEG puts transparent pixels on white.
-Defaults: canvas and border colour opaque white; the output keeps the source's format.
+their first frame. Pillow always reads a GIF's frames whole, so `coalesce/false` changes
+nothing. Saving as JPEG puts transparent pixels on white.
+Defaults: canvas and border colour opaque white (the page's FFFFFF00); the output keeps the
+source's format and ICC profile and drops its EXIF (the page: "默认会删除 EXIF 信息";
+`exifswitch/true` keeps it, `noicc/true` drops the profile, `strip/true` drops both).
 """
 
 from __future__ import annotations
@@ -23,24 +26,18 @@ from typing import BinaryIO
 
 from PIL import Image, ImageFilter, ImageOps, ImageSequence, UnidentifiedImageError
 
-from sandbox.delivery import imageinfo, watermarks
-from sandbox.delivery.imageparams import (
-    FORCED_KEYS,
-    MAX_SIDE,
-    Box,
-    ImageParamError,
-    Recipe,
-    Rgba,
-    Scaling,
-)
+from sandbox.delivery import imageinfo, imageshapes, watermarks
+from sandbox.delivery.imageparams import MAX_SIDE, Box, ImageParamError, Recipe, Rgba, Scaling
+from sandbox.delivery.imagevalues import opaque
 from sandbox.delivery.watermarks import MarkLoader
+from sandbox.storage import theme_colour
 
 MAX_PIXELS = 40_000_000  # a result larger than this is refused: memory, not the spec
+PAGE_MAX_SIDE = 20_000  # cloud/image.md: the largest width or height it processes
+PAGE_MAX_PIXELS = 200_000_000  # and width x height x frames
 WHITE: Rgba = (255, 255, 255, 255)
 OUTPUT_FORMATS = {"jpg": "JPEG", "png": "PNG", "webp": "WEBP"}
 EXTENSIONS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif"}
-CLOCKWISE = {"90": Image.Transpose.ROTATE_270, "180": Image.Transpose.ROTATE_180,
-             "270": Image.Transpose.ROTATE_90}
 SHARPEN = ImageFilter.UnsharpMask(radius=2, percent=150, threshold=3)
 
 
@@ -51,6 +48,16 @@ class NotAnImage(ValueError):
     def __init__(self, message: str, *, info: bool = False) -> None:
         super().__init__(message)
         self.info = info
+
+
+class LimitExceeded(ValueError):
+    """An image beyond cloud/image.md's limits ("其他约束"): a side above 20,000 pixels is 405
+    "Image Width/Height Limit Error", width x height x frames above 200 million 409 "Limit
+    Exceeded" (the status table's)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass(frozen=True)
@@ -66,7 +73,19 @@ def render(source: BinaryIO, recipe: Recipe, *, load: MarkLoader | None = None) 
     large). `load` opens the images of `/watermark/url/` marks."""
     if recipe.info is not None:
         return _information(source, recipe, load)
+    if recipe.excolor is not None:
+        return _theme_colours(source, recipe, load)
     return _image(source, recipe, load)
+
+
+def _theme_colours(source: BinaryIO, recipe: Recipe, load: MarkLoader | None) -> Rendered:
+    """`/excolor/<n>`: the result's theme colours, as upload extraction gives them
+    (sandbox/storage/theme_colour.py), `{"colors": [{"color", "count"}, ...]}`."""
+    processing = dataclasses.replace(recipe, excolor=None, exformat="dec")
+    described = io.BytesIO(_image(source, processing, load).body)
+    colours = theme_colour.extract(described, recipe.excolor or 1, recipe.exformat)
+    body = json.dumps({"colors": colours}).encode()
+    return Rendered(body, "application/json", "json")
 
 
 def _information(source: BinaryIO, recipe: Recipe, load: MarkLoader | None) -> Rendered:
@@ -95,15 +114,29 @@ def _image(source: BinaryIO, recipe: Recipe, load: MarkLoader | None) -> Rendere
             source_format = "JPEG" if image.format == "MPO" else (image.format or "PNG")
             target = output_format(source_format, recipe)
             frames = getattr(image, "n_frames", 1)
+            within_limits(image.width, image.height, frames)
             if frames > 1 and target == "GIF" and not recipe.gifto:
                 if frames * image.width * image.height > MAX_PIXELS:  # every frame is decoded
                     raise NotAnImage(f"the animation has {frames} frames of {image.width}x"
                                      f"{image.height}, more than the edge processes")
                 return _render_animation(image, recipe, load)
+            kept = {name: image.info[name] for name in ("icc_profile", "exif")
+                    if image.info.get(name)}
             frame = transform(image.copy(), recipe, load=load)
-            return _encode(frame, target, recipe)
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError) as error:
+            return _encode(frame, target, recipe, kept)
+    except Image.DecompressionBombError as error:  # Pillow's own limit, below the page's
+        raise LimitExceeded(409, f"Limit Exceeded: {error}") from None
+    except (UnidentifiedImageError, OSError, SyntaxError) as error:
         raise NotAnImage(f"the file is not an image the edge can process ({error})") from None
+
+
+def within_limits(width: int, height: int, frames: int) -> None:
+    if width > PAGE_MAX_SIDE or height > PAGE_MAX_SIDE:
+        raise LimitExceeded(405, f"Image Width/Height Limit Error: the image is {width}x{height}, "
+                                 f"at most {PAGE_MAX_SIDE} a side")
+    if width * height * frames > PAGE_MAX_PIXELS:
+        raise LimitExceeded(409, f"Limit Exceeded: {width}x{height}x{frames} frames is more than "
+                                 f"{PAGE_MAX_PIXELS} pixels")
 
 
 def output_format(source_format: str, recipe: Recipe) -> str:
@@ -119,17 +152,26 @@ def transform(image: Image.Image, recipe: Recipe, *, load: MarkLoader | None = N
     if image.mode in ("1", "P"):  # palette images would be scaled by nearest neighbour
         image = image.convert("RGBA" if "transparency" in image.info else "RGB")
     if recipe.crop is not None:
-        image = _crop(image, recipe.crop)
+        image = imageshapes.cut(image, "crop", recipe.crop, recipe.crop_gravity)
     if recipe.scaling is not None:
         image = _scale(image, recipe.scaling, force=recipe.force)
-    if recipe.rotate in CLOCKWISE:
-        image = image.transpose(CLOCKWISE[recipe.rotate])
+    if recipe.clip is not None:
+        image = imageshapes.cut(image, "clip", recipe.clip, recipe.clip_gravity)
+    if recipe.roundrect is not None:
+        image = imageshapes.rounded(image, recipe.roundrect)
+    if recipe.rotate is not None and recipe.rotate != "auto":
+        image = imageshapes.rotated(image, recipe.rotate)
+        _checked("rotate", image.width, image.height)
+    if recipe.flip is not None:
+        image = imageshapes.flipped(image, recipe.flip)
     if recipe.gaussblur is not None or recipe.unsharp:
         image = _filtered(image, recipe)
     if recipe.canvas is not None:
-        image = _on_canvas(image, recipe.canvas, recipe.cvscolor or WHITE)
+        image = _on_canvas(image, recipe.canvas, opaque(recipe.cvscolor or (255, 255, 255, 0)))
     if recipe.border is not None:
-        image = _bordered(image, recipe.border, recipe.brdcolor or WHITE)
+        image = _bordered(image, recipe.border, opaque(recipe.brdcolor or (255, 255, 255, 0)))
+    if recipe.gradient is not None:
+        image = imageshapes.with_gradient(image, recipe.gradient)
     if recipe.watermarks:
         image = watermarks.apply(image, recipe.watermarks, load, animated=animated)
     return image
@@ -142,57 +184,15 @@ def _checked(key: str, width: int, height: int) -> tuple[int, int]:
     return max(1, width), max(1, height)
 
 
-def _crop(image: Image.Image, box: Box) -> Image.Image:
-    if box.x >= image.width or box.y >= image.height:
-        raise ImageParamError("crop", f"the point {box.x},{box.y} is outside the "
-                                      f"{image.width}x{image.height} image")
-    right = min(image.width, box.x + box.width)
-    bottom = min(image.height, box.y + box.height)
-    return image.crop((box.x, box.y, right, bottom))
-
-
-def scaled_size(width: int, height: int, scaling: Scaling, *,
-                force: bool = False) -> tuple[int, int]:
-    """The size a scaling key gives an image of width x height (before the square crop of sq).
-    fw, fh, fwfh, max and min keep the image's size rather than enlarge it, unless `force`."""
-    wanted = _wanted_size(width, height, scaling)
-    if scaling.key in FORCED_KEYS and not force and wanted[0] > width:
-        return width, height
-    return wanted
-
-
-def _wanted_size(width: int, height: int, scaling: Scaling) -> tuple[int, int]:
-    key = scaling.key
-    if key == "fw":
-        return scaling.width, round(height * scaling.width / width)
-    if key == "fh":
-        return round(width * scaling.width / height), scaling.width
-    if key == "fwfh":
-        factor = min(scaling.width / width, scaling.height / height)
-        return round(width * factor), round(height * factor)
-    if key == "both":
-        return scaling.width, scaling.height
-    if key == "scale":
-        return round(width * scaling.width / 100), round(height * scaling.width / 100)
-    longest, shortest = max(width, height), min(width, height)
-    if key == "max":
-        factor = scaling.width / longest
-    elif key == "min":
-        factor = scaling.width / shortest
-    else:  # sq: cover the square, then crop its centre
-        factor = scaling.width / shortest
-    return round(width * factor), round(height * factor)
-
-
 def _scale(image: Image.Image, scaling: Scaling, *, force: bool = False) -> Image.Image:
-    width, height = _checked(scaling.key, *scaled_size(image.width, image.height, scaling,
-                                                       force=force))
+    width, height = _checked(scaling.key, *imageshapes.scaled_size(
+        image.width, image.height, scaling, force=force))
     if (width, height) != image.size:
         image = image.resize((width, height), Image.Resampling.LANCZOS)
     if scaling.key == "sq":
-        side = scaling.width
-        left, top = (image.width - side) // 2, (image.height - side) // 2
-        image = image.crop((left, top, left + side, top + side))
+        image = imageshapes.middle_crop(image, scaling.width, scaling.width)
+    elif scaling.key == "both" and not force:
+        image = imageshapes.middle_crop(image, scaling.width, scaling.height)
     return image
 
 
@@ -211,7 +211,9 @@ def _filtered(image: Image.Image, recipe: Recipe) -> Image.Image:
 def _on_canvas(image: Image.Image, box: Box, colour: Rgba) -> Image.Image:
     _checked("canvas", box.width, box.height)
     canvas = Image.new("RGBA", (box.width, box.height), colour)
-    return _composited(canvas, image, (box.x, box.y))
+    where = ((box.width - image.width) // 2, (box.height - image.height) // 2) if box.centred \
+        else (box.x, box.y)
+    return _composited(canvas, image, where)
 
 
 def _composited(background: Image.Image, image: Image.Image,
@@ -242,8 +244,18 @@ def _for_format(image: Image.Image, target: str) -> Image.Image:
     return image
 
 
-def _save_options(target: str, recipe: Recipe) -> dict[str, object]:
+def _save_options(target: str, recipe: Recipe,
+                  kept: dict[str, bytes] | None = None) -> dict[str, object]:
     options: dict[str, object] = {}
+    kept = kept or {}
+    if recipe.noicc or recipe.strip:
+        options["icc_profile"] = None  # else Pillow writes the frame's own profile
+    elif "icc_profile" in kept:
+        options["icc_profile"] = kept["icc_profile"]
+    if "exif" in kept and recipe.exifswitch and not recipe.strip and target != "GIF":
+        options["exif"] = kept["exif"]
+    if target == "WEBP" and recipe.lossless:
+        options["lossless"] = True
     if target in ("JPEG", "WEBP") and recipe.quality is not None:
         options["quality"] = recipe.quality
     if target == "JPEG" and recipe.progressive:
@@ -256,9 +268,11 @@ def _save_options(target: str, recipe: Recipe) -> dict[str, object]:
     return options
 
 
-def _encode(image: Image.Image, target: str, recipe: Recipe) -> Rendered:
+def _encode(image: Image.Image, target: str, recipe: Recipe,
+            kept: dict[str, bytes] | None = None) -> Rendered:
     buffer = io.BytesIO()
-    _for_format(image, target).save(buffer, format=target, **_save_options(target, recipe))
+    _for_format(image, target).save(buffer, format=target,
+                                    **_save_options(target, recipe, kept))
     return Rendered(buffer.getvalue(), Image.MIME.get(target, "application/octet-stream"),
                     EXTENSIONS.get(target, target.lower()))
 

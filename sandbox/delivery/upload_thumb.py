@@ -9,9 +9,12 @@ Parsing and drawing are the edge's own (imageparams.py and imaging.py), so an up
 process an image alike. A version is looked up among the versions published for the bucket's
 domains, in the console's order of the domains (the sandbox keeps versions per domain; the
 provider per service).
+A `/watermark/url/` mark is a file of the bucket, read as it is at the upload.
 
 Refusals: a bad parameter 40011035 invalid param in thumb, an unknown version 40300017 no
-thumb setting found for bucket, a file that is not an image 40300018 not an image.
+thumb setting found for bucket, a file that is not an image 40300018 not an image, an image
+beyond cloud/image.md's limits (20,000 px a side, 200 million pixels) 40300021 image limit
+exceeded; with `ignore-error/true` those two store the file as uploaded instead.
 """
 
 from __future__ import annotations
@@ -19,9 +22,12 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from pathlib import Path
 
+from PIL import Image
+
 from sandbox.console import directory
-from sandbox.delivery import config, imageparams, imaging
+from sandbox.delivery import config, imageparams, imaging, targets
 from sandbox.delivery.imageparams import ImageParamError, Recipe
+from sandbox.delivery.watermarks import MarkLoader
 from sandbox.storage import form_errors
 from sandbox.storage.errors import StorageError
 
@@ -42,11 +48,34 @@ class UploadThumb:
         recipe = recipe_for(bucket, text)
         try:
             with open(source, "rb") as handle:
-                return imaging.render(handle, recipe).body
-        except imaging.NotAnImage as error:
+                return imaging.render(handle, recipe, load=mark_loader(bucket)).body
+        except (imaging.LimitExceeded, imaging.NotAnImage) as error:
+            if recipe.ignore_error:  # the page: the original instead of a 405 or 409
+                return source.read_bytes()
+            if isinstance(error, imaging.LimitExceeded):  # 20,000 px, 200 million pixels
+                raise StorageError(form_errors.IMAGE_LIMIT, f"{HEADER}: {error}") from None
             raise StorageError(form_errors.NOT_AN_IMAGE, f"{HEADER}: {error}") from None
         except ImageParamError as error:  # values that do not fit this image
             raise StorageError(form_errors.BAD_THUMB, f"{HEADER}: {error}") from None
+
+
+def mark_loader(bucket: str) -> MarkLoader:
+    """Opens the image of a `/watermark/url/` mark: a file of the same bucket, as the page
+    requires (an upload's marks are read as they are at upload)."""
+
+    def load(path: str) -> Image.Image:
+        found = targets.lookup(bucket, path)
+        if found is None or found.local_path is None:
+            raise ImageParamError("watermark/url", f"{path} is not a file of bucket {bucket}")
+        try:
+            with Image.open(found.local_path) as image:
+                image.load()
+                return image.copy()
+        except (OSError, SyntaxError, Image.DecompressionBombError) as error:
+            raise ImageParamError("watermark/url", f"{path} is not an image that can be used "
+                                                   f"({error})") from None
+
+    return load
 
 
 def split(text: str) -> tuple[str, str | None]:

@@ -6,4 +6,5 @@ urlpatterns = [
     path("seed", control.seed),
     path("cors", form_control.cors_origins),
     path("notifications", form_control.notifications),
+    path("tasks", form_control.tasks),
 ]

@@ -15,10 +15,12 @@ and `file`. The checks, in order, each with its errno.md code:
    extension (40300010), `content-md5` (40000006), `image-width-range` / `image-height-range`
    (40300018 not an image, 40300019 / 40300020);
 4. preprocessing (`x-gmkerl-thumb` and the legacy keys, preprocess.py), then the file is
-   stored at the expanded `save-key`.
+   stored at the expanded `save-key`;
+5. the tasks of `apps` (form_apps.py) are queued, each with a copy of the stored file.
 
 The answer is the result as JSON (`code` 200, `message` "ok", `url`, `time`, the image fields
-for an image, `ext-param`, the theme colours or image metadata asked by `x-gmkerl-type`), or,
+for an image, `ext-param`, the theme colours or image metadata asked by `x-gmkerl-type`,
+`task_ids` with `apps`), or,
 with `return-url`, a 302 to that URL with the same fields as its query. A refusal after the
 signature was checked goes to `return-url` too (`code` the errno code, `message` its
 message); before that, the policy cannot be trusted and the refusal is answered as JSON.
@@ -45,6 +47,7 @@ from sandbox.console import directory
 from sandbox.core import clock
 from sandbox.storage import (
     disk,
+    form_apps,
     form_errors,
     form_notify,
     form_policy,
@@ -87,7 +90,9 @@ def upload(request: HttpRequest, bucket: str) -> HttpResponseBase:
             return redirect(policy.return_url, [("code", str(error.code)),
                                                 ("message", error.msg)])
         return error.response()
-    fields_out = result_fields(policy, result)
+    task_ids = form_apps.queue(bucket, result.path, policy.apps, result.app_sources, operator,
+                               password, policy.notify_url) if policy.apps else None
+    fields_out = result_fields(policy, result, task_ids)
     if policy.notify_url:
         form_notify.queue(policy.notify_url, as_text_fields(fields_out), operator, password)
     if policy.return_url:
@@ -185,6 +190,7 @@ class Stored:
     outcome: preprocess.Outcome | None  # when preprocessing ran
     image: dict[str, str] | None  # the stored file's image fields, when it is an image
     meta: dict[str, object] | None  # x-gmkerl-type get_meta
+    app_sources: list[disk.Received]  # a copy of the stored file for each task of `apps`
 
 
 def store_file(bucket: str, policy: Policy, file: object | None) -> Stored:
@@ -203,6 +209,7 @@ def store_file(bucket: str, policy: Policy, file: object | None) -> Stored:
         {"Content-Secret": policy.content_secret} if policy.content_secret is not None else {})})
     metadata.validate(meta)
     received = receive(file, policy.b64encoded)
+    copies: list[disk.Received] = []
     try:
         check_file(policy, received, filename(file))
         path = paths.normalize(form_save_key.expand(
@@ -216,12 +223,15 @@ def store_file(bucket: str, policy: Policy, file: object | None) -> Stored:
         meta_info = image_meta(received) if policy.info_type == "get_meta" else None
         mime_type = policy.content_type or (outcome.mime_type if outcome else None) \
             or store.guess_mime(path)
+        copies = [disk.copy_in(received.path) for _ in policy.apps]
         stored, _ = store.commit_file(bucket, path, received, mime_type=mime_type, meta=meta,
                                       resumable=False, over_resumable=False)
     except BaseException:
         received.discard()
+        for copy in copies:
+            copy.discard()
         raise
-    return Stored(stored.path, stored.created_at, outcome, image, meta_info)
+    return Stored(stored.path, stored.created_at, outcome, image, meta_info, copies)
 
 
 def receive(file: object, b64encoded: bool) -> disk.Received:
@@ -299,7 +309,8 @@ def image_meta(received: disk.Received) -> dict[str, object]:
             "frames": int(info["frames"]), "EXIF": tags}
 
 
-def result_fields(policy: Policy, stored: Stored) -> list[tuple[str, object]]:
+def result_fields(policy: Policy, stored: Stored,
+                  task_ids: list[str] | None = None) -> list[tuple[str, object]]:
     fields: list[tuple[str, object]] = [
         ("code", 200), ("message", "ok"), ("url", stored.path),
         ("time", int(stored.created_at)),
@@ -314,6 +325,8 @@ def result_fields(policy: Policy, stored: Stored) -> list[tuple[str, object]]:
         fields.append(("colors", stored.outcome.colours))
     if stored.meta is not None:
         fields.append(("meta", stored.meta))
+    if task_ids is not None:
+        fields.append(("task_ids", task_ids))
     return fields
 
 

@@ -4,6 +4,7 @@
     POST /storage/cors            {"origins": ["http://127.0.0.1:8000"] | ["*"] | null}: replace
                                   them (null: back to SANDBOX_STORAGE_CORS_ORIGINS)
     GET  /storage/notifications   the FORM API's notify-url calls, queued and made
+    GET  /storage/tasks           the FORM API's apps tasks, queued and done, with their outcome
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from sandbox.core.jsonapi import FieldError, json_body
-from sandbox.storage import cors, form_notify
+from sandbox.storage import cors, form_apps, form_notify
 
 
 @csrf_exempt
@@ -48,3 +49,8 @@ def origins(value: object) -> tuple[str, ...] | None:
 @require_http_methods(["GET"])
 def notifications(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"notifications": form_notify.reports()})
+
+
+@require_http_methods(["GET"])
+def tasks(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"tasks": form_apps.reports()})

@@ -24,6 +24,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import json
 import logging
 import threading
 from dataclasses import dataclass, field
@@ -53,9 +54,19 @@ class Notification:
     due_at: float
     calls: list[dict[str, object]] = field(default_factory=list)
     done: bool = False
+    json_body: str | None = None  # an `apps` task's callback (form_apps.py): JSON, not a form
+
+    @property
+    def body(self) -> str:
+        return self.json_body if self.json_body is not None else urlencode(self.fields)
+
+    @property
+    def content_type(self) -> str:
+        return ("application/json;charset=utf-8" if self.json_body is not None
+                else "application/x-www-form-urlencoded;charset=utf-8")
 
     def report(self) -> dict[str, object]:
-        return {"url": self.url, "body": urlencode(self.fields), "operator": self.operator,
+        return {"url": self.url, "body": self.body, "operator": self.operator,
                 "done": self.done, "calls": list(self.calls)}
 
 
@@ -69,8 +80,16 @@ def queue(url: str, fields: list[tuple[str, str]], operator: str, password: str)
         _pending.append(Notification(url, fields, operator, password, clock.now()))
 
 
-def signed_headers(url: str, body: str, operator: str, password: str,
-                   now: float) -> dict[str, str]:
+def queue_json(url: str, payload: object, operator: str, password: str) -> None:
+    """An `apps` task's callback: the JSON `payload`, signed and retried the same way."""
+    with _lock:
+        _pending.append(Notification(url, [], operator, password, clock.now(),
+                                     json_body=json.dumps(payload, ensure_ascii=False)))
+
+
+def signed_headers(url: str, body: str, operator: str, password: str, now: float,
+                   content_type: str = "application/x-www-form-urlencoded;charset=utf-8",
+                   ) -> dict[str, str]:
     parts = urlsplit(url)
     uri = parts.path or "/"
     if parts.query:
@@ -81,7 +100,7 @@ def signed_headers(url: str, body: str, operator: str, password: str,
     digest = hmac.new(md5_hex(password).encode(), text.encode(), hashlib.sha1).digest()
     return {
         "Date": date, "Content-MD5": content_md5,
-        "Content-Type": "application/x-www-form-urlencoded;charset=utf-8",
+        "Content-Type": content_type,
         "Authorization": f"{SCHEME} {operator}:{base64.b64encode(digest).decode()}",
     }
 
@@ -104,8 +123,9 @@ def send_due(now: float) -> None:
 
 
 def call(item: Notification, now: float) -> None:
-    body = urlencode(item.fields)
-    headers = signed_headers(item.url, body, item.operator, item.password, now)
+    body = item.body
+    headers = signed_headers(item.url, body, item.operator, item.password, now,
+                             item.content_type)
     outcome: dict[str, object] = {"at": now}
     try:
         response = requests.post(item.url, data=body.encode(), headers=headers,

@@ -11,7 +11,7 @@ Decisions where the page is silent (docs/decisions.md, "FORM API at the sandbox"
 - A key the page does not list is refused by name, so a misspelt limit never passes unseen;
   `x-svc-meta-*` (metadata, `x-svc-meta-ttl` included) and the legacy `x-gmkerl-*`
   preprocessing keys of the page's "图片预处理（旧）" table are listed.
-- `apps` (asynchronous processing) is not emulated and is refused by name.
+- `apps` (asynchronous processing) is read by form_apps.py.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.storage import form_errors
+from sandbox.storage import form_apps, form_errors
 from sandbox.storage.errors import StorageError
+from sandbox.storage.form_apps import ThumbApp
 
 KNOWN_KEYS = frozenset({
     "bucket", "service", "save-key", "expiration", "date", "content-md5", "return-url",
@@ -67,6 +68,7 @@ class Policy:
     b64encoded: bool = False
     metadata: dict[str, str] = field(default_factory=dict)
     gmkerl: dict[str, str] = field(default_factory=dict)  # x-gmkerl-* preprocessing keys
+    apps: tuple[ThumbApp, ...] = ()  # asynchronous tasks (form_apps.py)
 
 
 def read(raw: str) -> Policy:
@@ -80,10 +82,7 @@ def read(raw: str) -> Policy:
     if unknown:
         raise StorageError(form_errors.BAD_REQUEST,
                         f"policy: {unknown[0]!r} is not an upload parameter of the FORM API")
-    if "apps" in data:
-        raise StorageError(form_errors.BAD_REQUEST, "policy: apps (asynchronous processing) is "
-                                                 "not emulated by the sandbox")
-    values = {key: as_text(key, value) for key, value in data.items()}
+    values = {key: as_text(key, value) for key, value in data.items() if key != "apps"}
     bucket = values.get("bucket") or values.get("service") or ""
     if not bucket:
         raise StorageError(form_errors.NEED_BUCKET, "policy: bucket is required")
@@ -116,6 +115,7 @@ def read(raw: str) -> Policy:
         metadata={key.lower(): value for key, value in values.items()
                   if key.lower().startswith(META_PREFIX)},
         gmkerl=gmkerl,
+        apps=form_apps.read(data["apps"]) if "apps" in data else (),
     )
 
 

@@ -15,7 +15,7 @@ it invents no blended colours; transparent pixels are left out.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from PIL import Image
 
@@ -32,7 +32,7 @@ QUANTISER_MAX = 256
 Colour = dict[str, int | str]
 
 
-def extract(path: Path, count: int, colour_format: str) -> list[Colour]:
+def extract(path: Path | IO[bytes], count: int, colour_format: str) -> list[Colour]:
     try:
         with Image.open(path) as image:
             sample = image.convert("RGBA")

@@ -137,14 +137,14 @@ def test_progressive_gives_a_progressive_jpeg(images: Edge) -> None:
 
 
 def test_canvas_colour_fills_the_canvas_around_the_image(images: Edge) -> None:
-    image = fetch(images, SOURCE, [("canvas", "500x400a50a50"), ("cvscolor", "00FF00FF")])
+    image = fetch(images, SOURCE, [("canvas", "500x400a50a50"), ("cvscolor", "00FF0000")])
     assert image.size == (500, 400)
     assert image.convert("RGB").getpixel((5, 5)) == (0, 255, 0)
     assert image.convert("RGB").getpixel((100, 100)) == (200, 40, 40)
 
 
 def test_border_adds_a_coloured_frame(images: Edge) -> None:
-    image = fetch(images, SOURCE, [("border", "10x20"), ("brdcolor", "0000FFFF")])
+    image = fetch(images, SOURCE, [("border", "10x20"), ("brdcolor", "0000FF00")])
     assert image.size == (420, 340)
     assert image.convert("RGB").getpixel((2, 2)) == (0, 0, 255)
     assert image.convert("RGB").getpixel((200, 150)) == (200, 40, 40)

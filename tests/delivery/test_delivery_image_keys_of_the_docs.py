@@ -51,7 +51,7 @@ def test_the_pages_keys_are_accepted(text: str) -> None:
     ("/scale/0", [("scale", "image_number")]),
     ("/scale/1001", [("scale", "image_number")]),
     ("/force/true", [("force", "image_needs")]),
-    ("/fw/100/force/yes", [("force", "image_true")]),
+    ("/fw/100/force/yes", [("force", "image_bool")]),
     ("/watermark/text/@@@", [("watermark/text", "image_base64")]),
     ("/watermark/text/||4=", [("watermark/text", "image_base64")]),
     ("/watermark/url/YWJj", [("watermark/url", "image_mark_path")]),

@@ -80,3 +80,24 @@ def test_the_builder_page_shows_the_url(photo: Edge, manager_client: Any) -> Non
         "key_border": "2x2", "key_brdcolor": "ff0000ff"})
     assert response.context["url"] == (
         f"{photo.base_url}/photos/sea.png!/crop/100x50a10a20/border/2x2/brdcolor/FF0000FF")
+
+
+def test_the_builder_offers_the_pages_other_keys_through_the_edge(photo: Edge,
+                                                                  manager_client: Any) -> None:
+    response = manager_client.get(reverse("delivery:image_preview"), {
+        "path": "/photos/sea.png", "mode": "params", "key_fxfn2": "100x100",
+        "key_clip": "50x50a0a0", "key_gravity": "southeast", "key_flip": "left,right",
+        "key_format": "png", "key_strip": "true"})
+    assert response.status_code == 200, response.content
+    assert response["X-Edge-URL"] == (
+        f"{photo.base_url}/photos/sea.png!/fxfn2/100x100/clip/50x50a0a0/gravity/southeast"
+        "/flip/left,right/format/png/strip/true")
+    assert Image.open(io.BytesIO(response.content)).size == (50, 50)
+
+
+def test_the_builder_refuses_a_gravity_without_a_crop_on_its_field(photo: Edge,
+                                                                   manager_client: Any) -> None:
+    response = manager_client.get(reverse("delivery:images"), {
+        "path": "/photos/sea.png", "mode": "params", "key_gravity": "north"})
+    errors = response.context["form"].errors
+    assert errors["key_gravity"] == ["Only after crop or clip: it says where their box starts."]

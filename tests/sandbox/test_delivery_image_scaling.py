@@ -57,7 +57,7 @@ def test_force_true_lets_them_enlarge(edge, params, size):
 
 @pytest.mark.parametrize(("params", "message"), [
     ("/force/true", "force: only together with a scaling key"),
-    ("/fw/800/force/yes", "force: the only value is true"),
+    ("/fw/800/force/yes", "force: must be true or false"),
     ("/fw/800/force/true/force/true", "force: given more than once"),
 ])
 def test_bad_force_is_refused(edge, params, message):

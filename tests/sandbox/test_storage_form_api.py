@@ -309,7 +309,7 @@ def test_a_form_without_a_readable_policy_or_an_authorization_is_refused(form, f
 @pytest.mark.parametrize("extra, code, msg, named", [
     ({"content-length-range": "10"}, 40000000, "storage bad request", "content-length-range"),
     ({"notifyurl": "http://x"}, 40000000, "storage bad request", "notifyurl"),
-    ({"apps": "[]"}, 40000000, "storage bad request", "apps"),
+    ({"apps": "[]"}, 40010003, "tasks number error", "apps"),
     ({"ext-param": "x" * 256}, 40000010, "data too long for ext-param", "255"),
     ({"save-key": "/{nonsense}.txt"}, 40000000, "storage bad request", "{nonsense}"),
     ({"x-gmkerl-thumb": "/fw/0"}, 40011035, "invalid param in thumb", "fw"),

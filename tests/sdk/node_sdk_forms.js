@@ -41,6 +41,11 @@ async function main() {
   await run('formPutFileThumb', () => client.formPutFile(`${DIR}/thumb.png`,
     Buffer.from(config.image, 'base64'), { 'x-gmkerl-thumb': '/fw/20/format/jpg' },
     { filename: 'thumb.png' }));
+  await run('formPutFileApps', () => client.formPutFile(`${DIR}/apps.png`,
+    Buffer.from(config.image, 'base64'), {
+      apps: [{ name: 'thumb', 'x-gmkerl-thumb': '/fw/20/format/webp',
+        save_as: `${DIR}/{filename}_fw20.webp` }],
+    }, { filename: 'apps.png' }));
   process.stdout.write(JSON.stringify(results));
 }
 

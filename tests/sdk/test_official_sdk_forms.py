@@ -16,6 +16,7 @@ import io
 import json
 import os
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -102,6 +103,25 @@ def test_node_form_put_file_preprocesses_with_x_gmkerl_thumb(node_forms):
         (20, 10, "JPEG")
 
 
+def test_node_form_put_file_with_apps_runs_the_thumb_task(node_forms):
+    answer = node_forms.value("formPutFileApps")
+    assert answer["code"] == 200 and len(answer["task_ids"]) == 1
+    image = Image.open(io.BytesIO(stored_when_done(StorageClient(node_forms.sandbox),
+                                                   "/sdk-node-form/apps_fw20.webp")))
+    assert (image.format, image.size) == ("WEBP", (20, 10))
+
+
+def stored_when_done(storage: StorageClient, path: str) -> bytes:
+    """The file an `apps` task saves, once the sandbox's tick has run it."""
+    deadline = time.monotonic() + 15
+    result = storage.get(path)
+    while result.status_code == 404 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        result = storage.get(path)
+    assert result.status_code == 200, f"{path} never appeared"
+    return result.content
+
+
 # --- the Python SDK --------------------------------------------------------------------------
 
 
@@ -154,3 +174,16 @@ def test_python_sdk_form_upload_answers_an_images_size(python_sdk, tmp_path):
         answer = python_sdk.put("/sdk-python-form/blue.png", handle, form=True)
     assert (answer["image-width"], answer["image-height"], answer["image-type"],
             answer["image-frames"]) == (40, 20, "PNG", 1)
+
+
+def test_python_sdk_form_upload_with_apps_runs_the_thumb_task(python_sdk, sandbox, tmp_path):
+    source = tmp_path / "apps.png"
+    source.write_bytes(png(40, 20))
+    apps = [{"name": "thumb", "x-gmkerl-thumb": "/fw/20/format/jpg",
+             "save_as": "/sdk-python-form/{filename}_fw20.jpg"}]
+    with source.open("rb") as handle:
+        answer = python_sdk.put("/sdk-python-form/apps.png", handle, form=True, apps=apps)
+    assert answer["code"] == 200 and len(answer["task_ids"]) == 1
+    image = Image.open(io.BytesIO(stored_when_done(StorageClient(sandbox),
+                                                   "/sdk-python-form/apps_fw20.jpg")))
+    assert (image.format, image.size) == ("JPEG", (20, 10))
