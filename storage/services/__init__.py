@@ -46,6 +46,12 @@ from storage.services.browsing import (
 from storage.services.connection import mirrored_services, storage_client
 from storage.services.counts import uploads_by_state
 from storage.services.details import FileDetails
+from storage.services.direct_uploads import (
+    goes_direct,
+    parts_in_flight,
+    start_direct_upload,
+)
+from storage.services.direct_uploads import part_count as direct_part_count
 from storage.services.extensions import (
     FileAction,
     file_actions_for,
@@ -177,6 +183,10 @@ __all__ = [
     "search_page",
     "set_secret",
     "start_browser_upload",
+    "start_direct_upload",
+    "goes_direct",
+    "parts_in_flight",
+    "direct_part_count",
     "storage_client",
     "sync_tree",
     "unregister_file_action",
