@@ -41,3 +41,11 @@ def record_usage() -> int:
 def delete_folder_tree(deletion_id: int) -> str:
     """Delete a folder with everything in it (a FolderDeletion staff confirmed)."""
     return services.run_folder_deletion(deletion_id).state
+
+
+@shared_task(acks_late=True)
+def reconcile_direct_uploads() -> dict[str, int]:
+    """Direct browser uploads started and never reported: done when the provider holds the
+    file, abandoned after the configured time (their provider task cancelled)."""
+    outcome = services.reconcile_direct_uploads()
+    return {"done": outcome.done, "abandoned": outcome.abandoned}

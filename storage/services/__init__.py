@@ -46,6 +46,7 @@ from storage.services.browsing import (
 from storage.services.connection import mirrored_services, storage_client
 from storage.services.counts import uploads_by_state
 from storage.services.details import FileDetails
+from storage.services.direct_reconcile import cancel_provider_task, reconcile_direct_uploads
 from storage.services.direct_uploads import (
     goes_direct,
     parts_in_flight,
@@ -184,6 +185,8 @@ __all__ = [
     "set_secret",
     "start_browser_upload",
     "start_direct_upload",
+    "cancel_provider_task",
+    "reconcile_direct_uploads",
     "goes_direct",
     "parts_in_flight",
     "direct_part_count",

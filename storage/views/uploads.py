@@ -323,6 +323,8 @@ def upload_cancel(request: StaffRequest, pk: int) -> HttpResponse:
             return JsonResponse({"ok": False, "confirmation": confirmation_json(question)})
         return confirmation_page(request, question)
     done = services.cancel_upload(task.pk)
+    if done:
+        services.cancel_provider_task(task)  # a direct upload's parts at the provider
     task.refresh_from_db()
     if _wants_json(request):
         return JsonResponse(status_json(task), status=200 if done else 409)

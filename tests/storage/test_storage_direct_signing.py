@@ -7,14 +7,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from datetime import timedelta
 
 import pytest
 import requests
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
+from backoffice.celery import collect_beat_schedule
 from backoffice.models import AuditEntry
 from console.services import default_service
+from storage import services
+from storage.client import MultipartNotFound
 from storage.models import StoredFile, UploadTask
 from storage.services.direct_uploads import MIB
 
@@ -160,3 +165,53 @@ def test_someone_without_the_right_to_upload_gets_no_signature(direct, manager_c
     answer = post_json(other, status["sign_url"], {"stage": "initiate"})
     assert answer.status_code == 403
     assert not UploadTask.objects.filter(pk=status["id"]).exclude(uuid="").exists()
+
+
+def quiet_for(task_id: int, seconds: float) -> None:
+    UploadTask.objects.filter(pk=task_id).update(
+        updated_at=timezone.now() - timedelta(seconds=seconds))
+
+
+def test_an_unreported_upload_the_provider_holds_becomes_done(direct, manager_client):
+    data = os.urandom(2 * MIB)
+    status = open_upload(manager_client, "quiet.bin", len(data)).json()["upload"]
+    sign = status["sign_url"]
+    initiate = post_json(manager_client, sign, {"stage": "initiate"}).json()["requests"][0]
+    post_json(manager_client, status["report_url"],
+              {"uuid": send(initiate).headers["x-svc-multi-uuid"]})
+    parts = [data[:MIB], data[MIB:]]
+    for entry in post_json(manager_client, sign, {"stage": "upload", "parts": [
+            {"id": n, "md5": hashlib.md5(p).hexdigest()} for n, p in enumerate(parts)]}
+                           ).json()["requests"]:
+        send(entry, parts[entry["part"]])
+    send(post_json(manager_client, sign, {"stage": "complete"}).json()["requests"][0])
+    quiet_for(status["id"], 600)  # the tab was closed before it reported
+    assert services.reconcile_direct_uploads().done == 1
+    task = UploadTask.objects.get(pk=status["id"])
+    assert (task.state, task.md5) == ("done", hashlib.md5(data).hexdigest())
+
+
+def test_an_upload_quiet_past_the_setting_is_abandoned_and_its_provider_task_cancelled(
+        direct, manager_client, settings, sandbox_storage):
+    settings.STORAGE_DIRECT_UPLOAD_ABANDON_S = 3600
+    status = open_upload(manager_client, "gone.bin", 2 * MIB).json()["upload"]
+    initiate = post_json(manager_client, status["sign_url"],
+                         {"stage": "initiate"}).json()["requests"][0]
+    uuid = send(initiate).headers["x-svc-multi-uuid"]
+    post_json(manager_client, status["report_url"], {"uuid": uuid})
+    quiet_for(status["id"], 1800)
+    assert services.reconcile_direct_uploads().abandoned == 0  # not yet
+    quiet_for(status["id"], 3700)
+    assert services.reconcile_direct_uploads().abandoned == 1
+    assert UploadTask.objects.get(pk=status["id"]).state == "abandoned"
+    with pytest.raises(MultipartNotFound):  # the provider's task is gone with its parts
+        sandbox_storage.send("PUT", "/direct/gone.bin", headers={
+            "x-svc-multi-stage": "upload", "x-svc-multi-uuid": uuid, "x-svc-part-id": "0"},
+            body=b"x" * MIB, idempotent=False)
+    listing = manager_client.get(reverse("storage:uploads"), {"state": "abandoned"})
+    assert "gone.bin" in listing.content.decode()
+
+
+def test_the_reconciling_job_is_registered_with_beat():
+    assert collect_beat_schedule()["storage-reconcile-direct-uploads"]["task"] == \
+        "storage.tasks.reconcile_direct_uploads"
