@@ -39,6 +39,7 @@ from console.models import Service
 from console.services import storage_access
 from storage import paths, rules, signing
 from storage.client import NotFound, StorageError
+from storage.client.errno import ERRORS_BY_CODE
 from storage.models import UploadTask
 from storage.resumable import DEFAULT_MULTI_TYPE, MAX_PARTS
 from storage.services import extensions, mirror
@@ -310,14 +311,26 @@ def report_progress(pk: int, *, uuid: str | None = None,
     return task
 
 
-def report_failure(pk: int, message: str) -> UploadTask:
+def report_failure(pk: int, refusal: Mapping[str, Any]) -> UploadTask:
     """The provider refused a request for a reason a new signature does not cure (a part of
-    the wrong size, for one): the upload is failed with the provider's words; Resume opens it
-    again."""
-    text = message.strip()[:500] or gettext("The storage service refused the upload.")
-    UploadTask.objects.filter(pk=pk, to_provider=True, state=UploadTask.State.UPLOADING).update(
-        state=UploadTask.State.FAILED, error=text, updated_at=timezone.now())
-    return UploadTask.objects.get(pk=pk)
+    the wrong size, for one): the upload is failed with the provider's reason, worded as the
+    back-office words any refusal (its errno row, in the reader's language); Resume opens it
+    again. `refusal` is the provider's answer as the page got it: `status` and the body's
+    `code`, `msg`, `detail` and `id`."""
+    task = UploadTask.objects.get(pk=pk, to_provider=True)
+    code = refusal.get("code")
+    status = refusal.get("status")
+    error = error_from_answer(
+        str(refusal.get("msg") or "")[:300] or gettext("refused"),
+        code=code if isinstance(code, int) and not isinstance(code, bool) else None,
+        request_id=str(refusal.get("id") or "")[:64] or None,
+        status=status if isinstance(status, int) and not isinstance(status, bool) else 0,
+        detail=str(refusal.get("detail") or "")[:300])
+    UploadTask.objects.filter(pk=pk, state=UploadTask.State.UPLOADING).update(
+        state=UploadTask.State.FAILED, error=error_text(error, task.target_path),
+        updated_at=timezone.now())
+    task.refresh_from_db()
+    return task
 
 
 def finish_upload(pk: int, *, replaced: bool = False) -> UploadTask:
@@ -370,6 +383,13 @@ def record_done(task: UploadTask, details: FileDetails, *, replaced: bool) -> Up
     if first:
         announce(task, details, replaced)
     return task
+
+
+def error_from_answer(msg: str, *, code: int | None, request_id: str | None, status: int,
+                      detail: str) -> StorageError:
+    """The typed error of the provider's answer the page saw, as the client would raise it."""
+    kind = ERRORS_BY_CODE.get(code, StorageError) if code is not None else StorageError
+    return kind(msg, code=code, request_id=request_id, status=status, detail=detail)
 
 
 def announce(task: UploadTask, details: FileDetails, replaced: bool) -> None:

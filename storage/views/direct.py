@@ -87,8 +87,9 @@ def _parts(value: object) -> list[dict[str, Any]]:
 def upload_report(request: StaffRequest, pk: int) -> JsonResponse:
     """What the browser saw at the provider: `{"uuid"}` after the initiate, `{"parts":
     [ids]}` for parts taken, `{"done": true, "replaced": bool}` once complete (checked with a
-    HEAD before it is believed), `{"error": <the provider's reason>}` for a refusal no new
-    signature cures. Answers `{"ok": true, "upload": <status>}`."""
+    HEAD before it is believed), `{"refusal": {"status", "code", "msg", "detail", "id"}}` (the
+    provider's answer) for a refusal no new signature cures. Answers `{"ok": true, "upload":
+    <status>}`."""
     task = _direct_task(request, pk)
     body = _body(request)
     if body is None:
@@ -100,8 +101,8 @@ def upload_report(request: StaffRequest, pk: int) -> JsonResponse:
         if uuid is not None or body.get("parts"):
             task = direct_uploads.report_progress(
                 task.pk, uuid=uuid, parts=_ids(body.get("parts") or []))
-        if isinstance(body.get("error"), str) and body["error"]:
-            task = direct_uploads.report_failure(task.pk, body["error"])
+        if isinstance(body.get("refusal"), dict):
+            task = direct_uploads.report_failure(task.pk, body["refusal"])
         elif body.get("done") is True:
             task = direct_uploads.finish_upload(task.pk, replaced=body.get("replaced") is True)
     except direct_uploads.SignatureRefused as refusal:
