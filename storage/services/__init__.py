@@ -48,9 +48,11 @@ from storage.services.counts import uploads_by_state
 from storage.services.details import FileDetails
 from storage.services.direct_reconcile import cancel_provider_task, reconcile_direct_uploads
 from storage.services.direct_uploads import (
+    browser_part_size,
     goes_direct,
     parts_in_flight,
     start_direct_upload,
+    storage_origins,
 )
 from storage.services.direct_uploads import part_count as direct_part_count
 from storage.services.extensions import (
@@ -188,6 +190,8 @@ __all__ = [
     "cancel_provider_task",
     "reconcile_direct_uploads",
     "goes_direct",
+    "storage_origins",
+    "browser_part_size",
     "parts_in_flight",
     "direct_part_count",
     "storage_client",

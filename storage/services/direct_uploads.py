@@ -26,6 +26,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
@@ -117,6 +118,22 @@ def part_size_for(length: int) -> int:
     while -(-length // size) > MAX_PARTS:
         size += MIB
     return size
+
+
+def browser_part_size(length: int) -> int:
+    """The part size a browser upload of `length` bytes is sent in, by the configured route."""
+    return part_size_for(length) if goes_direct() else MIB
+
+
+def storage_origins(service: Service) -> list[str]:
+    """The origins (scheme://host[:port]) the page may send this service's files to."""
+    access = storage_access(service)
+    origins = []
+    for url in (access.url, access.fallback_url):
+        parts = urlsplit(url)
+        if parts.scheme and parts.netloc:
+            origins.append(f"{parts.scheme}://{parts.netloc}")
+    return list(dict.fromkeys(origins))
 
 
 def parts_in_flight() -> int:

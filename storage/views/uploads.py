@@ -171,7 +171,8 @@ def _judge_name(
 ) -> dict[str, Any]:
     """One dropped file as the page shows it, before asking the provider what is there."""
     entry: dict[str, Any] = {"name": name, "path": None, "exists": False, "error": "",
-                             "resumable": services.goes_resumable(size, options)}
+                             "resumable": services.goes_resumable(size, options),
+                             "part_size": services.browser_part_size(size)}
     if size > MAX_UPLOAD_BYTES:
         entry["error"] = _too_large_text(name)
         return entry
@@ -408,7 +409,8 @@ def script_texts() -> dict[str, str]:
         "resume": pgettext("storage", "Resume"),
         "discard": pgettext("storage", "Discard"),
         "retry": gettext("Send again"),
-        "inParts": gettext("in 1 MiB parts"),
+        # %s is a size, such as "4 MiB".
+        "inParts": gettext("in parts of %s"),
         "onePut": gettext("in one request"),
         "networkError": gettext("The connection to the back-office was lost."),
         "refused": gettext("Refused:"),
@@ -424,6 +426,7 @@ def script_texts() -> dict[str, str]:
         "retrying": gettext("connection lost, retrying (attempt %s)"),
         "paused": gettext("paused"),
         "noAnswer": gettext("The back-office did not answer."),
+        "providerLost": gettext("The connection to the storage service was lost."),
         "busy": gettext("The storage service is busy."),
         "timedOut": gettext("No answer within %s seconds."),
     }
