@@ -200,7 +200,7 @@
         self.item.setLeg("part", total ? loaded / total : 1, self.env.formatBytes(loaded));
         self.item.setOverall(Math.min(loaded, self.file.size), self.file.size);
       }).then(function (sent) {
-        if (sent.status === 200) { self.recovered(); self.complete(false, 0); return; }
+        if (sent.status === 200) { self.recovered(); self.report(false, 0, sent.answer); return; }
         var code = sent.answer && sent.answer.code;
         if (EXPIRED[code] && renewed < 3) { self.sendForm(renewed + 1); return; }
         if (sent.status <= 0 || sent.status >= 500 || sent.status === 429) {
@@ -264,7 +264,7 @@
 
   DirectUpload.prototype.pump = function () {
     if (this.stopped) { return; }
-    if (!this.queue.length && !this.active) { this.complete(null, 0); return; }
+    if (!this.queue.length && !this.active) { this.complete(0); return; }
     while (this.active < this.status.in_flight && this.queue.length) {
       this.active += 1;
       this.sendPart(this.queue.shift(), 0);
@@ -366,9 +366,8 @@
   };
 
   /* Every part is at the provider: sign and send the completion, then report it. */
-  DirectUpload.prototype.complete = function (replacedKnown, renewed) {
+  DirectUpload.prototype.complete = function (renewed) {
     var self = this;
-    if (this.status.method === "form") { this.report(Boolean(replacedKnown), 0); return; }
     var reported = this.newlyDone.splice(0);
     postJson(this.env, this.status.sign_url, { stage: "complete", parts_done: reported }).then(function (reply) {
       if (reply.code !== 200) { self.backOfficeRefused(reply); return; }
@@ -380,22 +379,25 @@
           self.report(sent.status === 204, 0);
           return;
         }
-        if (EXPIRED[code] && renewed < 3) { self.complete(null, renewed + 1); return; }
+        if (EXPIRED[code] && renewed < 3) { self.complete(renewed + 1); return; }
         if (sent.status <= 0 || sent.status >= 500 || sent.status === 429) {
-          self.later(self.unreachable(sent), function () { self.complete(null, 0); });
+          self.later(self.unreachable(sent), function () { self.complete(0); });
           return;
         }
         self.refuse(sent);
       });
     }).catch(function () {
       self.newlyDone = reported.concat(self.newlyDone);
-      self.later(self.text("noAnswer", "The back-office did not answer."), function () { self.complete(null, 0); });
+      self.later(self.text("noAnswer", "The back-office did not answer."), function () { self.complete(0); });
     });
   };
 
-  DirectUpload.prototype.report = function (replaced, tries) {
+  /* `answer` is the FORM API's answer: its image size and theme colours are shown. */
+  DirectUpload.prototype.report = function (replaced, tries, answer) {
     var self = this;
-    postJson(this.env, this.status.report_url, { done: true, replaced: replaced }).then(function (reply) {
+    var body = { done: true, replaced: replaced };
+    if (answer) { body.answer = answer; }
+    postJson(this.env, this.status.report_url, body).then(function (reply) {
       if (reply.code === 200) {
         self.item.setLeg("part", 1);
         self.item.apply(reply.answer.upload);
@@ -404,12 +406,12 @@
       }
       if (reply.code === 409 && tries < REPORT_TRIES) {
         // The provider may show the file a moment after it answered.
-        window.setTimeout(function () { self.report(replaced, tries + 1); }, 500 * (tries + 1));
+        window.setTimeout(function () { self.report(replaced, tries + 1, answer); }, 500 * (tries + 1));
         return;
       }
       self.backOfficeRefused(reply);
     }, function () {
-      self.later(self.text("noAnswer", "The back-office did not answer."), function () { self.report(replaced, 0); });
+      self.later(self.text("noAnswer", "The back-office did not answer."), function () { self.report(replaced, 0, answer); });
     });
   };
 

@@ -39,7 +39,8 @@ from backoffice.security.audit import record
 from console.models import Service
 from console.services import storage_access
 from storage import paths, rules, signing
-from storage.client import NotFound, StorageError
+from storage.client import NotFound, StorageError, StorageProtocolError
+from storage.client.answers import theme_colours_of
 from storage.client.errno import ERRORS_BY_CODE
 from storage.models import UploadTask
 from storage.resumable import DEFAULT_MULTI_TYPE, MAX_PARTS
@@ -49,7 +50,12 @@ from storage.services.details import FileDetails, fetch_details
 from storage.services.files import target
 from storage.services.form_uploads import FormPolicyRefused, sign_form_upload
 from storage.services.private import refuse_private
-from storage.services.uploads import UploadOptions, goes_resumable, guess_content_type
+from storage.services.uploads import (
+    UploadOptions,
+    colour_records,
+    goes_resumable,
+    guess_content_type,
+)
 from storage.texts import error_text
 
 MIB = 1_048_576
@@ -350,7 +356,31 @@ def report_failure(pk: int, refusal: Mapping[str, Any]) -> UploadTask:
     return task
 
 
-def finish_upload(pk: int, *, replaced: bool = False) -> UploadTask:
+def form_result(answer: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What an upload's result keeps from the FORM API's answer the page passed on (image
+    size, type, frames, theme colours): shown on the page, never relied on (the file itself is
+    checked with a HEAD)."""
+    if not isinstance(answer, Mapping):
+        return {}
+    result: dict[str, Any] = {}
+    for field, key in (("image-width", "width"), ("image-height", "height"),
+                       ("image-frames", "frames")):
+        value = answer.get(field)
+        if isinstance(value, int) and not isinstance(value, bool):
+            result[key] = value
+    if isinstance(answer.get("image-type"), str):
+        result["file_type"] = str(answer["image-type"])[:20]
+    colours = answer.get("colors")
+    if isinstance(colours, list) and len(colours) <= 256:
+        try:
+            result["colours"] = colour_records(theme_colours_of(colours))
+        except StorageProtocolError:
+            pass  # not the provider's shape: nothing shown
+    return result
+
+
+def finish_upload(pk: int, *, replaced: bool = False,
+                  answer: Mapping[str, Any] | None = None) -> UploadTask:
     """The browser says the file is complete: believed once a HEAD finds it with the task's
     size; then recorded done with the same records and signals as any upload."""
     task = UploadTask.objects.select_related("service").get(pk=pk, to_provider=True)
@@ -369,10 +399,11 @@ def finish_upload(pk: int, *, replaced: bool = False) -> UploadTask:
     except (StorageError, ProviderNotConfigured) as error:
         raise SignatureRefused("upload", error_text(error, task.target_path),
                                status=503) from None
-    return record_done(task, details, replaced=replaced)
+    return record_done(task, details, replaced=replaced, result=form_result(answer))
 
 
-def record_done(task: UploadTask, details: FileDetails, *, replaced: bool) -> UploadTask:
+def record_done(task: UploadTask, details: FileDetails, *, replaced: bool,
+                result: Mapping[str, Any] | None = None) -> UploadTask:
     """Mark the task done if the provider holds its size (a preprocessed image may differ);
     failed otherwise. Records, signals and the audit entry follow a first `done` only.
     `replaced` is the browser's word (the provider answered 204) or a file found at the path
@@ -390,7 +421,7 @@ def record_done(task: UploadTask, details: FileDetails, *, replaced: bool) -> Up
     values: dict[str, Any] = {
         "state": UploadTask.State.DONE, "next_part": -1 if task.resumable else 0,
         "bytes_sent": task.size, "error": "", "finished_at": now, "updated_at": now,
-        "result": {**task.result, "replaced": replaced},
+        "result": {**task.result, **(result or {}), "replaced": replaced},
     }
     if details.info.md5:
         values["md5"] = details.info.md5.lower()

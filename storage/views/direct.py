@@ -86,9 +86,10 @@ def _parts(value: object) -> list[dict[str, Any]]:
 @require_POST
 def upload_report(request: StaffRequest, pk: int) -> JsonResponse:
     """What the browser saw at the provider: `{"uuid"}` after the initiate, `{"parts":
-    [ids]}` for parts taken, `{"done": true, "replaced": bool}` once complete (checked with a
-    HEAD before it is believed), `{"refusal": {"status", "code", "msg", "detail", "id"}}` (the
-    provider's answer) for a refusal no new signature cures. Answers `{"ok": true, "upload":
+    [ids]}` for parts taken, `{"done": true, "replaced": bool, "answer"?: <the FORM API's
+    answer>}` once complete (checked with a HEAD before it is believed), `{"refusal":
+    {"status", "code", "msg", "detail", "id"}}` (the provider's answer) for a refusal no new
+    signature cures. Answers `{"ok": true, "upload":
     <status>}`."""
     task = _direct_task(request, pk)
     body = _body(request)
@@ -104,7 +105,10 @@ def upload_report(request: StaffRequest, pk: int) -> JsonResponse:
         if isinstance(body.get("refusal"), dict):
             task = direct_uploads.report_failure(task.pk, body["refusal"])
         elif body.get("done") is True:
-            task = direct_uploads.finish_upload(task.pk, replaced=body.get("replaced") is True)
+            answer = body.get("answer")
+            task = direct_uploads.finish_upload(
+                task.pk, replaced=body.get("replaced") is True,
+                answer=answer if isinstance(answer, dict) else None)
     except direct_uploads.SignatureRefused as refusal:
         return _refusal(refusal.field, refusal.message, refusal.status)
     return JsonResponse({"ok": True, "upload": status_json(task)})

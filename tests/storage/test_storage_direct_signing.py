@@ -22,6 +22,7 @@ from storage import services
 from storage.client import MultipartNotFound
 from storage.models import StoredFile, UploadTask
 from storage.services.direct_uploads import MIB
+from tests.storage.test_storage_upload_preprocessing import png
 
 pytestmark = pytest.mark.django_db
 
@@ -215,3 +216,22 @@ def test_an_upload_quiet_past_the_setting_is_abandoned_and_its_provider_task_can
 def test_the_reconciling_job_is_registered_with_beat():
     assert collect_beat_schedule()["storage-reconcile-direct-uploads"]["task"] == \
         "storage.tasks.reconcile_direct_uploads"
+
+
+def test_a_form_upload_keeps_its_preprocessing_and_shows_the_theme_colours(
+        direct, manager_client, sandbox_storage):
+    data = png(40, 20)
+    opened = open_upload(manager_client, "c.png", len(data), folder="/img",
+                         extract_colours="on", extract_count="2")
+    status = opened.json()["upload"]
+    assert status["method"] == "form"
+    grant = post_json(manager_client, status["sign_url"], {"stage": "form"}).json()
+    answer = requests.post(grant["url"], data=grant["fields"],
+                           files={"file": ("c.png", data)}, timeout=30)
+    assert answer.status_code == 200, answer.text
+    done = post_json(manager_client, status["report_url"],
+                     {"done": True, "answer": answer.json()}).json()["upload"]
+    assert done["state"] == "done"
+    assert (done["result"]["width"], done["result"]["file_type"]) == (40, "PNG")
+    assert [c["css"] for c in done["result"]["colours"]] == ["#c81e1e", "#1428dc"]
+    assert sandbox_storage.head("/img/c.png").type == "file"
