@@ -16,6 +16,7 @@
   // Signatures asked for in one request: enough to keep the parts in flight busy.
   var SIGN_AHEAD = 8;
   var REPORT_TRIES = 5;
+  var REPORT_MS = 1000;
   // The provider's answers that a fresh signature cures: a date out of its window (401,
   // 40100002), an expired FORM policy (403, 40300006).
   var EXPIRED = { 40100002: true, 40300006: true };
@@ -358,11 +359,27 @@
   };
 
   DirectUpload.prototype.partDone = function (id) {
+    var self = this;
     if (this.done[id]) { return; }
     this.done[id] = true;
     this.newlyDone.push(id);
     this.sentBytes += this.partLength(id);
     this.showProgress();
+    // The parts taken are told to the back-office at most every REPORT_MS (or with the next
+    // signing request), so that a reloaded page sends only the others.
+    if (!this.reportTimer) {
+      this.reportTimer = window.setTimeout(function () { self.flushParts(); }, REPORT_MS);
+    }
+  };
+
+  DirectUpload.prototype.flushParts = function () {
+    var self = this;
+    this.reportTimer = null;
+    var reported = this.newlyDone.splice(0);
+    if (!reported.length) { return; }
+    postJson(this.env, this.status.report_url, { parts: reported }).then(function (reply) {
+      if (reply.code !== 200) { self.newlyDone = reported.concat(self.newlyDone); }
+    }, function () { self.newlyDone = reported.concat(self.newlyDone); });
   };
 
   /* Every part is at the provider: sign and send the completion, then report it. */

@@ -12,7 +12,8 @@ from storage.resumable import PART_SIZE
 from tests.storage.conftest import md5_of, pseudo_random_bytes
 from tests.storage.test_storage_browser_drag_drop import drop_files
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("through_backoffice")]  # direct: test_storage_browser_direct_uploads
 
 WORDS = {
     "en": ("connection lost, retrying (attempt 1)", "paused", "The back-office did not answer.",
