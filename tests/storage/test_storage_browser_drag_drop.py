@@ -1,8 +1,9 @@
 """The real file browser in chromium, with STORAGE_BROWSER_UPLOAD_ROUTE=through-backoffice (the
 direct route is tested in test_storage_browser_direct_uploads): a dropped file goes to storage
-in 1 MiB parts, each forwarded by the web request that carries it, with a bar for the part and one for the whole
-file, and shows up in the folder; a failed upload is resumed with one click; a reloaded page
-takes an unfinished upload up again at the provider's next part when the file is dropped again."""
+in 1 MiB parts, each forwarded by the web request that carries it, with a bar for the part and
+one for the whole file, and shows up in the folder; a failed upload is resumed with one click;
+a reloaded page takes an unfinished upload up again at the provider's next part when the file
+is dropped again."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Browser uploads part by part (STORAGE_BROWSER_UPLOAD_ROUTE=through-backoffice): each part is forwarded to the real sandbox by the request that
-carries it, nothing is written to the web node's disk, and a bad part (out of order, twice, the
-wrong size, for a closed upload) is refused with the part the provider expects, changing
-nothing."""
+"""Browser uploads part by part (STORAGE_BROWSER_UPLOAD_ROUTE=through-backoffice): each part is
+forwarded to the real sandbox by the request that carries it, nothing is written to the web
+node's disk, and a bad part (out of order, twice, the wrong size, for a closed upload) is
+refused with the part the provider expects, changing nothing."""
 
 from __future__ import annotations
 
