@@ -48,11 +48,21 @@ from storage.services.counts import uploads_by_state
 from storage.services.details import FileDetails
 from storage.services.direct_reconcile import cancel_provider_task, reconcile_direct_uploads
 from storage.services.direct_uploads import (
+    SignatureRefused,
+    SignedRequest,
+    body_text,
     browser_part_size,
+    finish_upload,
     goes_direct,
+    ids_text,
     parts_in_flight,
+    report_failure,
+    report_progress,
+    sign_form,
+    sign_stage,
     start_direct_upload,
     storage_origins,
+    uuid_text,
 )
 from storage.services.direct_uploads import part_count as direct_part_count
 from storage.services.extensions import (
@@ -190,6 +200,16 @@ __all__ = [
     "cancel_provider_task",
     "reconcile_direct_uploads",
     "goes_direct",
+    "SignatureRefused",
+    "SignedRequest",
+    "body_text",
+    "finish_upload",
+    "ids_text",
+    "report_failure",
+    "report_progress",
+    "sign_form",
+    "sign_stage",
+    "uuid_text",
     "storage_origins",
     "browser_part_size",
     "parts_in_flight",

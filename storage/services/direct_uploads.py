@@ -37,7 +37,7 @@ from backoffice.annotations import StaffUser
 from backoffice.operations.provider import ProviderNotConfigured
 from backoffice.security.audit import record
 from console.models import Service
-from console.services import storage_access
+from console.services import StorageAccess, storage_access
 from storage import paths, rules, signing
 from storage.client import NotFound, StorageError, StorageProtocolError
 from storage.client.answers import theme_colours_of
@@ -257,9 +257,10 @@ def sign_stage(pk: int, stage: str, parts: Iterable[Mapping[str, Any]] = (),
         raise SignatureRefused("stage", gettext(
             "The stage must be form, initiate, upload or complete."))
     wanted = _checked_parts(task, parts)
+    access = storage_access(task.service)
     return [
         _signed(task, {"x-svc-multi-stage": "upload", "x-svc-multi-uuid": task.uuid,
-                       "x-svc-part-id": str(part_id)}, md5, clock, part=part_id)
+                       "x-svc-part-id": str(part_id)}, md5, clock, part=part_id, access=access)
         for part_id, md5 in wanted
     ]
 
@@ -288,8 +289,8 @@ def _checked_parts(task: UploadTask, parts: Iterable[Mapping[str, Any]]) -> list
 
 
 def _signed(task: UploadTask, headers: dict[str, str], md5: str, clock: float,
-            part: int | None = None) -> SignedRequest:
-    access = storage_access(task.service)
+            part: int | None = None, access: StorageAccess | None = None) -> SignedRequest:
+    access = access or storage_access(task.service)
     uri = signing.encode_uri(f"/{access.bucket}{task.target_path}")
     # Set back so that the provider's 30-minute window closes `lifetime` seconds from now.
     date = signing.http_date(clock - (PROVIDER_DATE_WINDOW_S - signature_lifetime_s()))

@@ -16,8 +16,8 @@ from django.http import JsonResponse
 from django.views.decorators.http import require_POST
 
 from backoffice.annotations import StaffRequest
+from storage import services
 from storage.models import UploadTask
-from storage.services import direct_uploads
 from storage.views.access import MANAGE, needs
 from storage.views.uploads import _task_or_404, status_json
 
@@ -51,16 +51,16 @@ def upload_sign(request: StaffRequest, pk: int) -> JsonResponse:
     task = _direct_task(request, pk)
     body = _body(request)
     if body is None:
-        return _refusal("body", direct_uploads.body_text(), 400)
+        return _refusal("body", services.body_text(), 400)
     stage = body.get("stage")
     try:
         if body.get("parts_done"):
-            direct_uploads.report_progress(task.pk, parts=_ids(body.get("parts_done")))
+            services.report_progress(task.pk, parts=_ids(body.get("parts_done")))
         if stage == "form":
             return JsonResponse({"ok": True, "stage": stage,
-                                 **direct_uploads.sign_form(task.pk)})
-        signed = direct_uploads.sign_stage(task.pk, str(stage or ""), _parts(body.get("parts")))
-    except direct_uploads.SignatureRefused as refusal:
+                                 **services.sign_form(task.pk)})
+        signed = services.sign_stage(task.pk, str(stage or ""), _parts(body.get("parts")))
+    except services.SignatureRefused as refusal:
         return _refusal(refusal.field, refusal.message, refusal.status)
     return JsonResponse({"ok": True, "stage": stage,
                          "requests": [request_.as_json() for request_ in signed]})
@@ -68,9 +68,9 @@ def upload_sign(request: StaffRequest, pk: int) -> JsonResponse:
 
 def _ids(value: object) -> list[int]:
     if not isinstance(value, list):
-        raise direct_uploads.SignatureRefused("parts_done", direct_uploads.ids_text())
+        raise services.SignatureRefused("parts_done", services.ids_text())
     if not all(isinstance(item, int) and not isinstance(item, bool) for item in value):
-        raise direct_uploads.SignatureRefused("parts_done", direct_uploads.ids_text())
+        raise services.SignatureRefused("parts_done", services.ids_text())
     return value
 
 
@@ -78,7 +78,7 @@ def _parts(value: object) -> list[dict[str, Any]]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise direct_uploads.SignatureRefused("parts", direct_uploads.ids_text())
+        raise services.SignatureRefused("parts", services.ids_text())
     return [item if isinstance(item, dict) else {} for item in value]
 
 
@@ -94,21 +94,21 @@ def upload_report(request: StaffRequest, pk: int) -> JsonResponse:
     task = _direct_task(request, pk)
     body = _body(request)
     if body is None:
-        return _refusal("body", direct_uploads.body_text(), 400)
+        return _refusal("body", services.body_text(), 400)
     try:
         uuid = body.get("uuid")
         if uuid is not None and not isinstance(uuid, str):
-            raise direct_uploads.SignatureRefused("uuid", direct_uploads.uuid_text())
+            raise services.SignatureRefused("uuid", services.uuid_text())
         if uuid is not None or body.get("parts"):
-            task = direct_uploads.report_progress(
+            task = services.report_progress(
                 task.pk, uuid=uuid, parts=_ids(body.get("parts") or []))
         if isinstance(body.get("refusal"), dict):
-            task = direct_uploads.report_failure(task.pk, body["refusal"])
+            task = services.report_failure(task.pk, body["refusal"])
         elif body.get("done") is True:
             answer = body.get("answer")
-            task = direct_uploads.finish_upload(
+            task = services.finish_upload(
                 task.pk, replaced=body.get("replaced") is True,
                 answer=answer if isinstance(answer, dict) else None)
-    except direct_uploads.SignatureRefused as refusal:
+    except services.SignatureRefused as refusal:
         return _refusal(refusal.field, refusal.message, refusal.status)
     return JsonResponse({"ok": True, "upload": status_json(task)})

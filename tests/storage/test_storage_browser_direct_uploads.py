@@ -158,7 +158,7 @@ def test_an_expired_signature_is_renewed_by_the_page_on_its_own(
     settings.STORAGE_DIRECT_SIGNATURE_LIFETIME_S = 5
     page = direct_page()
     traffic = ProviderTraffic(page, provider.info["storage_url"])
-    held = []
+    held: list[object] = []
 
     def hold_first_initiate(route):
         # The first initiate waits past its signature's life before it leaves the browser.
