@@ -204,3 +204,21 @@ def wait_for(find, timeout: float = 30.0):
             return found
         time.sleep(0.2)
     raise AssertionError("not reached in time")
+
+
+def test_an_upload_the_provider_refused_is_resumed_with_one_click(
+        direct_page, provider, sandbox_storage):
+    page = direct_page()
+    provider.add_fault(service="storage", path="/inbox/refused.bin", method="PUT",
+                       action="status", status=400,
+                       body={"code": 40000000, "msg": "refused for the test", "id": "t"},
+                       times=1)
+    data = pseudo_random_bytes(3 * MIB + 10)
+    drop_files(page, ("refused.bin", data))
+    page.wait_for_selector('.upload-item[data-state="failed"]', timeout=60_000)
+    item = page.locator(".upload-item").first
+    assert "refused for the test" in item.inner_text()
+    assert "refused for the test" in UploadTask.objects.get().error
+    item.locator("[data-resume]").click()
+    page.wait_for_selector('.upload-item[data-state="done"]', timeout=60_000)
+    assert sandbox_storage.head("/inbox/refused.bin").md5 == md5_of(data)
