@@ -11,12 +11,14 @@ from datetime import timedelta
 
 import pytest
 import requests
+from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from backoffice.celery import collect_beat_schedule
 from backoffice.models import AuditEntry
+from console.models import Service
 from console.services import default_service
 from storage import services
 from storage.client import MultipartNotFound
@@ -235,3 +237,13 @@ def test_a_form_upload_keeps_its_preprocessing_and_shows_the_theme_colours(
     assert (done["result"]["width"], done["result"]["file_type"]) == (40, "PNG")
     assert [c["css"] for c in done["result"]["colours"]] == ["#c81e1e", "#1428dc"]
     assert sandbox_storage.head("/img/c.png").type == "file"
+
+
+def test_an_upload_into_a_service_you_may_not_use_is_403_and_nothing_is_opened(
+        direct, manager_client):
+    team = Group.objects.create(name="Videos team")
+    videos = Service.objects.create(name="videos-bucket", operator="o", operator_password="p")
+    videos.groups.set([team])
+    answer = open_upload(manager_client, "v.mp4", 10, service="videos-bucket")
+    assert answer.status_code == 403
+    assert not UploadTask.objects.exists()
