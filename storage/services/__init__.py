@@ -209,6 +209,7 @@ __all__ = [
     "report_progress",
     "sign_form",
     "sign_stage",
+    "signature_lifetime_s",
     "uuid_text",
     "storage_origins",
     "browser_part_size",

@@ -10,6 +10,7 @@ what the person may write), 404 (not their upload) or 409 (the upload's state).
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from django.http import JsonResponse
@@ -46,8 +47,8 @@ def upload_sign(request: StaffRequest, pk: int) -> JsonResponse:
     `{"stage": "form"}` → `{"ok", "stage", "url", "fields": {policy, authorization},
     "expires_at"}`; `{"stage": "initiate" | "complete"}` and `{"stage": "upload", "parts":
     [{"id", "md5"}, ...]}` → `{"ok", "stage", "requests": [{"method", "url", "headers",
-    "part"?}, ...]}`. `parts_done` (part ids the provider took since the last call) may ride
-    along, saving a report."""
+    "part"?}, ...], "expires_at"}`. `parts_done` (part ids the provider took since the last
+    call) may ride along, saving a report."""
     task = _direct_task(request, pk)
     body = _body(request)
     if body is None:
@@ -63,7 +64,8 @@ def upload_sign(request: StaffRequest, pk: int) -> JsonResponse:
     except services.SignatureRefused as refusal:
         return _refusal(refusal.field, refusal.message, refusal.status)
     return JsonResponse({"ok": True, "stage": stage,
-                         "requests": [request_.as_json() for request_ in signed]})
+                         "requests": [request_.as_json() for request_ in signed],
+                         "expires_at": int(time.time()) + services.signature_lifetime_s()})
 
 
 def _ids(value: object) -> list[int]:
