@@ -183,6 +183,7 @@
 
   DirectUpload.prototype.start = function () {
     this.item.sender = this;
+    this.item.apply(this.status);  // drawn again now that this page is sending it
     if (this.status.state !== "uploading") { this.release(); return; }
     if (this.status.method === "form") { this.sendForm(0); } else { this.initiate(0); }
   };

@@ -89,10 +89,14 @@ def test_dropped_files_go_straight_to_the_storage_service_parts_at_once(
                       delay_ms=400)
     big = pseudo_random_bytes(4 * MIB + 321)
     drop_files(page, ("big.bin", big), ("note.txt", b"a small note"))
+    item = page.locator(".upload-item", has_text="/inbox/big.bin")
+    page.wait_for_function("(bar) => bar.value > 0 && bar.value < 100",
+                           arg=item.locator('[data-leg="overall"] progress').element_handle(),
+                           timeout=60_000)
+    assert WORDS[language]["again"] not in item.inner_text()  # this page is sending it
     page.wait_for_function(
         """() => document.querySelectorAll('.upload-item[data-state="done"]').length === 2""",
         timeout=60_000)
-    item = page.locator(".upload-item", has_text="/inbox/big.bin")
     assert WORDS[language]["done"] in item.inner_text()
     assert "100%" in item.locator('[data-leg="overall"]').inner_text()
     assert sandbox_storage.head("/inbox/big.bin").md5 == md5_of(big)
