@@ -158,11 +158,6 @@ def part_length(task: UploadTask, part_id: int) -> int:
     return max(0, min(task.part_size, task.size - part_id * task.part_size))
 
 
-def file_url(task: UploadTask) -> str:
-    access = storage_access(task.service)
-    return access.url + signing.encode_uri(f"/{access.bucket}{task.target_path}")
-
-
 def start_direct_upload(
     service: Service, *, target_path: str, original_name: str, size: int,
     content_type: str | None, options: UploadOptions, user: StaffUser | None = None,
