@@ -271,6 +271,18 @@
       this.active += 1;
       this.sendPart(this.queue.shift(), 0);
     }
+    this.prefetch();
+  };
+
+  /* Hash and sign the next parts while the ones in flight are sent, so that a free slot does
+   * not wait for them. A failure here is met again, and shown, when the part's turn comes. */
+  DirectUpload.prototype.prefetch = function () {
+    var self = this;
+    if (this.signing || this.stopped) { return; }
+    var unsigned = this.queue.filter(function (id) { return !self.signed[id]; });
+    if (unsigned.length && this.queue.length - unsigned.length < this.status.in_flight) {
+      this.signatureFor(unsigned[0]).catch(function () { return null; });
+    }
   };
 
   /* The signed request of part `id`: from the last batch, or a new batch for the next parts
