@@ -395,6 +395,22 @@ STORAGE_UPLOAD_PARTS_IN_FLIGHT = env.int("STORAGE_UPLOAD_PARTS_IN_FLIGHT", 4, mi
 # reason; a part request without an answer this long counts as failed (static/storage).
 STORAGE_UPLOAD_PAUSE_S = env.int("STORAGE_UPLOAD_PAUSE_S", 120, minimum=1)
 STORAGE_UPLOAD_PART_TIMEOUT_S = env.int("STORAGE_UPLOAD_PART_TIMEOUT_S", 60, minimum=1)
+# Browser uploads: `direct` sends the file from the browser straight to the storage service
+# with requests the back-office signs (FORM API up to the resumable threshold, signed REST
+# parts above it); `through-backoffice` keeps the path through the web nodes, for networks
+# where browsers cannot reach the provider (docs/decisions.md, "Direct browser uploads").
+STORAGE_BROWSER_UPLOAD_ROUTE = env.choice("STORAGE_BROWSER_UPLOAD_ROUTE",
+                                          ("direct", "through-backoffice"), "direct")
+# Part size of direct uploads (a multiple of 1 MiB up to 50 MiB, the provider's rule).
+STORAGE_DIRECT_PART_SIZE = env.int("STORAGE_DIRECT_PART_SIZE", 4 * 1024 * 1024,
+                                   minimum=1024 * 1024, maximum=50 * 1024 * 1024)
+# How long a signature handed to the browser is taken by the provider, in seconds.
+STORAGE_DIRECT_SIGNATURE_LIFETIME_S = env.int("STORAGE_DIRECT_SIGNATURE_LIFETIME_S", 900,
+                                              minimum=5, maximum=1800)
+# A direct upload neither reported nor found complete at the provider this long after its
+# last sign of life is shown as abandoned, and its unfinished provider task is cancelled.
+STORAGE_DIRECT_UPLOAD_ABANDON_S = env.int("STORAGE_DIRECT_UPLOAD_ABANDON_S", 6 * 3600,
+                                          minimum=60)
 
 # /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it does not exist.
 METRICS_TOKEN = env.str("METRICS_TOKEN")

@@ -31,6 +31,8 @@ INSTALLED_APPS = [
 ]
 MIDDLEWARE = [
     "sandbox.core.middleware.ServiceRoutingMiddleware",
+    # Injected faults answer with CORS headers too (a page must see them, not a blocked call).
+    "sandbox.storage.cors.FaultAnswerCors",
     "sandbox.core.middleware.FaultInjectionMiddleware",
 ]
 ROOT_URLCONF = "sandbox.core.control_urls"

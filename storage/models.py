@@ -98,6 +98,9 @@ class UploadTask(models.Model):
         DONE = "done", _("done")
         FAILED = "failed", _("failed")
         CANCELLED = "cancelled", _("cancelled")
+        # A direct upload the browser started and never reported, past the configured time
+        # (storage.services.direct_reconcile); the provider's unfinished task is cancelled.
+        ABANDONED = "abandoned", _("abandoned")
 
     service = models.ForeignKey(
         "console.Service", verbose_name=_("service"), on_delete=models.PROTECT, related_name="+")
@@ -112,6 +115,14 @@ class UploadTask(models.Model):
     # Sent by the browser part by part through whichever web node takes each request, with
     # no copy anywhere on our side (`source` is empty); no worker runs these.
     direct = models.BooleanField(_("sent from the browser"), default=False)
+    # Sent by the browser straight to the provider with requests the back-office signed
+    # (storage.services.direct_uploads): no byte passes through a web node.
+    to_provider = models.BooleanField(_("sent straight to the provider"), default=False)
+    # Bytes of every part but the last (direct uploads choose theirs; 1 MiB otherwise).
+    part_size = models.PositiveIntegerField(_("part size"), default=1_048_576)
+    # Parts of a direct upload the browser reported as taken by the provider, in any order;
+    # a reloaded page sends only the others (the provider has no call that lists them).
+    parts_done = models.JSONField(_("parts received"), default=list, blank=True)
     options = models.JSONField(_("options"), default=dict, blank=True)
     uuid = models.CharField(_("provider task"), max_length=36, blank=True)
     next_part = models.IntegerField(_("next part"), default=0)

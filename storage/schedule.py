@@ -19,4 +19,11 @@ BEAT_SCHEDULE = {
         "schedule": 3600.0,
         "options": {"expires": 3500},
     },
+    "storage-reconcile-direct-uploads": {
+        # Direct uploads the browser never reported: done if the provider holds the file,
+        # abandoned (and the provider's task cancelled) after STORAGE_DIRECT_UPLOAD_ABANDON_S.
+        "task": "storage.tasks.reconcile_direct_uploads",
+        "schedule": 300.0,
+        "options": {"expires": 290},
+    },
 }

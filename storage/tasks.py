@@ -47,3 +47,11 @@ def delete_folder_tree(deletion_id: int) -> str:
 def transfer_folder(job_id: int) -> str:
     """Copy or move a folder with everything in it (a FolderTransfer staff confirmed)."""
     return services.run_folder_transfer(job_id).state
+
+
+@shared_task(acks_late=True)
+def reconcile_direct_uploads() -> dict[str, int]:
+    """Direct browser uploads started and never reported: done when the provider holds the
+    file, abandoned after the configured time (their provider task cancelled)."""
+    outcome = services.reconcile_direct_uploads()
+    return {"done": outcome.done, "abandoned": outcome.abandoned}

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from storage.views import files, folders, transfers, uploads
+from storage.views import direct, files, folders, transfers, uploads
 
 app_name = "storage"
 
@@ -23,6 +23,8 @@ urlpatterns = [
     path("uploads/new/", uploads.upload_create, name="upload_create"),
     path("uploads/<int:pk>/", uploads.upload_status, name="upload_status"),
     path("uploads/<int:pk>/parts/<int:part_id>/", uploads.upload_part, name="upload_part"),
+    path("uploads/<int:pk>/sign/", direct.upload_sign, name="upload_sign"),
+    path("uploads/<int:pk>/report/", direct.upload_report, name="upload_report"),
     path("uploads/<int:pk>/resume/", uploads.upload_resume, name="upload_resume"),
     path("uploads/<int:pk>/cancel/", uploads.upload_cancel, name="upload_cancel"),
 ]

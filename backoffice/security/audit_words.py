@@ -182,6 +182,8 @@ ACTIONS: dict[str, tuple[Promise, Promise]] = {
                       gettext_lazy("The metadata of %(object)s changed.")),
     "file.secret": (gettext_lazy("File secret set or removed"),
                     gettext_lazy("The secret of %(object)s was set or removed.")),
+    "file.upload": (gettext_lazy("File uploaded from the browser"),
+                    gettext_lazy("%(object)s was uploaded from the browser.")),
 }
 
 

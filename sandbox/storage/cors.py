@@ -86,6 +86,23 @@ def allowing(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpRespons
     return wrapped
 
 
+class FaultAnswerCors:
+    """Middleware around the fault injection: an injected answer on the storage port (a
+    status, a late answer) carries the same CORS headers as the port's own answers, so that a
+    page sees the injected refusal rather than a blocked request."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        response = self.get_response(request)
+        origin = request.headers.get("Origin", "")
+        if getattr(request, "sandbox_service", "") == "storage" and origin and \
+                "Access-Control-Allow-Origin" not in response and allows(origin):
+            decorate(response, origin)
+        return response
+
+
 def preflight(request: HttpRequest, origin: str) -> HttpResponseBase:
     if not allows(origin):
         return StorageError(form_errors.BAD_REQUEST,

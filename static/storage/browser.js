@@ -1,4 +1,6 @@
-/* The storage file browser: drag-and-drop uploads sent in 1 MiB parts, each forwarded to the
+/* The storage file browser: drag-and-drop uploads sent straight to the storage service with
+ * signed requests (direct.js), or, with STORAGE_BROWSER_UPLOAD_ROUTE=through-backoffice, in
+ * 1 MiB parts, each forwarded to the
  * provider by whichever web node receives it (so nothing waits on one node's disk), with two
  * progress bars per file (the part on the wire, measured by XMLHttpRequest, and the whole file
  * as the provider confirmed it), Resume/Discard after a failure, and row selection.
@@ -278,7 +280,9 @@
     var url = this.status ? this.status.resume_url : this.node.dataset.resumeUrl;
     postJson(url).then(function (status) {
       self.apply(status);
-      if (status.direct && self.sender) { self.sender(status.next_part); } else { self.poll(); }
+      if (self.sender && self.sender.resumeWith) {
+        self.sender.resumeWith(status);  // a direct upload: this page still holds the file
+      } else if (status.direct && self.sender) { self.sender(status.next_part); } else { self.poll(); }
     });
   };
 
@@ -423,6 +427,11 @@
       .then(function (reply) {
         if (reply.code !== 201) { item.refused(errorsText(reply.answer, reply.code), again); finished(); return; }
         item.apply(reply.answer.upload);
+        if (reply.answer.upload.route === "direct") {
+          // Straight to the storage service with signed requests (direct.js).
+          window.StorageDirect.send(file, item, reply.answer.upload, finished, directEnv);
+          return;
+        }
         sendParts(file, item, reply.answer.upload, finished);
       })
       .catch(function () {
@@ -430,6 +439,11 @@
         finished();
       });
   }
+
+  var directEnv = {
+    csrfToken: csrfToken, text: text, formatBytes: formatBytes, errorsText: errorsText,
+    pauseAfterMs: PAUSE_AFTER_MS, partTimeoutMs: PART_TIMEOUT_MS, retryMs: RETRY_MS
+  };
 
   function sendParts(file, item, status, finished) {
     var partSize = status.part_size;
@@ -569,7 +583,8 @@
         return;
       }
       item.node.querySelector(".upload-name .muted").textContent +=
-        " · " + (info.resumable ? text("inParts", "in 1 MiB parts") : text("onePut", "in one request"));
+        " · " + (info.resumable ? text("inParts", "in parts of %s").replace("%s", formatBytes(info.part_size))
+          : text("onePut", "in one request"));
       item.setState("sending", text("sending", "sending"));
       waiting.push({ file: files[index], item: item });
     });

@@ -64,6 +64,11 @@ def parse_theme_colours(response: requests.Response) -> tuple[ThemeColour, ...] 
     return tuple(_theme_colour(item, index) for index, item in enumerate(items))
 
 
+def theme_colours_of(items: list[Any]) -> tuple[ThemeColour, ...]:
+    """The `colors` list of an upload answer (a FORM API result the page passed on)."""
+    return tuple(_theme_colour(item, index) for index, item in enumerate(items))
+
+
 def _theme_colour(item: Any, index: int) -> ThemeColour:
     colour = item.get("color") if isinstance(item, dict) else None
     count = item.get("count") if isinstance(item, dict) else None

@@ -47,6 +47,26 @@ from storage.services.browsing import (
 from storage.services.connection import mirrored_services, storage_client
 from storage.services.counts import uploads_by_state
 from storage.services.details import FileDetails
+from storage.services.direct_reconcile import cancel_provider_task, reconcile_direct_uploads
+from storage.services.direct_uploads import (
+    SignatureRefused,
+    SignedRequest,
+    body_text,
+    browser_part_size,
+    finish_upload,
+    goes_direct,
+    ids_text,
+    parts_in_flight,
+    report_failure,
+    report_progress,
+    sign_form,
+    sign_stage,
+    signature_lifetime_s,
+    start_direct_upload,
+    storage_origins,
+    uuid_text,
+)
+from storage.services.direct_uploads import part_count as direct_part_count
 from storage.services.extensions import (
     FileAction,
     file_actions_for,
@@ -196,6 +216,26 @@ __all__ = [
     "search_page",
     "set_secret",
     "start_browser_upload",
+    "start_direct_upload",
+    "cancel_provider_task",
+    "reconcile_direct_uploads",
+    "goes_direct",
+    "SignatureRefused",
+    "SignedRequest",
+    "body_text",
+    "finish_upload",
+    "ids_text",
+    "report_failure",
+    "report_progress",
+    "sign_form",
+    "sign_stage",
+    "signature_lifetime_s",
+    "signature_lifetime_s",
+    "uuid_text",
+    "storage_origins",
+    "browser_part_size",
+    "parts_in_flight",
+    "direct_part_count",
     "storage_client",
     "sync_tree",
     "unregister_file_action",

@@ -112,7 +112,7 @@ def start_browser_upload(
     with transaction.atomic():
         unfinished = (
             UploadTask.objects.select_for_update()
-            .filter(service=service, direct=True, target_path=target, size=size,
+            .filter(service=service, direct=True, to_provider=False, target_path=target, size=size,
                     original_name=original_name, state__in=OPEN)
             .order_by("-created_at")
             .first()
@@ -146,7 +146,7 @@ def receive_part(
     its new next part (-1 and state `done` after the last). Raises PartRefused."""
     with transaction.atomic():
         task = UploadTask.objects.select_for_update().select_related("service").get(
-            pk=pk, direct=True)
+            pk=pk, direct=True, to_provider=False)
         _check_part(task, part_id, data)
         outcome = _forward(task, part_id, data, client)
         values = {**outcome.values, "updated_at": timezone.now()}

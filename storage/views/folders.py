@@ -175,6 +175,7 @@ def browser(request: StaffRequest) -> HttpResponse:
         contact=ProviderContact.objects.filter(service="storage").first(),
         last_sync=SyncRun.objects.filter(service=service, state=SyncRun.State.COMPLETED).first(),
         threshold=services.resumable_threshold(),
+        direct_route=services.goes_direct(),
         script_config={
             "folder": folder,
             "service": service.name,
@@ -188,7 +189,13 @@ def browser(request: StaffRequest) -> HttpResponse:
             "sizeTexts": services.size_texts(),
         },
     )
-    return render(request, "storage/browser.html", context)
+    response = render(request, "storage/browser.html", context)
+    if services.goes_direct():
+        # The page sends files straight to this service's storage address (and its fallback
+        # line): CSP's connect-src lets it reach those, and no other provider.
+        response._csp_update = {  # type: ignore[attr-defined]  # django-csp reads it
+            "connect-src": services.storage_origins(service)}
+    return response
 
 
 @needs(MANAGE)

@@ -58,10 +58,11 @@ def status_json(task: UploadTask) -> JSONObject:
         "resumable": task.resumable,
         "next_part": task.next_part,
         "direct": task.direct,
-        "part_size": PART_SIZE,
+        "part_size": task.part_size if task.to_provider else PART_SIZE,
         "part_url": reverse("storage:upload_part", args=[task.pk, 0])[: -len("0/")]
-        if task.direct
+        if task.direct and not task.to_provider
         else "",
+        **(_direct_json(task) if task.to_provider else {}),
         "error": task.error,
         "result": task.result,
         "can_resume": task.state == UploadTask.State.FAILED,
@@ -73,6 +74,20 @@ def status_json(task: UploadTask) -> JSONObject:
         "created_at": formats.date_format(timezone.localtime(task.created_at), "Y-m-d H:i")
         if task.created_at
         else "",
+    }
+
+
+def _direct_json(task: UploadTask) -> JSONObject:
+    """What the page needs to send a direct upload itself (storage.views.direct)."""
+    return {
+        "route": "direct",
+        "method": "multipart" if task.resumable else "form",
+        "sign_url": reverse("storage:upload_sign", args=[task.pk]),
+        "report_url": reverse("storage:upload_report", args=[task.pk]),
+        "parts": services.direct_part_count(task) if task.resumable else 1,
+        "uuid": task.uuid,
+        "parts_done": list(task.parts_done),
+        "in_flight": services.parts_in_flight(),
     }
 
 
@@ -156,7 +171,8 @@ def _judge_name(
 ) -> dict[str, Any]:
     """One dropped file as the page shows it, before asking the provider what is there."""
     entry: dict[str, Any] = {"name": name, "path": None, "exists": False, "error": "",
-                             "resumable": services.goes_resumable(size, options)}
+                             "resumable": services.goes_resumable(size, options),
+                             "part_size": services.browser_part_size(size)}
     if size > MAX_UPLOAD_BYTES:
         entry["error"] = _too_large_text(name)
         return entry
@@ -193,7 +209,10 @@ def upload_create(request: StaffRequest) -> JsonResponse:
     if not size_text.isdigit():
         errors["size"] = [gettext("The file size must be a whole number of bytes.")]
     if errors:
-        return _bad_request(errors)
+        refusal = _bad_request(errors)
+        if services.is_private(request.POST.get("folder", "")):
+            refusal.status_code = 403  # outside what anyone may write from the page
+        return refusal
     size = int(size_text)
     options = form.options()
     problem = _size_problem(name, size, options)
@@ -203,10 +222,20 @@ def upload_create(request: StaffRequest) -> JsonResponse:
         target = paths.join(form.cleaned_data["folder"], name, field="file_name")
     except rules.RuleViolation as violation:
         return _bad_request({"name": [problem_text(p) for p in violation.problems]})
-    task = services.start_browser_upload(
-        page_service(request), target_path=target, original_name=name, size=size,
-        content_type=request.POST.get("content_type"), options=options, user=request.user,
-    )
+    start = services.start_direct_upload if services.goes_direct() else \
+        services.start_browser_upload
+    try:
+        task = start(
+            page_service(request), target_path=target, original_name=name, size=size,
+            content_type=request.POST.get("content_type"), options=options, user=request.user,
+        )
+    except services.PrivatePath as private:
+        # Outside what anyone may write from the page: refused before anything is signed.
+        forbidden = _bad_request({"folder": [error_text(private, target)]})
+        forbidden.status_code = 403
+        return forbidden
+    except (services.StorageError, ProviderNotConfigured) as failure:
+        return _bad_request({"__all__": [error_text(failure, target)]})
     return JsonResponse({"ok": True, "upload": status_json(task)}, status=201)
 
 
@@ -295,6 +324,8 @@ def upload_cancel(request: StaffRequest, pk: int) -> HttpResponse:
             return JsonResponse({"ok": False, "confirmation": confirmation_json(question)})
         return confirmation_page(request, question)
     done = services.cancel_upload(task.pk)
+    if done:
+        services.cancel_provider_task(task)  # a direct upload's parts at the provider
     task.refresh_from_db()
     if _wants_json(request):
         return JsonResponse(status_json(task), status=200 if done else 409)
@@ -378,7 +409,8 @@ def script_texts() -> dict[str, str]:
         "resume": pgettext("storage", "Resume"),
         "discard": pgettext("storage", "Discard"),
         "retry": gettext("Send again"),
-        "inParts": gettext("in 1 MiB parts"),
+        # %s is a size, such as "4 MiB".
+        "inParts": gettext("in parts of %s"),
         "onePut": gettext("in one request"),
         "networkError": gettext("The connection to the back-office was lost."),
         "refused": gettext("Refused:"),
@@ -394,6 +426,7 @@ def script_texts() -> dict[str, str]:
         "retrying": gettext("connection lost, retrying (attempt %s)"),
         "paused": gettext("paused"),
         "noAnswer": gettext("The back-office did not answer."),
+        "providerLost": gettext("The connection to the storage service was lost."),
         "busy": gettext("The storage service is busy."),
         "timedOut": gettext("No answer within %s seconds."),
     }

@@ -10,9 +10,10 @@ PostgreSQL (the test database), one Redis and one sandbox. Everything goes throu
 One test, in order: /ready 200; an SMS import uploaded through one node, confirmed through the
 other and sent by the other host's worker, every number exactly once at the sandbox; a top-up
 order placed through the API and settled by a callback that lands on the other node; a 5 MiB
-browser upload whose parts land on both nodes and which completes after host A's web and
-worker are killed and its VAR_DIR deleted; /ready 503 naming the worker while both workers are
-down, 200 after; /metrics through nginx (401 without the token); the standby beat taking over.
+direct browser upload signed by both nodes, its bytes sent straight to the provider, which
+completes after host A's web and worker are killed and its VAR_DIR deleted; /ready 503
+naming the worker while both workers are down, 200 after; /metrics through nginx (401 without
+the token); the standby beat taking over.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from tests.sandbox_process import ROOT
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 NGINX = Path("/usr/sbin/nginx")
-PART = 1_048_576
+PART = 1_048_576  # the file is cut in the part size the upload names
 HOSTS = {"a": "127.0.0.2", "b": "127.0.0.3"}
 PASSWORD = "multi-host-Pass-2026"
 
@@ -188,6 +189,7 @@ def cluster(tmp_path: Path, provider, redis_url, postgres, django_user_model) ->
         "LOG_FORMAT": "json", "METRICS_TOKEN": "scrape", "GUNICORN_WORKERS": "2",
         "TOPUP_CALLBACK_ALLOWED_IPS": "127.0.0.1", "TOPUP_FIRST_CHECK_S": "600",
         "FILE_STORAGE": "bucket", "STORAGE_RESUMABLE_THRESHOLD": str(PART),
+        "STORAGE_BROWSER_UPLOAD_ROUTE": "direct", "STORAGE_DIRECT_PART_SIZE": str(PART),
         "SMS_API_URL": info["sms_api_url"], "SMS_TOKEN": info["sms"]["token"],
         "TRAFFIC_URL": info["traffic_url"], "TOPUP_APPKEY": info["topup"]["appkey"],
         "TOPUP_APPSECRET": info["topup"]["appsecret"], "STORAGE_URL": info["storage_url"],
@@ -235,24 +237,25 @@ def logged_in(cluster: Cluster) -> requests.Session:
     return session
 
 
-def send_part(session: requests.Session, cluster: Cluster, upload: dict, part_id: int,
-              data: bytes) -> requests.Response:
-    chunk = data[part_id * PART:(part_id + 1) * PART]
-    return session.post(cluster.url(f"{upload['part_url']}{part_id}/"), data=chunk, timeout=60,
-                        headers={"Content-Type": "application/octet-stream"})
-
-
-def send_part_as_the_page(session: requests.Session, cluster: Cluster, upload: dict,
-                          part_id: int, data: bytes) -> requests.Response:
-    """Send a part, and again after a gateway error, as the page's script does: with a node
-    just gone, nginx may have no live upstream for a moment (it marks a node down for
-    `fail_timeout` after one failure, and a loaded machine can make the other time out)."""
+def as_the_page(session: requests.Session, cluster: Cluster, url: str,
+                body: dict) -> requests.Response:
+    """A signing or report request, sent again after a gateway error as the page's script
+    does: with a node just gone, nginx may have no live upstream for a moment (it marks a node
+    down for `fail_timeout` after one failure, and a loaded machine can make the other time
+    out)."""
     for _ in range(5):
-        answer = send_part(session, cluster, upload, part_id, data)
+        answer = session.post(cluster.url(url), json=body, timeout=60)
         if answer.status_code not in (502, 503, 504):
+            assert answer.status_code == 200, answer.text
             return answer
         time.sleep(2)
-    return answer
+    raise AssertionError(f"{url}: no node answered")
+
+
+def to_provider(signed: dict, body: bytes = b"") -> requests.Response:
+    """A signed request, sent as the browser sends it: straight to the storage service."""
+    return requests.request(signed["method"], signed["url"], headers=signed["headers"],
+                            data=body, timeout=60)
 
 
 NODE_OF = {address: host for host, address in HOSTS.items()}
@@ -357,28 +360,43 @@ def test_two_hosts_behind_nginx(cluster: Cluster, provider) -> None:
     # --- a top-up order placed through the API, settled by a callback on the other node ---
     settle_a_topup_order_through_the_other_node(cluster, provider)
 
-    # --- a 5 MiB browser upload: parts through both nodes, then host A dies ---------------
+    # --- a 5 MiB direct browser upload: signed by both nodes, sent straight to the provider,
+    #     finished through host B after host A's web and worker die -------------------------
     session = logged_in(cluster)
     data = pseudo_random_bytes(5 * PART)
     opened = session.post(cluster.url("/storage/uploads/new/"), timeout=30,
                           data={"folder": "/multi", "name": "five.bin", "size": str(len(data))})
     assert opened.status_code == 201, opened.text
     upload = opened.json()["upload"]
-    served_by = []
-    for part_id in range(3):
-        answer = send_part(session, cluster, upload, part_id, data)
-        assert answer.status_code == 200, answer.text
-        served_by.append(answer.headers["X-Upstream"])
+    assert (upload["route"], upload["method"]) == ("direct", "multipart")
+    size = upload["part_size"]
+    chunks = [data[start:start + size] for start in range(0, len(data), size)]
+    served_by = [opened.headers["X-Upstream"]]
+    initiate = as_the_page(session, cluster, upload["sign_url"], {"stage": "initiate"})
+    served_by.append(initiate.headers["X-Upstream"])
+    answer = to_provider(initiate.json()["requests"][0])
+    assert answer.status_code == 204, answer.text
+    reported = as_the_page(session, cluster, upload["report_url"],
+                           {"uuid": answer.headers["x-svc-multi-uuid"]})
+    served_by.append(reported.headers["X-Upstream"])
+    first = as_the_page(session, cluster, upload["sign_url"], {"stage": "upload", "parts": [
+        {"id": 0, "md5": md5_of(chunks[0])}]})
+    served_by.append(first.headers["X-Upstream"])
+    assert to_provider(first.json()["requests"][0], chunks[0]).status_code == 204
     assert {address.split(":")[0] for address in served_by} == set(HOSTS.values())
     cluster.kill("web-a")
     cluster.kill("worker-a")
     shutil.rmtree(cluster.tmp / "host-a" / "var")
-    for part_id in (3, 4):
-        answer = send_part_as_the_page(session, cluster, upload, part_id, data)
-        assert answer.status_code == 200, answer.text
-        assert answer.headers["X-Upstream"].endswith(f"{HOSTS['b']}:{cluster.web_port}") or \
-            HOSTS["b"] in answer.headers["X-Upstream"]
-    assert answer.json()["upload"]["state"] == "done"
+    rest = as_the_page(session, cluster, upload["sign_url"], {"stage": "upload", "parts_done": [0],
+                       "parts": [{"id": n, "md5": md5_of(chunks[n])}
+                                 for n in range(1, len(chunks))]})
+    for signed in rest.json()["requests"]:
+        assert to_provider(signed, chunks[signed["part"]]).status_code == 204
+    complete = as_the_page(session, cluster, upload["sign_url"], {"stage": "complete"})
+    assert to_provider(complete.json()["requests"][0]).status_code == 201
+    done = as_the_page(session, cluster, upload["report_url"], {"done": True})
+    assert HOSTS["b"] in done.headers["X-Upstream"]
+    assert done.json()["upload"]["state"] == "done"
     assert storage_client(default_service()).head("/multi/five.bin").md5 == md5_of(data)
 
     # --- /ready: 503 naming the worker when both workers are down, 200 after --------------
@@ -396,7 +414,8 @@ def test_two_hosts_behind_nginx(cluster: Cluster, provider) -> None:
     scraped = requests.get(cluster.url("/metrics"), headers={"Authorization": "Bearer scrape"},
                            timeout=10)
     assert scraped.status_code == 200
-    assert 'backoffice_provider_calls_total{endpoint="PUT multipart-upload"' in scraped.text
+    # Host B's own call: the HEAD that checked the direct upload before it was recorded done.
+    assert 'backoffice_provider_calls_total{endpoint="HEAD"' in scraped.text
     assert requests.get(cluster.url("/metrics"), timeout=10).status_code == 401
 
     # --- the standby beat takes over when the active one is killed -----------------------

@@ -159,3 +159,10 @@ def parts_one_after_the_other(settings: Any) -> None:
     """The upload-flow tests describe parts sent in order (their saved progress, a fault after
     the third part); sending parts at once has its own tests, which raise the setting."""
     settings.STORAGE_UPLOAD_PARTS_IN_FLIGHT = 1
+
+
+@pytest.fixture
+def through_backoffice(settings) -> None:
+    """Browser uploads take the path through the back-office (STORAGE_BROWSER_UPLOAD_ROUTE),
+    which stays supported for networks where browsers cannot reach the provider."""
+    settings.STORAGE_BROWSER_UPLOAD_ROUTE = "through-backoffice"

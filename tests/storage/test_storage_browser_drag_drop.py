@@ -1,7 +1,9 @@
-"""The real file browser in chromium: a dropped file goes to storage in 1 MiB parts, each
-forwarded by the web request that carries it, with a bar for the part and one for the whole
-file, and shows up in the folder; a failed upload is resumed with one click; a reloaded page
-takes an unfinished upload up again at the provider's next part when the file is dropped again."""
+"""The real file browser in chromium, with STORAGE_BROWSER_UPLOAD_ROUTE=through-backoffice (the
+direct route is tested in test_storage_browser_direct_uploads): a dropped file goes to storage
+in 1 MiB parts, each forwarded by the web request that carries it, with a bar for the part and
+one for the whole file, and shows up in the folder; a failed upload is resumed with one click;
+a reloaded page takes an unfinished upload up again at the provider's next part when the file
+is dropped again."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from storage.models import UploadTask
 from storage.resumable import PART_SIZE
 from tests.storage.conftest import md5_of, pseudo_random_bytes
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("through_backoffice")]
 
 DROP = """(files) => {
   const transfer = new DataTransfer();
@@ -57,7 +60,7 @@ def test_dropped_files_are_uploaded_with_progress_and_appear_in_the_folder(brows
 
     item = page.locator(".upload-item", has_text="/inbox/dropped.bin")
     item.wait_for()
-    assert "in 1 MiB parts" in item.inner_text()
+    assert "in parts of 1.0 MiB" in item.inner_text()
     overall_bar = item.locator('[data-leg="overall"] progress')
     page.wait_for_function("(bar) => bar.value > 0 && bar.value < 100",
                            arg=overall_bar.element_handle(), timeout=60_000)

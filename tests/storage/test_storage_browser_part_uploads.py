@@ -1,7 +1,7 @@
-"""Browser uploads part by part: each part is forwarded to the real sandbox by the request that
-carries it, nothing is written to the web node's disk, and a bad part (out of order, twice, the
-wrong size, for a closed upload) is refused with the part the provider expects, changing
-nothing."""
+"""Browser uploads part by part (STORAGE_BROWSER_UPLOAD_ROUTE=through-backoffice): each part is
+forwarded to the real sandbox by the request that carries it, nothing is written to the web
+node's disk, and a bad part (out of order, twice, the wrong size, for a closed upload) is
+refused with the part the provider expects, changing nothing."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from storage.models import UploadTask
 from storage.resumable import PART_SIZE
 from tests.storage.conftest import md5_of, pseudo_random_bytes
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("through_backoffice")]
 
 CREATE = reverse("storage:upload_create")
 

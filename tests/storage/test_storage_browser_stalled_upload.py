@@ -12,7 +12,9 @@ from storage.resumable import PART_SIZE
 from tests.storage.conftest import md5_of, pseudo_random_bytes
 from tests.storage.test_storage_browser_drag_drop import drop_files
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              # The direct route's version: test_storage_browser_direct_uploads.
+              pytest.mark.usefixtures("through_backoffice")]
 
 WORDS = {
     "en": ("connection lost, retrying (attempt 1)", "paused", "The back-office did not answer.",

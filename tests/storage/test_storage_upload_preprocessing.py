@@ -74,7 +74,7 @@ def test_the_back_office_and_the_provider_take_the_same_colour_formats():
 
 
 def test_a_browser_upload_keeps_and_shows_its_theme_colours(manager_client, provider,
-                                                           media_root):
+                                                           media_root, through_backoffice):
     data = png()
     response = manager_client.post(CREATE, {"folder": "/img", "name": "c.png",
                                             "size": str(len(data)), "extract_colours": "on",
@@ -91,7 +91,7 @@ def test_a_browser_upload_keeps_and_shows_its_theme_colours(manager_client, prov
 
 
 def test_a_processing_string_is_applied_by_the_provider(manager_client, provider, media_root,
-                                                        sandbox_storage):
+                                                        sandbox_storage, through_backoffice):
     data = png(40, 20)
     upload = manager_client.post(CREATE, {"folder": "/img", "name": "t.png",
                                           "size": str(len(data)),

@@ -27,7 +27,7 @@ def local_copies(media_root) -> list:
 
 
 def test_opening_an_upload_keeps_nothing_locally_and_queues_nothing(
-    manager_client, provider, media_root, django_capture_on_commit_callbacks
+    manager_client, provider, media_root, django_capture_on_commit_callbacks, through_backoffice
 ):
     with django_capture_on_commit_callbacks(execute=False) as queued:
         response = manager_client.post(CREATE, {
