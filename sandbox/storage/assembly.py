@@ -9,6 +9,8 @@
 - the running whole-file MD5 of each task's file. After every accepted part a background thread
   hashes the new bytes (from the part still in memory, while the client is busy with its next
   part), so completion neither reads the whole file again nor makes the client wait for it.
+  In parallel mode parts come in any order: the thread hashes on from the file whenever the
+  parts placed from the start run further without a gap.
 
 The running MD5 is only a head start: completion hashes whatever it does not cover yet, which
 is the whole file when the sandbox was restarted since the parts arrived.
@@ -36,6 +38,8 @@ class _Running:
         self.lock = threading.Lock()
         self.md5 = hashlib.md5()
         self.covered = 0
+        # Parallel mode: part id -> size of the parts placed so far (under _registry_lock).
+        self.arrived: dict[int, int] = {}
 
     def advance(self, path: Path, upto: int) -> None:
         """Hash the file on to byte `upto`; FileNotFoundError when it is gone or shorter."""
@@ -139,6 +143,31 @@ def follow(task_uuid: str, offset: int, chunks: list[bytes]) -> None:
     with _registry_lock:
         running = _running.setdefault(task_uuid, _Running())
     _hasher.submit(_feed_quietly, running, disk.task_file(task_uuid), offset, chunks)
+
+
+def placed(task_uuid: str, part_id: int, size: int, part_size: int) -> None:
+    """A part of a parallel upload is in the task's file: once the parts from the start run
+    without a gap further than the running MD5 covers, hash on (in the background, from the
+    file, which the page cache still holds) to the end of that run."""
+    # Not under running.lock, which the hasher holds while it reads: `covered` is only where
+    # to start looking, and advancing to a point already covered does nothing.
+    with _registry_lock:
+        running = _running.setdefault(task_uuid, _Running())
+        running.arrived[part_id] = size
+        upto = running.covered
+        while (following := upto // part_size) in running.arrived:
+            upto = following * part_size + running.arrived[following]
+            if running.arrived[following] < part_size:
+                break  # the last part
+    if upto > running.covered:
+        _hasher.submit(_advance_quietly, running, disk.task_file(task_uuid), upto)
+
+
+def _advance_quietly(running: _Running, path: Path, upto: int) -> None:
+    try:
+        running.advance(path, upto)
+    except OSError:
+        pass  # expired or reset meanwhile; a completion would hash again and say so
 
 
 def _feed_quietly(running: _Running, path: Path, offset: int, chunks: list[bytes]) -> None:

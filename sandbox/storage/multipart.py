@@ -398,14 +398,16 @@ def claim_part(task: MultipartTask, part_id: int, received: Received) -> None:
     except IntegrityError:
         raise duplicate(part_id) from None
     try:
-        disk.keep_part(received, task.uuid, part_id)
+        disk.place_part(received, task.uuid, part_id * task.part_size)
     except FileNotFoundError:
         MultipartPart.objects.filter(task_id=task.pk, part_id=part_id).delete()
         raise gone(task) from None
+    assembly.placed(task.uuid, part_id, received.size, task.part_size)
 
 
 def complete_unordered(task: MultipartTask, multi_md5: str) -> tuple[bool, int]:
-    """Join the parts of a parallel upload, once ids 0..n-1 all arrived; (created?, length)."""
+    """Install a parallel upload's file, once ids 0..n-1 all arrived (each was placed in the
+    file as it came); (created?, length)."""
     with assembly.exclusive(task.uuid):
         sizes = dict(MultipartPart.objects.filter(task_id=task.pk)
                      .values_list("part_id", "size"))
@@ -427,16 +429,15 @@ def complete_unordered(task: MultipartTask, multi_md5: str) -> tuple[bool, int]:
                                f"the parts hold {length} bytes, x-svc-multi-length said "
                                f"{task.total_length}")
         try:
-            received = disk.concatenate(disk.part_file(task.uuid, part_id)
-                                        for part_id in range(count))
+            md5 = assembly.whole_md5(task.uuid, length)
+            check_whole_md5(multi_md5, md5)
+            # A second name, as in sequential mode: a refused commit discards only it.
+            received = Received(disk.second_name(disk.task_file(task.uuid)), length, md5)
         except FileNotFoundError:
             raise gone(task) from None
-        try:
-            check_whole_md5(multi_md5, received.md5)
-        except StorageError:
-            received.discard()
-            raise
-        return install(task, received), length
+        created = install(task, received)
+        assembly.forget(task.uuid)
+        return created, length
 
 
 def cancel(raw_uuid: str, bucket: str, path: str) -> None:
