@@ -118,7 +118,8 @@ class UploadTask(models.Model):
     # Sent by the browser straight to the provider with requests the back-office signed
     # (storage.services.direct_uploads): no byte passes through a web node.
     to_provider = models.BooleanField(_("sent straight to the provider"), default=False)
-    # Bytes of every part but the last (direct uploads choose theirs; 1 MiB otherwise).
+    # Bytes of every part but the last (direct uploads choose theirs; a worker's task in parallel
+    # mode 4 MiB; 1 MiB otherwise).
     part_size = models.PositiveIntegerField(_("part size"), default=1_048_576)
     # Parts of a direct upload the browser reported as taken by the provider, in any order;
     # a reloaded page sends only the others (the provider has no call that lists them).

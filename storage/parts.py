@@ -33,9 +33,9 @@ GAP_BLOCK = 256 * 1024
 READER_NICENESS = 10
 
 
-def part_count(length: int) -> int:
-    """Number of 1 MiB parts (the last may be shorter) for `length` bytes."""
-    return -(-length // PART_SIZE)
+def part_count(length: int, part_size: int = PART_SIZE) -> int:
+    """Number of parts of `part_size` (the last may be shorter) for `length` bytes."""
+    return -(-length // part_size)
 
 
 def _lower_priority() -> None:
@@ -61,7 +61,8 @@ class Part:
 
 
 class PartReader:
-    """Parts of a seekable file of `length` bytes; a context manager that stops its worker.
+    """Parts of `part_size` bytes of a seekable file of `length` bytes; a context manager that
+    stops its worker.
 
     `take(n)` returns part n (waiting for it if the worker has not finished it, or reading it
     now); `read_ahead(n)` starts reading part n early, best called once the part before it is
@@ -70,9 +71,11 @@ class PartReader:
     as given, so the file is hashed once (per part) instead of twice.
     """
 
-    def __init__(self, file: IO[bytes], length: int, *, known_md5: str | None = None) -> None:
+    def __init__(self, file: IO[bytes], length: int, *, part_size: int = PART_SIZE,
+                 known_md5: str | None = None) -> None:
         self.length = length
-        self.count = part_count(length)
+        self.part_size = part_size
+        self.count = part_count(length, part_size)
         self._file = file
         self._known_md5 = known_md5
         self._whole = hashlib.md5()
@@ -126,8 +129,8 @@ class PartReader:
     # --- on the worker thread ---
 
     def _read(self, part_id: int) -> Part:
-        start = part_id * PART_SIZE
-        size = min(PART_SIZE, self.length - start)
+        start = part_id * self.part_size
+        size = min(self.part_size, self.length - start)
         if self._known_md5 is None:
             self._hash_gap(start)
         self._file.seek(start)

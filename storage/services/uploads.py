@@ -333,7 +333,7 @@ class _Lease:
 
     def parts(self, state: ResumableState) -> None:
         self.save(uuid=state.uuid or "", next_part=state.next_part_id, bytes_sent=state.bytes_sent,
-                  parallel=state.parallel)
+                  parallel=state.parallel, part_size=state.part_size)
 
     def bytes(self, sent: int) -> None:
         """Progress of a whole-file PUT, saved at most twice a second."""
@@ -412,7 +412,7 @@ def _transfer(
     if task.resumable:
         state = ResumableState(
             uuid=task.uuid or None, next_part_id=task.next_part, bytes_sent=task.bytes_sent,
-            parallel=task.parallel,
+            parallel=task.parallel, part_size=task.part_size,
         )
         status = resumable_upload(
             client,

@@ -11,10 +11,16 @@ from django.core.exceptions import ImproperlyConfigured
 
 from backoffice.env import StrictEnv
 from storage.client import StorageClient
-from storage.resumable import ALL_PARTS_SENT, PART_SIZE, ResumableState, resumable_upload
+from storage.resumable import (
+    ALL_PARTS_SENT,
+    PARALLEL_PART_SIZE,
+    PART_SIZE,
+    ResumableState,
+    resumable_upload,
+)
 from tests.storage.conftest import md5_of, pseudo_random_bytes
 
-DATA = pseudo_random_bytes(PART_SIZE * 9 + 12_345)  # ten parts
+DATA = pseudo_random_bytes(PARALLEL_PART_SIZE * 9 + 12_345)  # ten parts in parallel mode
 
 
 class Crash(Exception):
@@ -68,6 +74,8 @@ def test_parts_go_several_at_once_in_parallel_mode(client):
                               parts_in_flight=4)
     assert status == 201
     assert client.initiate_headers["x-svc-multi-disorder"] == "true"
+    assert client.initiate_headers["x-svc-multi-part-size"] == str(PARALLEL_PART_SIZE)
+    assert state.part_size == PARALLEL_PART_SIZE
     assert 1 < client.most_in_flight <= 4
     assert state.parallel and state.next_part_id == ALL_PARTS_SENT
     assert saved[-1] == ALL_PARTS_SENT
@@ -79,7 +87,8 @@ def test_one_part_in_flight_keeps_the_in_order_mode(client):
     state = ResumableState()
     resumable_upload(client, "/par/ordered.bin", io.BytesIO(DATA), state=state)
     assert "x-svc-multi-disorder" not in client.initiate_headers
-    assert client.most_in_flight == 1 and not state.parallel
+    assert "x-svc-multi-part-size" not in client.initiate_headers
+    assert client.most_in_flight == 1 and not state.parallel and state.part_size == PART_SIZE
     assert stored(client, "/par/ordered.bin") == DATA
 
 
@@ -98,7 +107,7 @@ def test_a_crash_mid_upload_resumes_at_the_lowest_part_not_confirmed(client):
                          on_progress=save_then_die, parts_in_flight=4)
     saved = persisted[-1]
     assert saved.parallel and saved.uuid and 3 <= saved.next_part_id < 10
-    assert saved.bytes_sent == saved.next_part_id * PART_SIZE
+    assert saved.bytes_sent == saved.next_part_id * PARALLEL_PART_SIZE
     status = resumable_upload(client, "/par/crash.bin", io.BytesIO(DATA), state=saved,
                               parts_in_flight=4, known_md5=md5_of(DATA))
     assert status == 201
@@ -150,4 +159,5 @@ def test_the_upload_worker_sends_parts_at_once_and_saves_the_mode(provider, medi
     done = run_upload(task.pk)
     assert done is not None and done.state == UploadTask.State.DONE, done and done.error
     assert done.parallel and done.next_part == ALL_PARTS_SENT
+    assert done.part_size == PARALLEL_PART_SIZE  # saved, so a resume reads the same parts
     assert services.storage_client(default_service()).head("/par/worker.bin").md5 == md5_of(DATA)
