@@ -395,6 +395,9 @@ STORAGE_UPLOAD_PARTS_IN_FLIGHT = env.int("STORAGE_UPLOAD_PARTS_IN_FLIGHT", 4, mi
 # reason; a part request without an answer this long counts as failed (static/storage).
 STORAGE_UPLOAD_PAUSE_S = env.int("STORAGE_UPLOAD_PAUSE_S", 120, minimum=1)
 STORAGE_UPLOAD_PART_TIMEOUT_S = env.int("STORAGE_UPLOAD_PART_TIMEOUT_S", 60, minimum=1)
+# A folder deletion, copy or move still waiting for a worker this long lost its message (the
+# broker was down): the sweep sends it again (storage.services.job_lease).
+STORAGE_FOLDER_JOB_STALE_S = env.int("STORAGE_FOLDER_JOB_STALE_S", 60, minimum=1)
 
 # /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it does not exist.
 METRICS_TOKEN = env.str("METRICS_TOKEN")

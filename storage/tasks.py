@@ -47,3 +47,10 @@ def delete_folder_tree(deletion_id: int) -> str:
 def transfer_folder(job_id: int) -> str:
     """Copy or move a folder with everything in it (a FolderTransfer staff confirmed)."""
     return services.run_folder_transfer(job_id).state
+
+
+@shared_task(acks_late=True)
+def resume_folder_jobs() -> int:
+    """Beat job: send folder deletions, copies and moves whose message or worker was lost to
+    a worker again."""
+    return len(services.resume_folder_jobs())
