@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from backoffice.annotations import StaffUser
@@ -141,6 +142,10 @@ def _delete_tree(deletion: FolderDeletion, lease: job_lease.Lease) -> None:
             files, folders = _tree(client, root)
         except NotFound:
             files, folders = [], []  # gone already: nothing left to do but say so
+        if deletion.claims > 1:
+            # Taken over from a run that died: the files it deleted after its last saved step
+            # are gone too, and count (a file removed meanwhile counts as deleted anyway).
+            lease.write(files_done=Greatest(F("files_done"), deletion.files_total - len(files)))
         purge = PurgeList(lease, service, root, deletion.purge_paths, still_there=files)
         for start in range(0, len(files), PROGRESS_EVERY):
             step = files[start:start + PROGRESS_EVERY]

@@ -23,6 +23,7 @@ from collections import deque
 from typing import Any
 
 from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from backoffice.annotations import StaffUser
@@ -254,6 +255,8 @@ def _transfer(job: FolderTransfer, lease: job_lease.Lease) -> int:
         if job.copied_all:
             # A move whose every copy was confirmed by a run that died while deleting: what
             # is still at the source is deleted, nothing is copied again.
+            lease.write(files_removed=Greatest(F("files_removed"),
+                                               job.files_copied - len(files)))
             run.delete_sources(files, folders)
         else:
             lease.write(files_total=len(files))
