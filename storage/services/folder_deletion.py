@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from django.db import transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
@@ -129,7 +130,6 @@ def run_folder_deletion(deletion_id: int) -> FolderDeletion:
         logger.info("folder deletion %s: another run took it over", deletion_id)
         return FolderDeletion.objects.select_related("service").get(pk=deletion_id)
     deletion.refresh_from_db()
-    audit_end(deletion)
     return deletion
 
 
@@ -168,8 +168,13 @@ def _delete_tree(deletion: FolderDeletion, lease: job_lease.Lease) -> None:
     except (StorageError, ProviderNotConfigured, rules.RuleViolation) as failure:
         logger.warning("deleting the folder %s failed: %s", root, failure)
         state, error = FolderDeletion.State.FAILED, error_text(failure, root)
-    if not lease.finish(state=state, error=error, finished_at=timezone.now()):
-        raise job_lease.LeaseLost(deletion.pk)
+    # The end and its audit entry together: a worker killed between them would leave a
+    # finished job whose end is never audited.
+    with transaction.atomic():
+        if not lease.finish(state=state, error=error, finished_at=timezone.now()):
+            raise job_lease.LeaseLost(deletion.pk)
+        deletion.refresh_from_db()
+        audit_end(deletion)
 
 
 def audit_end(deletion: FolderDeletion) -> None:

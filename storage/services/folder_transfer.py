@@ -22,6 +22,7 @@ import logging
 from collections import deque
 from typing import Any
 
+from django.db import transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
@@ -232,19 +233,18 @@ def run_folder_transfer(job_id: int) -> FolderTransfer:
     try:
         if watched:
             with job_lease.Keeper(lease):
-                failed = _transfer(job, lease)
+                _transfer(job, lease)
         else:
-            failed = _transfer(job, lease)
+            _transfer(job, lease)
     except job_lease.LeaseLost:
         logger.info("folder %s %s: another run took it over", job.kind, job_id)
         return FolderTransfer.objects.select_related("service", "created_by").get(pk=job_id)
     job.refresh_from_db()
-    audit_end(job, failed)
     return job
 
 
-def _transfer(job: FolderTransfer, lease: job_lease.Lease) -> int:
-    """Copy (and for a move, then delete) what is left; the number of failures."""
+def _transfer(job: FolderTransfer, lease: job_lease.Lease) -> None:
+    """Copy (and for a move, then delete) what is left, then end the job."""
     run: _Run | None = None
     state, error = FolderTransfer.State.COMPLETED, ""
     try:
@@ -274,10 +274,14 @@ def _transfer(job: FolderTransfer, lease: job_lease.Lease) -> int:
     except (StorageError, ProviderNotConfigured, rules.RuleViolation) as failure:
         logger.warning("folder %s of %s failed: %s", job.kind, job.source, failure)
         state, error = FolderTransfer.State.FAILED, error_text(failure, job.source)
-    if not lease.finish(state=state, error=error, failures=run.failures if run else [],
-                        finished_at=timezone.now()):
-        raise job_lease.LeaseLost(job.pk)
-    return run.failed if run else 0
+    # The end and its audit entry together: a worker killed between them would leave a
+    # finished job whose end is never audited.
+    with transaction.atomic():
+        if not lease.finish(state=state, error=error, failures=run.failures if run else [],
+                            finished_at=timezone.now()):
+            raise job_lease.LeaseLost(job.pk)
+        job.refresh_from_db()
+        audit_end(job, run.failed if run else 0)
 
 
 def audit_end(job: FolderTransfer, failed: int) -> None:
