@@ -131,6 +131,23 @@ def test_a_second_delivery_leaves_a_held_job_alone_and_a_dead_runs_job_is_taken_
     assert AuditEntry.objects.filter(action="folder.delete_tree.end").count() == 1
 
 
+@pytest.mark.django_db
+def test_a_long_deletion_announces_its_files_as_it_goes_and_keeps_none_back(
+        full_folder, monkeypatch):
+    from storage.services import folder_deletion, job_purge
+
+    # Steps of 5 files, announced once 4 are listed: 600 and 20 in production.
+    monkeypatch.setattr(folder_deletion, "PROGRESS_EVERY", 5)
+    monkeypatch.setattr(job_purge, "ANNOUNCE_EVERY", 4)
+    deletion = services.start_folder_deletion(default_service(), "/job", 16, None)
+    finished = services.run_folder_deletion(deletion.pk)
+
+    assert (finished.state, finished.files_done, finished.purge_paths) == ("completed", 16, [])
+    counts = PurgeRequest.objects.order_by("pk").values_list("url_count", flat=True)
+    assert list(counts) == [5, 5, 5, 1]  # one domain without versions: a URL a file
+    assert purged_paths() == sorted(FILES)
+
+
 @pytest.fixture
 def source(provider, sandbox_storage):
     upload(sandbox_storage, SOURCE[:10])
