@@ -411,6 +411,9 @@ STORAGE_DIRECT_SIGNATURE_LIFETIME_S = env.int("STORAGE_DIRECT_SIGNATURE_LIFETIME
 # last sign of life is shown as abandoned, and its unfinished provider task is cancelled.
 STORAGE_DIRECT_UPLOAD_ABANDON_S = env.int("STORAGE_DIRECT_UPLOAD_ABANDON_S", 6 * 3600,
                                           minimum=60)
+# A folder deletion, copy or move still waiting for a worker this long lost its message (the
+# broker was down): the sweep sends it again (storage.services.job_lease).
+STORAGE_FOLDER_JOB_STALE_S = env.int("STORAGE_FOLDER_JOB_STALE_S", 60, minimum=1)
 
 # /metrics answers only with `Authorization: Bearer <METRICS_TOKEN>`; unset, it does not exist.
 METRICS_TOKEN = env.str("METRICS_TOKEN")

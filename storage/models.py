@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -239,7 +240,24 @@ class UsageSnapshot(models.Model):
         return f"{self.day}: {self.used_bytes} bytes"
 
 
-class FolderDeletion(models.Model):
+class LeasedJob(models.Model):
+    """What a folder job's sweep needs (storage.services.job_lease): the lease of the worker
+    running it (renewed by a heartbeat; a dead worker's runs out and the sweep hands the job to
+    another), how many runs took it, and the paths deleted whose edge URLs are not yet
+    announced for purging (kept here so that a run that dies does not lose them)."""
+
+    queued_at = models.DateTimeField(_("sent to the workers"), default=timezone.now,
+                                     editable=False)
+    lease_token = models.CharField(_("lease"), max_length=32, blank=True, editable=False)
+    lease_until = models.DateTimeField(_("lease until"), null=True, blank=True, editable=False)
+    claims = models.PositiveIntegerField(_("runs"), default=0, editable=False)
+    purge_paths = models.JSONField(_("paths to purge"), default=list, blank=True, editable=False)
+
+    class Meta:
+        abstract = True
+
+
+class FolderDeletion(LeasedJob):
     """A folder deleted with everything in it, by a worker: files first, then the folders
     from the deepest up, then the folder itself. `files_total` is the count staff were asked
     about; `files_done` and `folders_done` are the progress the page shows.
@@ -280,7 +298,7 @@ class FolderDeletion(models.Model):
         return self.state in (self.State.COMPLETED, self.State.FAILED)
 
 
-class FolderTransfer(models.Model):
+class FolderTransfer(LeasedJob):
     """A folder copied or moved with everything in it, by a worker, file by file (the
     provider copies and moves single files only).
 
@@ -313,6 +331,10 @@ class FolderTransfer(models.Model):
     files_copied = models.PositiveIntegerField(_("files copied"), default=0)
     files_removed = models.PositiveIntegerField(_("source files deleted"), default=0)
     failures = models.JSONField(_("failures"), default=list, blank=True)
+    # Where a run that died stopped: the last source file whose copy was confirmed (saved with
+    # the progress), and whether every copy was (a move's deleting phase had begun).
+    copied_up_to = models.CharField(max_length=PATH_LENGTH, blank=True, editable=False)
+    copied_all = models.BooleanField(default=False, editable=False)
     error = models.TextField(_("error"), blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("asked by"),
                                    on_delete=models.SET_NULL, null=True, related_name="+")

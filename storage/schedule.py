@@ -13,6 +13,14 @@ BEAT_SCHEDULE = {
         "schedule": 120.0,
         "options": {"expires": 110},
     },
+    "storage-resume-folder-jobs": {
+        # Every 15 s (job_lease.SWEEP_EVERY_S): with the 20 s lease of a watched run, a killed
+        # worker's folder job goes on within 35 s; one whose message was lost is sent again
+        # STORAGE_FOLDER_JOB_STALE_S (60 s) after it was asked for.
+        "task": "storage.tasks.resume_folder_jobs",
+        "schedule": 15.0,
+        "options": {"expires": 14},
+    },
     "storage-record-usage": {
         # The day's usage for the dashboard's chart; hourly, so a day keeps a late reading.
         "task": "storage.tasks.record_usage",

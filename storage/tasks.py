@@ -55,3 +55,10 @@ def reconcile_direct_uploads() -> dict[str, int]:
     file, abandoned after the configured time (their provider task cancelled)."""
     outcome = services.reconcile_direct_uploads()
     return {"done": outcome.done, "abandoned": outcome.abandoned}
+
+
+@shared_task(acks_late=True)
+def resume_folder_jobs() -> int:
+    """Beat job: send folder deletions, copies and moves whose message or worker was lost to
+    a worker again."""
+    return len(services.resume_folder_jobs())

@@ -7,7 +7,8 @@ Each use case lives in a small module of its own; this module gathers them:
 - publishing: `publish`, `retry`, `preview`, `blocking_errors`,
   `secret_changed_since_publish` (`delivery.services.publishing`; the console target in
   `delivery.services.console_target`);
-- purge: `request_manual_purge`, `purge_file_urls` (the storage hook), `send_purge`,
+- purge: `request_manual_purge`, `purge_file_urls` and `purge_files_urls` (the storage
+  hooks, one file or a folder job's files), `send_purge`,
   `due_purges`, `domains_of_urls` (`delivery.services.purging`);
 - the console's refreshes: `refresh_rules`, `preheat`, `refresh_site` and their input checks
   (`delivery.services.refreshing`), and the operation list with the provider's progress,
@@ -93,6 +94,7 @@ from delivery.services.purging import (
     file_urls,
     parse_urls,
     purge_file_urls,
+    purge_files_urls,
     request_manual_purge,
     resend_purges,
     send_purge,
@@ -199,6 +201,7 @@ __all__ = [
     "publish",
     "retry",
     "purge_file_urls",
+    "purge_files_urls",
     "purged_today",
     "purges_of",
     "purges_per_day",

@@ -243,6 +243,52 @@ def purge_file_urls(path: str, source: str = PurgeSource.AUTOMATIC, *,
     return request
 
 
+def purge_files_urls(paths: Sequence[str], source: str, *, service: Service,
+                     folder: str = "") -> list[PurgeRequest]:
+    """Record and queue the purge of many files' URLs (a storage folder job's files, on every
+    domain of its service) in as few requests as the API allows: each holds up to
+    MAX_URLS_PER_MINUTE URLs, and a file's URLs stay in one request. `folder` is what the
+    history names them by. Each is sent after the current transaction commits, and waits its
+    turn in the minute's window as any automatic purge does."""
+    makers = _url_makers(service)
+    if not makers:
+        return []
+    domains = [domain for domain, _base, _separator, _names in makers]
+    batches: list[list[str]] = [[]]
+    for path in dict.fromkeys(paths):  # once each, in their order
+        urls = [url for _domain, base, separator, names in makers
+                for url in _with_versions(rules.edge_url(base, path), separator, names)]
+        if batches[-1] and len(batches[-1]) + len(urls) > MAX_URLS_PER_MINUTE:
+            batches.append([])
+        batches[-1].extend(urls[:MAX_URLS_PER_MINUTE])
+    requests = []
+    for urls in batches:
+        if urls:
+            request = _record(source=source, urls=urls, domains=domains, path=folder)
+            enqueue_purge(request.pk)
+            requests.append(request)
+    return requests
+
+
+def _url_makers(service: Service) -> list[tuple[Domain, str, str, list[str]]]:
+    """Per domain of the service with a link address: (domain, base URL, version separator,
+    version names), read once for a whole batch of files."""
+    makers = []
+    for domain in service.domains.order_by("-from_environment", "name"):
+        try:
+            base = delivery_base_url(domain)
+        except ProviderNotConfigured:
+            continue
+        names = list(ImageVersion.objects.filter(domain=domain).order_by("name")
+                     .values_list("name", flat=True))
+        makers.append((domain, base, DeliverySettings.for_domain(domain).separator, names))
+    return makers
+
+
+def _with_versions(url: str, separator: str, names: list[str]) -> list[str]:
+    return [url, *(f"{url}{separator}{name}" for name in names)]
+
+
 def send_purge(pk: int) -> PurgeRequest | None:
     """Send a stored purge (task and beat entry point). PurgeWindowFull when there is no room
     yet (the row stays as it was); None when the row is final or taken by another worker."""

@@ -5,6 +5,7 @@ Pages, tasks, commands and other apps call these names; the work lives in small 
 create, run, resume), `upload_housekeeping` (recovering stalled uploads, removing orphan
 copies), `browser_uploads` (a browser's upload, part by part through any web node),
 `browsing` (a page of a folder), `transfers` and `folder_transfer` (copy, move and rename),
+`folder_jobs` (the sweep of folder jobs, over `job_lease` and `job_purge`),
 `mirror` (the StoredFile mirror and its sync) and `extensions`
 (signals and file actions for other apps; see its docstring for the contracts).
 `StorageError` (any refusal or failure of the provider) and its `NotFound` are exported too, so
@@ -74,6 +75,8 @@ from storage.services.extensions import (
     file_metadata_changed,
     file_replaced,
     file_uploaded,
+    files_deleted,
+    files_replaced,
     register_file_action,
     registered_file_actions,
     unregister_file_action,
@@ -100,6 +103,7 @@ from storage.services.folder_deletion import (
     run_folder_deletion,
     start_folder_deletion,
 )
+from storage.services.folder_jobs import resume_folder_jobs
 from storage.services.folder_transfer import (
     failure_error,
     run_folder_transfer,
@@ -186,6 +190,8 @@ __all__ = [
     "file_details",
     "file_metadata_changed",
     "file_replaced",
+    "files_deleted",
+    "files_replaced",
     "file_uploaded",
     "goes_resumable",
     "is_file",
@@ -199,6 +205,7 @@ __all__ = [
     "read_page",
     "receive_part",
     "recover_stalled_uploads",
+    "resume_folder_jobs",
     "refresh_mirror",
     "TreeCount", "count_tree", "run_folder_deletion", "start_folder_deletion",
     "TRANSFER_KINDS", "Plan", "TargetExists", "TransferKind", "TransferRefused",

@@ -17,6 +17,12 @@ because the provider has already done it.
   deleted at its old path (its URLs now answer 404): the signal then also carries
   `moved_to`, the new path. A copy or move onto an existing file sends `file_replaced` for
   the target.
+- `files_deleted(path, paths, moved_to)` and `files_replaced(path, paths)`: the files of a
+  folder job (a folder deleted, copied or moved with everything in it), announced together, a
+  few hundred at a time, so that their edge URLs are purged in as few requests as the purge
+  API allows rather than one each; `path` is then the job's folder and `moved_to` the folder
+  a move took them to (None for a deletion). A folder job sends these, never the single
+  `file_deleted` / `file_replaced`, for its files.
 - `file_metadata_changed(path, option)`: metadata (including the TTL or the secret) changed;
   `option` is `merge`, `replace` or `delete`.
 
@@ -47,6 +53,8 @@ file_uploaded = Signal()
 file_replaced = Signal()
 file_deleted = Signal()
 file_metadata_changed = Signal()
+files_deleted = Signal()
+files_replaced = Signal()
 
 
 def send(signal: Signal, service: Service, path: str, **fields: object) -> None:

@@ -4,7 +4,12 @@ the provider will refuse), then deleted with everything in it by a worker, with 
 The provider removes only empty folders (40300005 directory not empty), so the worker walks
 the tree (live, from the provider), deletes every file, then each folder from the deepest up,
 then the folder itself. The start and the end are audited; the single deletes are not (a
-folder of 10,000 files would bury the log), their count is in the end's entry.
+folder of 10,000 files would bury the log), their count is in the end's entry. The deleted
+files' edge URLs are purged together (`job_purge`), as a single delete purges its file's.
+
+A run holds the job's lease (`job_lease`): a worker killed mid-run is noticed and the sweep
+hands the job to another, which walks what is left and goes on; a job whose message was lost
+is sent again. Deleting is repeatable (a file already gone counts as deleted).
 """
 
 from __future__ import annotations
@@ -14,7 +19,9 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from django.db import transaction
 from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from backoffice.annotations import StaffUser
@@ -26,9 +33,10 @@ from console.models import Service
 from storage import paths, rules
 from storage.client import NotFound, StorageClient, StorageError
 from storage.models import FolderDeletion
-from storage.services import mirror
+from storage.services import job_lease, mirror
 from storage.services.connection import storage_client
 from storage.services.files import target
+from storage.services.job_purge import PurgeList
 from storage.texts import error_text
 
 logger = logging.getLogger(__name__)
@@ -86,68 +94,90 @@ def count_tree(service: Service, path: str, *, client: StorageClient | None = No
 def start_folder_deletion(service: Service, path: str, files: int,
                           by: StaffUser | None) -> FolderDeletion:
     """Record the job, audit its start, and queue it for a worker (audited before it is
-    queued: a worker, or an eager run, may finish it at once)."""
+    queued: a worker, or an eager run, may finish it at once). Should the message be lost
+    (the broker down), the sweep sends it again (`job_lease`)."""
     path = paths.canonical(path, allow_root=False)
     deletion = FolderDeletion.objects.create(service=service, path=path, files_total=files,
                                              created_by=by)
     record("storage", "folder.delete_tree", target=target(service, path), user=by,
            summary=f"folder and its {files} files to be deleted in the background")
-    enqueue("storage.tasks.delete_folder_tree", deletion.pk)
+    enqueue_deletion(deletion.pk)
     return deletion
 
 
+def enqueue_deletion(deletion_id: int, expires: float | None = None) -> None:
+    enqueue("storage.tasks.delete_folder_tree", deletion_id, expires=expires)
+
+
 def run_folder_deletion(deletion_id: int) -> FolderDeletion:
-    """The worker's part; a duplicate delivery of a job already taken does nothing."""
-    taken = FolderDeletion.objects.filter(
-        pk=deletion_id, state=FolderDeletion.State.QUEUED).update(
-        state=FolderDeletion.State.RUNNING)
+    """The worker's part. It takes the job's lease first: a duplicate delivery of a job
+    another run holds (or one already finished) does nothing; a job whose worker died is
+    taken over and goes on with what is left at the provider."""
+    watched = job_lease.watched()
+    lease_for = job_lease.WATCHED_LEASE if watched else job_lease.UNWATCHED_LEASE
+    token = job_lease.claim(FolderDeletion, deletion_id, lease_for)
     deletion = FolderDeletion.objects.select_related("service").get(pk=deletion_id)
-    if not taken:
+    if token is None:
         return deletion
+    lease = job_lease.Lease(FolderDeletion, deletion_id, token, lease_for)
+    try:
+        if watched:
+            with job_lease.Keeper(lease):
+                _delete_tree(deletion, lease)
+        else:
+            _delete_tree(deletion, lease)
+    except job_lease.LeaseLost:
+        logger.info("folder deletion %s: another run took it over", deletion_id)
+        return FolderDeletion.objects.select_related("service").get(pk=deletion_id)
+    deletion.refresh_from_db()
+    return deletion
+
+
+def _delete_tree(deletion: FolderDeletion, lease: job_lease.Lease) -> None:
     service, root = deletion.service, deletion.path
+    state, error = FolderDeletion.State.COMPLETED, ""
     try:
         client = storage_client(service)
         try:
             files, folders = _tree(client, root)
         except NotFound:
             files, folders = [], []  # gone already: nothing left to do but say so
-        pending = 0
-        for path in files:
-            try:
-                client.delete(path)
-            except NotFound:
-                pass  # removed meanwhile: as good as deleted
-            pending += 1
-            if pending == PROGRESS_EVERY:
-                _progress(deletion, files=pending)
-                pending = 0
-        _progress(deletion, files=pending)
+        if deletion.claims > 1:
+            # Taken over from a run that died: the files it deleted after its last saved step
+            # are gone too, and count (a file removed meanwhile counts as deleted anyway).
+            lease.write(files_done=Greatest(F("files_done"), deletion.files_total - len(files)))
+        purge = PurgeList(lease, service, root, deletion.purge_paths, still_there=files)
+        for start in range(0, len(files), PROGRESS_EVERY):
+            step = files[start:start + PROGRESS_EVERY]
+            purge.before_deleting(step)
+            for path in step:
+                try:
+                    client.delete(path)
+                except NotFound:
+                    pass  # removed meanwhile: as good as deleted
+            lease.write(files_done=F("files_done") + len(step))
+            purge.after_deleting()
+        purge.announce()
         for path in [*reversed(folders), root]:
             try:
                 client.remove_folder(path)
             except NotFound:
                 pass
-            _progress(deletion, folders=1)
+            lease.write(folders_done=F("folders_done") + 1)
         mirror.record_gone(service, root)
-        deletion.state = FolderDeletion.State.COMPLETED
     except (StorageError, ProviderNotConfigured, rules.RuleViolation) as failure:
         logger.warning("deleting the folder %s failed: %s", root, failure)
-        deletion.state = FolderDeletion.State.FAILED
-        deletion.error = error_text(failure, root)
-    deletion.finished_at = timezone.now()
-    deletion.save(update_fields=["state", "error", "finished_at"])
-    deletion.refresh_from_db()
-    _audit_end(deletion)
-    return deletion
+        state, error = FolderDeletion.State.FAILED, error_text(failure, root)
+    # The end and its audit entry together: a worker killed between them would leave a
+    # finished job whose end is never audited.
+    with transaction.atomic():
+        if not lease.finish(state=state, error=error, finished_at=timezone.now()):
+            raise job_lease.LeaseLost(deletion.pk)
+        deletion.refresh_from_db()
+        audit_end(deletion)
 
 
-def _progress(deletion: FolderDeletion, *, files: int = 0, folders: int = 0) -> None:
-    if files or folders:
-        FolderDeletion.objects.filter(pk=deletion.pk).update(
-            files_done=F("files_done") + files, folders_done=F("folders_done") + folders)
-
-
-def _audit_end(deletion: FolderDeletion) -> None:
+def audit_end(deletion: FolderDeletion) -> None:
     completed = deletion.state == FolderDeletion.State.COMPLETED
     record("storage", "folder.delete_tree.end", target=target(deletion.service, deletion.path),
            summary=f"{deletion.files_done} files and {deletion.folders_done} folders deleted"

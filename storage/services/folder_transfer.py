@@ -2,10 +2,16 @@
 
 The worker walks the source (every level, page by page), creates the target's folders, then
 copies each file on the provider's side. A move is a copy of everything first; only when every
-copy was confirmed (the provider answered it) are the source's files deleted, each announced
-as deleted so that its edge URLs are purged, then its folders from the deepest up. A copy
-that fails is kept with its path and reason, the others go on, and then nothing of the source
-is deleted: a failed folder move leaves the source complete (docs/decisions.md).
+copy was confirmed (the provider answered it) are the source's files deleted, then its
+folders from the deepest up. A copy that fails is kept with its path and reason, the others go
+on, and then nothing of the source is deleted: a failed folder move leaves the source complete
+(docs/decisions.md). The moved files' edge URLs are purged together (`job_purge`: a few
+requests of up to 600 URLs, not one request a file).
+
+A run holds the job's lease (`job_lease`) and saves with each step's progress the last file
+whose copy was confirmed, the failures so far, and whether every copy was (a move's deleting
+phase): a worker killed mid-run is noticed, and the run the sweep starts goes on from there,
+deleting nothing whose copy is not confirmed.
 
 The start and the end are audited, as for a folder deletion; the single copies are not.
 """
@@ -16,7 +22,9 @@ import logging
 from collections import deque
 from typing import Any
 
+from django.db import transaction
 from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from backoffice.annotations import StaffUser
@@ -29,8 +37,9 @@ from storage import client as storage_errors
 from storage import paths, rules
 from storage.client import FolderExists, NotFound, StorageClient, StorageError
 from storage.models import FolderTransfer
-from storage.services import extensions, mirror
+from storage.services import job_lease, mirror
 from storage.services.connection import storage_client
+from storage.services.job_purge import PurgeList, announce_replaced
 from storage.services.transfers import Plan
 from storage.texts import error_text
 
@@ -84,8 +93,12 @@ def start_folder_transfer(plan: Plan, by: StaffUser | None) -> FolderTransfer:
         created_by=by)
     record("storage", f"folder.{kind}", target=_named(plan.service, plan.source), user=by,
            summary=f"to {plan.target}, {job.files_total} files, in the background")
-    enqueue("storage.tasks.transfer_folder", job.pk)
+    enqueue_transfer(job.pk)
     return job
+
+
+def enqueue_transfer(job_id: int, expires: float | None = None) -> None:
+    enqueue("storage.tasks.transfer_folder", job_id, expires=expires)
 
 
 def _named(service: Service, path: str) -> str:
@@ -115,11 +128,13 @@ def failure_error(entry: dict[str, Any]) -> StorageError | None:
 
 
 class _Run:
-    def __init__(self, job: FolderTransfer, client: StorageClient) -> None:
-        self.job, self.client = job, client
+    def __init__(self, job: FolderTransfer, client: StorageClient,
+                 lease: job_lease.Lease) -> None:
+        self.job, self.client, self.lease = job, client, lease
         self.service, self.source, self.target = job.service, job.source, job.target
-        self.failures: list[dict[str, Any]] = []
-        self.failed = 0
+        # A run that died kept its failures in the row (saved with each step's progress).
+        self.failures: list[dict[str, Any]] = list(job.failures)
+        self.failed = len(self.failures)
 
     def fail(self, path: str, target: str, phase: str, error: Exception) -> None:
         logger.info("folder %s of %s: %s failed: %s", self.job.kind, path, phase, error)
@@ -127,9 +142,10 @@ class _Run:
         if len(self.failures) < FAILURES_KEPT:
             self.failures.append(_failure(path, target, phase, error))
 
-    def progress(self, **counts: int) -> None:
-        FolderTransfer.objects.filter(pk=self.job.pk).update(
-            **{name: F(name) + count for name, count in counts.items() if count})
+    def progress(self, counts: dict[str, int], **values: Any) -> None:
+        """Counts added, the failures so far and `values` saved, under the lease."""
+        self.lease.write(failures=self.failures, **values,
+                         **{name: F(name) + count for name, count in counts.items() if count})
 
     def existing_files(self) -> set[str]:
         try:
@@ -149,43 +165,49 @@ class _Run:
             mirror.record_folder(self.service, folder)
 
     def copy_all(self, files: list[mirror.Transferred]) -> list[mirror.Transferred]:
-        copied: list[mirror.Transferred] = []
-        pending = 0
-        for item in files:
-            try:
-                self.client.copy(item.source, item.target)
-            except PROBLEMS as error:
-                self.fail(item.source, item.target, "copy", error)
-            else:
-                copied.append(item)
-                pending += 1
-            if pending == PROGRESS_EVERY:
-                self.progress(files_copied=pending)
-                pending = 0
-        self.progress(files_copied=pending)
+        """Copy each file, from where a run that died stopped (`copied_up_to`: the files up to
+        it were confirmed; those after it, up to PROGRESS_EVERY - 1, are copied again, which
+        writes the same bytes to the same place)."""
+        sources = [item.source for item in files]
+        start = (sources.index(self.job.copied_up_to) + 1
+                 if self.job.copied_up_to in sources else 0)
+        failed = {entry["path"] for entry in self.failures}
+        copied = [item for item in files[:start] if item.source not in failed]
+        for first in range(start, len(files), PROGRESS_EVERY):
+            step = files[first:first + PROGRESS_EVERY]
+            done = 0
+            for item in step:
+                try:
+                    self.client.copy(item.source, item.target)
+                except PROBLEMS as error:
+                    self.fail(item.source, item.target, "copy", error)
+                else:
+                    copied.append(item)
+                    done += 1
+            self.progress({"files_copied": done}, copied_up_to=step[-1].source)
         mirror.record_transferred(self.service, copied, sources_gone=False)
         return copied
 
     def delete_sources(self, copied: list[mirror.Transferred], folders: list[str]) -> None:
-        deleted: list[mirror.Transferred] = []
-        pending = 0
-        for item in copied:
-            try:
-                self.client.delete(item.source)
-            except NotFound:
-                pass  # gone meanwhile: its copy is at the target all the same
-            except PROBLEMS as error:
-                self.fail(item.source, item.target, "delete", error)
-                continue
-            deleted.append(item)
-            extensions.send(extensions.file_deleted, self.service, item.source,
-                            asynchronous=False, moved_to=item.target)
-            pending += 1
-            if pending == PROGRESS_EVERY:
-                self.progress(files_removed=pending)
-                pending = 0
-        self.progress(files_removed=pending)
-        mirror.record_transferred(self.service, deleted, sources_gone=True)
+        purge = PurgeList(self.lease, self.service, self.source, self.job.purge_paths,
+                          still_there=[item.source for item in copied], moved_to=self.target)
+        for first in range(0, len(copied), PROGRESS_EVERY):
+            step = copied[first:first + PROGRESS_EVERY]
+            purge.before_deleting([item.source for item in step])
+            deleted: list[mirror.Transferred] = []
+            for item in step:
+                try:
+                    self.client.delete(item.source)
+                except NotFound:
+                    pass  # gone meanwhile: its copy is at the target all the same
+                except PROBLEMS as error:
+                    self.fail(item.source, item.target, "delete", error)
+                    continue
+                deleted.append(item)
+            self.progress({"files_removed": len(deleted)})
+            mirror.record_transferred(self.service, deleted, sources_gone=True)
+            purge.after_deleting()
+        purge.announce()
         for folder in [*reversed(folders), self.source]:
             try:
                 self.client.remove_folder(folder)
@@ -198,43 +220,71 @@ class _Run:
 
 
 def run_folder_transfer(job_id: int) -> FolderTransfer:
-    """The worker's part; a duplicate delivery of a job already taken does nothing."""
-    taken = FolderTransfer.objects.filter(
-        pk=job_id, state=FolderTransfer.State.QUEUED).update(state=FolderTransfer.State.RUNNING)
+    """The worker's part. It takes the job's lease first: a duplicate delivery of a job
+    another run holds (or one already finished) does nothing; a job whose worker died is
+    taken over and goes on where that run's saved progress says."""
+    watched = job_lease.watched()
+    lease_for = job_lease.WATCHED_LEASE if watched else job_lease.UNWATCHED_LEASE
+    token = job_lease.claim(FolderTransfer, job_id, lease_for)
     job = FolderTransfer.objects.select_related("service", "created_by").get(pk=job_id)
-    if not taken:
+    if token is None:
         return job
-    run: _Run | None = None
+    lease = job_lease.Lease(FolderTransfer, job_id, token, lease_for)
     try:
-        run = _Run(job, storage_client(job.service))
-        listed, folders = _walk(run.client, job.source)
-        files = [mirror.Transferred(item.source, _moved(item.source, job.source, job.target),
-                                    item.size, item.content_type) for item in listed]
-        FolderTransfer.objects.filter(pk=job.pk).update(files_total=len(files))
-        there = run.existing_files() if job.replace else set()
-        run.make_folders(folders)
-        copied = run.copy_all(files)
-        for item in copied:
-            if item.target in there:
-                extensions.send(extensions.file_replaced, job.service, item.target)
-        # Nothing of the source goes unless every file and folder arrived at the target.
-        if job.is_move and not run.failed:
-            run.delete_sources(copied, folders)
-        job.state = (FolderTransfer.State.FAILED if run.failed
-                     else FolderTransfer.State.COMPLETED)
-    except (StorageError, ProviderNotConfigured, rules.RuleViolation) as failure:
-        logger.warning("folder %s of %s failed: %s", job.kind, job.source, failure)
-        job.state = FolderTransfer.State.FAILED
-        job.error = error_text(failure, job.source)
-    job.failures = run.failures if run else []
-    job.finished_at = timezone.now()
-    job.save(update_fields=["state", "error", "failures", "finished_at"])
+        if watched:
+            with job_lease.Keeper(lease):
+                _transfer(job, lease)
+        else:
+            _transfer(job, lease)
+    except job_lease.LeaseLost:
+        logger.info("folder %s %s: another run took it over", job.kind, job_id)
+        return FolderTransfer.objects.select_related("service", "created_by").get(pk=job_id)
     job.refresh_from_db()
-    _audit_end(job, run.failed if run else 0)
     return job
 
 
-def _audit_end(job: FolderTransfer, failed: int) -> None:
+def _transfer(job: FolderTransfer, lease: job_lease.Lease) -> None:
+    """Copy (and for a move, then delete) what is left, then end the job."""
+    run: _Run | None = None
+    state, error = FolderTransfer.State.COMPLETED, ""
+    try:
+        run = _Run(job, storage_client(job.service), lease)
+        listed, folders = _walk(run.client, job.source)
+        files = [mirror.Transferred(item.source, _moved(item.source, job.source, job.target),
+                                    item.size, item.content_type) for item in listed]
+        if job.copied_all:
+            # A move whose every copy was confirmed by a run that died while deleting: what
+            # is still at the source is deleted, nothing is copied again.
+            lease.write(files_removed=Greatest(F("files_removed"),
+                                               job.files_copied - len(files)))
+            run.delete_sources(files, folders)
+        else:
+            lease.write(files_total=len(files))
+            there = run.existing_files() if job.replace else set()
+            run.make_folders(folders)
+            copied = run.copy_all(files)
+            announce_replaced(job.service, job.target,
+                              [item.target for item in copied if item.target in there])
+            # Nothing of the source goes unless every file and folder arrived at the target.
+            if job.is_move and not run.failed:
+                lease.write(copied_all=True)
+                run.delete_sources(copied, folders)
+        if run.failed:
+            state = FolderTransfer.State.FAILED
+    except (StorageError, ProviderNotConfigured, rules.RuleViolation) as failure:
+        logger.warning("folder %s of %s failed: %s", job.kind, job.source, failure)
+        state, error = FolderTransfer.State.FAILED, error_text(failure, job.source)
+    # The end and its audit entry together: a worker killed between them would leave a
+    # finished job whose end is never audited.
+    with transaction.atomic():
+        if not lease.finish(state=state, error=error, failures=run.failures if run else [],
+                            finished_at=timezone.now()):
+            raise job_lease.LeaseLost(job.pk)
+        job.refresh_from_db()
+        audit_end(job, run.failed if run else 0)
+
+
+def audit_end(job: FolderTransfer, failed: int) -> None:
     completed = job.state == FolderTransfer.State.COMPLETED
     summary = f"{job.files_copied} of {job.files_total} files copied to {job.target}"
     if job.is_move:

@@ -116,3 +116,35 @@ def test_without_an_edge_address_storage_is_not_disturbed(settings: Any) -> None
                                      "token_secret": None}
     RECEIVERS["file_deleted"](sender=None, path="/a.jpg", asynchronous=False)
     assert not PurgeRequest.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_folder_jobs_files_are_purged_in_as_few_requests_as_600_urls_allow(
+        versions: Edge, eager_tasks: None, django_capture_on_commit_callbacks: Any) -> None:
+    # 250 files of 3 URLs each (the file and its two versions): 750 URLs, two requests.
+    paths = [f"/job/f{n:03}.png" for n in range(250)]
+    with django_capture_on_commit_callbacks(execute=True):
+        made = services.purge_files_urls([*paths, paths[0]], PurgeSource.FILE_DELETED,
+                                         service=default_service(), folder="/job")
+    assert [request.url_count for request in made] == [600, 150]
+    purges = PurgeRequest.objects.order_by("pk")
+    # The first fills the minute's 600 URLs; the second waits for room (the task retries).
+    assert [(p.path, p.source, p.status) for p in purges] == [
+        ("/job", PurgeSource.FILE_DELETED, PurgeStatus.SENT),
+        ("/job", PurgeSource.FILE_DELETED, PurgeStatus.PENDING)]
+    urls = [url for purge in purges for url in purge.url_list()]
+    assert urls == [url for path in paths for url in expected_urls(versions, path)]
+
+
+@pytest.mark.django_db
+def test_a_folder_jobs_batch_keeps_each_files_urls_in_one_request(versions: Edge) -> None:
+    # 7 URLs a file: 85 files fill 595 of a request's 600; the 86th starts the next one.
+    from console.services import default_domain
+    from delivery.models import ImageVersion
+
+    for name in ("a", "b", "c", "d"):
+        ImageVersion.objects.create(domain=default_domain(), name=name, params="/fw/10")
+    paths = [f"/job/g{n:03}.png" for n in range(90)]
+    made = services.purge_files_urls(paths, PurgeSource.FILE_DELETED,
+                                     service=default_service(), folder="/job")
+    assert [request.url_count for request in made] == [595, 35]
