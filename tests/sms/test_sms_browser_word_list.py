@@ -48,7 +48,7 @@ def test_the_word_list_is_kept_on_its_page_and_refuses_a_template(
     page.fill("#id_content", "本店有违禁词{$var1}出售")
     with page.expect_navigation():
         page.click("#save-template")
-    assert refused in page.locator(".errors").first.inner_text()
+    assert refused in page.locator(".errorlist").first.inner_text()
     assert not Template.objects.exists()
 
     page.goto(f"{live_server.url}/sms/words/")
