@@ -2,8 +2,8 @@
 template, a media job, a stored file, a top-up order and batch, a service with its domains) at
 1280, 1024 and 768 px wide (issue 29, finding 19), with records made for the test: the page
 never scrolls sideways, the top bar keeps one row, no row shows two actions side by side (a
-second one, a delete among them, is folded into the row's "More" menu), and file names stay
-whole on one line."""
+second one, a delete among them, is folded into the row's "More" menu), file names stay
+whole on one line, and no button is left in the browser's own grey."""
 
 from __future__ import annotations
 
@@ -16,6 +16,11 @@ from tests.foundation.test_layout_widths_browser import MEASURE, WIDTHS
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LONG_NAME = "a-rather-long-file-name-for-a-narrow-screen-2024.mp4"
+# Buttons left in the browser's own grey (ButtonFace): a page that forgot to style them.
+PLAIN_BUTTONS = """() => [...document.querySelectorAll('main button, .content button')]
+    .filter(e => e.checkVisibility() && e.closest('details:not([open])') === null)
+    .filter(e => getComputedStyle(e).backgroundColor === 'rgb(239, 239, 239)')
+    .map(e => e.textContent.trim())"""
 # Per row: the actions a person sees without opening anything (buttons, and links that delete
 # or remove), and names broken in two. Inside a closed menu nothing shows.
 ROWS = """() => {
@@ -68,7 +73,7 @@ def make_records(page, live_server, user, provider) -> list[str]:
         f"/media/jobs/{job.pk}/", "/media/jobs/", "/media/",
         f"/storage/file/?service={service.name}&path=/{LONG_NAME}", "/storage/",
         f"/topup/orders/{order.custno}/", "/topup/orders/", f"/topup/bulk/{batch.pk}/",
-        f"/services/{service.pk}/", "/services/",
+        f"/services/{service.pk}/", "/services/", "/services/new/", "/accounts/profile/",
     ]
 
 
@@ -90,6 +95,9 @@ def test_pages_with_records_fit_each_width_and_fold_row_actions(
                 problems.append(f"{width}px {path}: scrolls sideways by {found['page']}px")
             if max(found["barItems"]) - min(found["barItems"]) > 8:
                 problems.append(f"{width}px {path}: the top bar takes more than one row")
+            plain = page.evaluate(PLAIN_BUTTONS)
+            if plain:
+                problems.append(f"{width}px {path}: buttons in the browser's grey: {plain}")
             for row in page.evaluate(ROWS):
                 if row["actions"] > 1:
                     problems.append(f"{width}px {path}: {row['actions']} actions side by side "
