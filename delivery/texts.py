@@ -36,7 +36,7 @@ PROBLEMS: Mapping[str, Promise] = {
     "upp_depth": _("Level %(value)s is deeper than the path, which has "
                    "%(depth)s directory levels."),
     "etime": _("The expiry must be a UNIX time in seconds."),
-    "no_secret": _("The token secret is not configured (DELIVERY_TOKEN_SECRET)."),
+    "no_secret": _("The token secret is not configured: ask an operator to set one."),
     "separator": _("Must be one of ! - _"),
     "secret_chars": _("The file secret is letters and digits only."),
     "download_name": _("The download name must not contain / \\ \" or control "
