@@ -346,3 +346,29 @@ def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, object]:
         "line": diagnostic.line, "column": diagnostic.column, "title": data["title"],
         "detail": diagnostic.message}
     return data
+
+
+# The edge configuration's sections (edgeconfig.SECTIONS) as staff read them.
+SECTION_NAMES: dict[str, Promise] = {
+    "token": _("Token authentication"),
+    "separator": _("Separator"),
+    "versions": _("Image versions"),
+    "rewrite": _("Rewrite rules"),
+    "cors": _("CORS headers"),
+    "referer": _("Referer check"),
+    "ip_ban": _("IP blacklist"),
+    "ua": _("User-Agent whitelist"),
+    "https": _("HTTPS"),
+    "optimise": _("URL and page optimisation"),
+    "region": _("Access by region"),
+    "origin_auth": _("Origin authentication"),
+    "external_links": _("External links"),
+    "waf": _("Web application firewall"),
+    "body_limit": _("Request size limit"),
+    "ip_limits": _("Access limits per IP address"),
+}
+
+
+def section_word(key: str) -> str:
+    """A section's name in words (the key itself for one this list does not know)."""
+    return str(SECTION_NAMES.get(key, key))
