@@ -39,3 +39,20 @@ def test_the_order_page_says_the_providers_calls_in_words(topup_sandbox, product
                      page)
     labels = re.findall(r"<th>([^<]*)</th>|<strong>([^<]*)</strong>", page)
     assert not [label for label in labels if "Order" in "".join(label)]
+
+
+BATCH = {"en": "Checked, waiting for confirmation", "zh-hans": "已校验，等待确认"}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_a_batch_status_reads_as_a_label_on_its_pages(products, operator, language):
+    from topup.models import BulkBatch
+
+    batch = BulkBatch.objects.create(file_name="a.csv", uploaded_by=operator)
+    client = Client()
+    client.force_login(operator)
+    client.cookies["django_language"] = language
+    detail = client.get(reverse("topup:bulk_detail", args=[batch.pk])).content.decode()
+    listing = client.get(reverse("topup:bulk_index")).content.decode()
+    assert f'data-status="validated">{BATCH[language]}</dd>' in detail
+    assert f"<td>{BATCH[language]}</td>" in listing
