@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from delivery.rules import Problem
@@ -236,7 +236,7 @@ FIELD_LABELS: Mapping[str, Promise] = {
     "path": _("File path"),
     "directory": _("Folder"),
     "files": _("Files"),
-    "name": _("Name"),
+    "name": pgettext_lazy("label", "Name"),
     "params": _("Parameters"),
     "secret": _("File secret"),
     "separator": _("Separator"),

@@ -13,7 +13,7 @@ from typing import cast
 
 from django.utils import formats, timezone
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from backoffice.operations.provider import ProviderNotConfigured
@@ -37,7 +37,7 @@ NOTE_TOO_LONG = "NOTE_TOO_LONG"
 FIELD_NAMES: Mapping[str, Promise] = {
     "title": _("title"),
     "temp_sign": _("signature"),
-    "content": _("content"),
+    "content": pgettext_lazy("template field", "content"),
     "sign_location": _("signature position"),
     "type": _("type"),
     "report_type": _("channel"),

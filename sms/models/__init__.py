@@ -80,7 +80,7 @@ class Template(models.Model):
     provider_id = models.PositiveBigIntegerField(_("template number"), unique=True)
     title = models.CharField(_("title"), max_length=40)
     temp_sign = models.CharField(_("signature"), max_length=40)
-    content = models.TextField(_("content"))
+    content = models.TextField(pgettext_lazy("template field", "content"))
     sign_location = models.CharField(
         _("signature position"), max_length=10, choices=SignLocation.choices
     )

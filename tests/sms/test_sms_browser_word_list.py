@@ -16,7 +16,7 @@ WORDS = {
     "en": ("2 words added to the list (0 already on it).", "Line 2: a word has at most 64",
            "The content contains “违禁词”, which is on the merchant's word list"),
     "zh-hans": ("已向列表添加 2 个词语（0 个已在列表中）。", "第 2 行：词语最多 64",
-                "内容主体含有商户禁用词列表中的“违禁词”"),
+                "内容含有商户禁用词列表中的“违禁词”"),
 }
 
 

@@ -48,7 +48,7 @@ def test_an_import_line_whose_value_holds_a_listed_word_is_named_in_the_report(
 
 REFUSED = {
     "en": "The provider refuses “禁语” in the content: a word it does not allow to be sent.",
-    "zh-hans": "服务商拒绝内容主体中的“禁语”：这是不允许发送的词语。",
+    "zh-hans": "服务商拒绝内容中的“禁语”：这是不允许发送的词语。",
 }
 
 
