@@ -30,7 +30,7 @@ def test_a_msgid_shared_by_catalogues_has_one_translation():
     import rest_framework
 
     for library in (django_celery_beat, rest_framework):
-        folder = Path(library.__file__).parent
+        folder = Path(str(library.__file__)).parent
         for path in folder.glob("locale/zh_Hans/LC_MESSAGES/django.mo"):
             with path.open("rb") as stream:
                 catalogue = gettext.GNUTranslations(stream)._catalog  # type: ignore[attr-defined]
