@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.forms",
     "rest_framework",
     "drf_spectacular",
     "django_celery_beat",
@@ -107,6 +108,10 @@ TEMPLATES = [
         },
     },
 ]
+
+# Widgets render through the project's templates: templates/django/forms/widgets/ makes every
+# input with a maxlength say its limit (issue 29), in every form at once.
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 DATABASES = {"default": env.database("DATABASE_URL", f"sqlite:///{VAR_DIR / 'backoffice.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

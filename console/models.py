@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from console.sealed import SealedField
 
@@ -145,7 +146,7 @@ class Origin(models.Model):
 
     service = models.ForeignKey(Service, verbose_name=_("service"), on_delete=models.CASCADE,
                                 related_name="origins")
-    position = models.PositiveIntegerField(_("order"), default=0)
+    position = models.PositiveIntegerField(pgettext_lazy("position", "order"), default=0)
     address = models.CharField(_("address"), max_length=300,
                                help_text=_("http://host or https://host, with an optional :port, "
                                            "without a path."))

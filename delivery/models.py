@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from console.sealed import SealedField
 from providerkit.json_types import JSONObject
@@ -244,7 +245,7 @@ class Rule(models.Model):
 
     rule_set = models.ForeignKey(
         RuleSet, verbose_name=_("rule set"), on_delete=models.CASCADE, related_name="rules")
-    position = models.PositiveIntegerField(_("order"))
+    position = models.PositiveIntegerField(pgettext_lazy("position", "order"))
     pattern = models.TextField(_("pattern"), blank=True)
     rule = models.TextField(_("rule"))
     breaks = models.BooleanField(_("break"), default=False)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from delivery.rules import Problem
@@ -37,7 +37,7 @@ PROBLEMS: Mapping[str, Promise] = {
     "upp_depth": _("Level %(value)s is deeper than the path, which has "
                    "%(depth)s directory levels."),
     "etime": _("The expiry must be a UNIX time in seconds."),
-    "no_secret": _("The token secret is not configured (DELIVERY_TOKEN_SECRET)."),
+    "no_secret": _("The token secret is not configured: ask an operator to set one."),
     "separator": _("Must be one of ! - _"),
     "secret_chars": _("The file secret is letters and digits only."),
     "download_name": _("The download name must not contain / \\ \" or control "
@@ -206,7 +206,7 @@ FIELD_LABELS: Mapping[str, Promise] = {
     "path": _("File path"),
     "directory": _("Folder"),
     "files": _("Files"),
-    "name": _("Name"),
+    "name": pgettext_lazy("label", "Name"),
     "params": _("Parameters"),
     "secret": _("File secret"),
     "separator": _("Separator"),
@@ -316,3 +316,29 @@ def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, object]:
         "line": diagnostic.line, "column": diagnostic.column, "title": data["title"],
         "detail": diagnostic.message}
     return data
+
+
+# The edge configuration's sections (edgeconfig.SECTIONS) as staff read them.
+SECTION_NAMES: dict[str, Promise] = {
+    "token": _("Token authentication"),
+    "separator": _("Separator"),
+    "versions": _("Image versions"),
+    "rewrite": _("Rewrite rules"),
+    "cors": _("CORS headers"),
+    "referer": _("Referer check"),
+    "ip_ban": _("IP blacklist"),
+    "ua": _("User-Agent whitelist"),
+    "https": _("HTTPS"),
+    "optimise": _("URL and page optimisation"),
+    "region": _("Access by region"),
+    "origin_auth": _("Origin authentication"),
+    "external_links": _("External links"),
+    "waf": _("Web application firewall"),
+    "body_limit": _("Request size limit"),
+    "ip_limits": _("Access limits per IP address"),
+}
+
+
+def section_word(key: str) -> str:
+    """A section's name in words (the key itself for one this list does not know)."""
+    return str(SECTION_NAMES.get(key, key))

@@ -6,13 +6,14 @@ module turns a code and its parameters into translated text for pages, CSV files
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import cast
 
 from django.utils import formats, timezone
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from backoffice.operations.provider import ProviderNotConfigured
@@ -25,6 +26,8 @@ from sms.models import SuppressionReason
 DUPLICATE_MOBILE = "DUPLICATE_MOBILE"
 TOO_MANY_COLUMNS = "TOO_MANY_COLUMNS"
 BROKEN_LINE = "BROKEN_LINE"
+# A value of the line holds a word of the merchant's word list.
+BLOCKED_VALUE = "BLOCKED_VALUE"
 # The number is on the suppression list: the line is set aside, not sent (not an error).
 SUPPRESSED = "SUPPRESSED"
 # Suppression-file-only codes: a line has the mobile and an optional note, nothing more.
@@ -34,7 +37,7 @@ NOTE_TOO_LONG = "NOTE_TOO_LONG"
 FIELD_NAMES: Mapping[str, Promise] = {
     "title": _("title"),
     "temp_sign": _("signature"),
-    "content": _("content"),
+    "content": pgettext_lazy("template field", "content"),
     "sign_location": _("signature position"),
     "type": _("type"),
     "report_type": _("channel"),
@@ -91,6 +94,8 @@ PROBLEM_TEXTS: Mapping[str, Promise] = {
         "The line has %(count)s columns; at most 5 are read (the mobile and 4 variables)."
     ),
     BROKEN_LINE: _("The line cannot be read as comma-separated values: %(detail)s."),
+    BLOCKED_VALUE: _("The value of %(variable)s contains “%(word)s”, which is on the "
+                     "merchant's word list: it may not be sent."),
     SUPPRESSED: _("%(value)s is on the suppression list (%(reason)s): it is not sent."),
     SUPPRESSION_COLUMNS: _(
         "The line has %(count)s columns; a suppression file has at most 2 (the mobile and a "
@@ -108,6 +113,7 @@ REASON_LABELS: Mapping[str, Promise] = {
     rules.VARIABLE_SEPARATOR: _("forbidden character | in a variable"),
     TOO_MANY_COLUMNS: _("too many columns"),
     BROKEN_LINE: _("unreadable line"),
+    BLOCKED_VALUE: _("word on the word list"),
     SUPPRESSED: _("suppressed"),
 }
 
@@ -205,8 +211,26 @@ def code_text(code: str, params: Mapping[str, object] | None = None) -> str:
     return problem_text(problem)
 
 
+# The provider's refusal of a word names it and its place: "content contains '违禁词', a word
+# that may not be sent" (the sandbox's wording of the provider's answer).
+_REFUSED_WORD = re.compile(r"^(\w+) contains (['\"])(.+)\2, a word that may not be sent")
+
+
+def refused_word_text(detail: str) -> str | None:
+    """The provider's reason in words when its answer names a refused word; None otherwise."""
+    match = _REFUSED_WORD.match(detail)
+    if match is None:
+        return None
+    place = FIELD_NAMES.get(match.group(1), match.group(1))
+    return gettext("The provider refuses “%(word)s” in the %(place)s: a word it does not allow "
+                   "to be sent. Remove it, and add it to the merchant's word list so that it is "
+                   "caught before sending.") % {"word": match.group(3), "place": place}
+
+
 def provider_error_text(code: str, detail: str = "") -> str:
     """A provider error code in the current language, with the provider's own detail."""
+    if code == "ILLEGAL_PARAMER" and (named := refused_word_text(detail)) is not None:
+        return named
     meaning = PROVIDER_ERRORS.get(code)
     text = (
         str(meaning)

@@ -158,7 +158,7 @@ class ApiTokenForm(forms.Form):
     """A new merchant API token: its name, scopes and lifetime (the key is made by the
     service and shown once)."""
 
-    name = forms.CharField(label=_("Name"), max_length=100,
+    name = forms.CharField(label=pgettext_lazy("label", "Name"), max_length=100,
                            help_text=_("Which system uses it, e.g. ERP production."))
     scopes = forms.MultipleChoiceField(label=_("Scopes"), choices=ApiScope.choices,
                                        widget=forms.CheckboxSelectMultiple,

@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.forms import BaseModelFormSet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 from console.models import Domain
 from delivery import refusals, rules
@@ -202,7 +202,8 @@ class ImageForm(OptionalSigningForm):
     MODE_PARAMS = "params"
     path = PathField()
     mode = forms.ChoiceField(
-        label=_("Processing"), widget=forms.RadioSelect, initial=MODE_PARAMS,
+        label=pgettext_lazy("image processing", "Processing"), widget=forms.RadioSelect,
+        initial=MODE_PARAMS,
         choices=[(MODE_PARAMS, _("URL parameters")), (MODE_VERSION, _("Custom version"))])
     version = forms.ChoiceField(label=_("Version"), required=False)
     version_params = forms.CharField(

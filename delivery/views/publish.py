@@ -40,13 +40,14 @@ def publish_page(request: StaffRequest, domain: Domain) -> HttpResponse:
     rule_set = _chosen_rule_set(domain, request.GET.get("rule_set"))
     errors = services.blocking_errors(rule_set)
     fingerprint = services.current_secret_fingerprint(domain)
+    preview = services.preview(domain, rule_set)
     return render(request, "delivery/publish.html", {
         "nav": "publish",
         "rule_sets": RuleSet.objects.filter(domain=domain),
         "rule_set": rule_set,
         "errors": errors,
-        "preview_json": json.dumps(services.preview(domain, rule_set), indent=2,
-                                   ensure_ascii=False),
+        "preview_json": json.dumps(preview, indent=2, ensure_ascii=False),
+        "preview_sections": list(preview),
         "history": PublishedConfig.objects.filter(domain=domain).select_related(
             "published_by")[:20],
         "secret_changed": services.secret_changed_since_publish(domain, fingerprint),

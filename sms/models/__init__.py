@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from sms.rules import ILLEGAL_MOBILE
 from sms.verbatim import PROVIDER_CODE_LENGTH
@@ -79,7 +80,7 @@ class Template(models.Model):
     provider_id = models.PositiveBigIntegerField(_("template number"), unique=True)
     title = models.CharField(_("title"), max_length=40)
     temp_sign = models.CharField(_("signature"), max_length=40)
-    content = models.TextField(_("content"))
+    content = models.TextField(pgettext_lazy("template field", "content"))
     sign_location = models.CharField(
         _("signature position"), max_length=10, choices=SignLocation.choices
     )
@@ -329,7 +330,8 @@ class MessageStatus(models.TextChoices):
     REJECTED = "rejected", _("Rejected")
     PROCESSING = "processing", _("Processing")
     SUCCESS = "success", _("Delivered")
-    FAILED = "failed", _("Failed")
+    # "Failed" alone is every app's word (失败); a message's is "failed to send" (发送失败).
+    FAILED = "failed", pgettext_lazy("sms message", "Failed")
     CANCELLED = "cancelled", _("Cancelled")
 
 

@@ -27,6 +27,7 @@ from sms.models import (
 )
 from sms.services import importing, suppression
 from sms.services.bulk import MessageRow, MessageSink
+from sms.services.words import listed_words
 
 CHUNK_SIZE = MAX_NUMBERS_PER_SEND  # one chunk is at most what one send call may carry
 BATCH_SIZE = 2000  # rows per INSERT
@@ -142,7 +143,8 @@ class _Writer:
 
 
 def _judge_for(template: Template) -> importing.LineJudge:
-    return importing.LineJudge(template.content, template.temp_sign, template.sign_location)
+    return importing.LineJudge(template.content, template.temp_sign, template.sign_location,
+                               blocked_words=listed_words())
 
 
 def _save_totals(campaign: Campaign, totals: _Totals, **extra: object) -> None:

@@ -204,11 +204,15 @@ class LineJudge:
     number is bad for another reason, a later good line with that number still goes out.
     """
 
-    def __init__(self, content: str, temp_sign: str, sign_location: str) -> None:
+    def __init__(self, content: str, temp_sign: str, sign_location: str,
+                 blocked_words: Sequence[str] = ()) -> None:
         self.content = content
         self.temp_sign = temp_sign
         self.sign_location = sign_location
         self.variable_count = rules.variable_count(content)
+        # The merchant's word list, folded once: a value holding one is a bad line, named.
+        self.blocked = tuple(dict.fromkeys(word.casefold() for word in blocked_words if word))
+        self._words_of: dict[str, str | None] = {}
         self.taken: dict[str, int] = {}
         self.compiled = CompiledTemplate(content, temp_sign, sign_location)
         # Without variables every line renders to the same text: judge it once.
@@ -234,6 +238,7 @@ class LineJudge:
         if mobile and mobile in self.taken:
             problems.append(_duplicate(raw_mobile, self.taken[mobile]))
         values = [value.strip() for value in fields[1 : self.variable_count + 1]]
+        problems.extend(self._blocked_values(values))
         rendered = self.compiled.render(values) if self._fixed is None else None
         if rendered is None:
             preview = self._fixed or rules.preview_message(
@@ -254,6 +259,35 @@ class LineJudge:
             units=rendered[1],
             carrier=carrier_code(mobile),
         )
+
+
+    def _blocked_values(self, values: Sequence[str]) -> list[rules.Problem]:
+        if not self.blocked:
+            return []
+        found: list[rules.Problem] = []
+        for number, value in enumerate(values, start=1):
+            word = self._blocked_word(value)
+            if word is not None:
+                found.append(_blocked(number, word))
+        return found
+
+    def _blocked_word(self, value: str) -> str | None:
+        # Files repeat their values (a product, a shop): each distinct value is searched once.
+        if value not in self._words_of:
+            folded = value.casefold()
+            self._words_of[value] = next((w for w in self.blocked if w in folded), None)
+            if len(self._words_of) > 100_000:
+                self._words_of.clear()
+        return self._words_of[value]
+
+
+def _blocked(number: int, word: str) -> rules.Problem:
+    return rules.Problem(
+        field="vars",
+        code=texts.BLOCKED_VALUE,
+        message=f"{{$var{number}}} contains {word!r}, which is on the merchant's word list.",
+        params={"variable": f"{{$var{number}}}", "word": word},
+    )
 
 
 def _too_many_columns(count: int) -> rules.Problem:

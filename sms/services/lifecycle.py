@@ -38,6 +38,7 @@ from sms.services.campaigns import cancel_queued, run_campaign
 from sms.services.connection import latest_quota, sms_client
 from sms.services.counts import today_counts
 from sms.services.scheduling import OVERRIDE_PERMISSION, check_start_time
+from sms.services.words import listed_words
 
 SYNC_SEND_BUDGET_S = 20.0  # the send page waits this long, then the worker carries on
 STALLED_TASK_EXPIRES_S = 60  # the sweep queues it again 10 s later anyway
@@ -93,7 +94,8 @@ def preview_recipients(
     same values can be given once for many numbers. Without variables: numbers separated by
     new lines, commas, semicolons or spaces.
     """
-    judge = importing.LineJudge(template.content, template.temp_sign, template.sign_location)
+    judge = importing.LineJudge(template.content, template.temp_sign, template.sign_location,
+                                blocked_words=listed_words())
     good: list[importing.GoodLine] = []
     bad: list[importing.BadLine] = []
     for line_number, fields in _recipient_lines(text, judge.variable_count):

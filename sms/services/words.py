@@ -51,6 +51,11 @@ def remove_word(word: BlockedWord, by: StaffUser | None) -> None:
     word.delete()
 
 
+def listed_words() -> list[str]:
+    """Every word of the list (an import's lines are checked against them)."""
+    return list(BlockedWord.objects.values_list("word", flat=True))
+
+
 def blocked_word_in(**texts: str) -> tuple[str, str] | None:
     """(word, field) of the first listed word found in the texts, case-insensitively."""
     words = list(BlockedWord.objects.values_list("word", flat=True))

@@ -86,6 +86,9 @@ def _detail(
     # the campaign's messages (~100 ms for 200,000), however many people watch it.
     counts = None if draft else services.polled_campaign_counts(campaign)
     recently_sent = services.recently_sent_elsewhere(campaign) if draft else 0
+    # Queued with nothing handed to the provider yet is "not started", as a scheduled one is.
+    queued_not_started = (campaign.state == CampaignState.QUEUED and counts is not None
+                          and counts.handed_over == 0)
     invalid_count = 0 if draft else services.invalid_numbers_count(campaign)
     return render(
         request,
@@ -102,6 +105,7 @@ def _detail(
             "blockers": services.send_blockers(campaign.template, quota),
             "halt_text": _halt_text(campaign),
             "counts": counts,
+            "queued_not_started": queued_not_started,
             "recently_sent_text": _recently_sent_text(recently_sent),
             "recently_sent_numbers": services.recently_sent_numbers(campaign)
             if recently_sent else [],
@@ -133,6 +137,7 @@ def campaign_progress(request: StaffRequest, pk: int) -> JsonResponse:
             "state": campaign.state,
             "state_label": campaign.get_state_display(),
             "running": campaign.is_running,
+            "started": counts.handed_over > 0 or campaign.state != CampaignState.QUEUED,
             "percent": campaign.progress_percent,
             "accepted": campaign.accepted_count,
             "rejected": campaign.rejected_count,

@@ -43,10 +43,12 @@
       box.querySelectorAll(".errorlist").forEach(function (list) { list.remove(); });
       box.classList.toggle("dl-invalid", messages.length > 0);
       if (!messages.length) return;
-      const list = document.createElement("ul");
+      // The style of includes/field_errors.html: one sentence a line, announced.
+      const list = document.createElement("div");
       list.className = "errorlist";
+      list.setAttribute("role", "alert");
       messages.forEach(function (message) {
-        const item = document.createElement("li");
+        const item = document.createElement("p");
         item.textContent = message;
         list.appendChild(item);
       });

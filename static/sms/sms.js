@@ -103,6 +103,21 @@
     check();
   }
 
+  function setupQueued(card) {
+    // A queued campaign that has sent nothing: reload once it starts, for its progress.
+    function poll() {
+      fetch(card.dataset.progressUrl, { credentials: "same-origin",
+                                        headers: { "Accept": "application/json" } })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (data) {
+          if (data && data.started) { window.location.reload(); return; }
+          setTimeout(poll, 2000);
+        })
+        .catch(function () { setTimeout(poll, 3000); });
+    }
+    setTimeout(poll, 2000);
+  }
+
   function setupProgress(card) {
     var url = card.dataset.progressUrl;
     var state = document.getElementById("campaign-state");
@@ -236,6 +251,8 @@
     document.querySelectorAll("form").forEach(setupStartTime);
     var form = document.getElementById("template-form");
     if (form) { setupTemplateCheck(form); }
+    var queued = document.getElementById("campaign-queued");
+    if (queued) { setupQueued(queued); }
     var card = document.getElementById("campaign-progress-card");
     if (card && card.dataset.running) { setupProgress(card); }
   });

@@ -54,7 +54,7 @@ def test_a_region_list_is_saved_and_a_bad_code_named_by_its_line(
     page.select_option("#id_region_mode", "block")
     page.fill("#id_regions", "CN\nZZ")
     page.click("#dl-save-region")
-    errors = page.locator('#dl-region .dl-field[data-field="regions"] .errorlist li')
+    errors = page.locator('#dl-region .dl-field[data-field="regions"] .errorlist p')
     assert words["bad_line"] in errors.all_inner_texts()[0]
     assert settings_row().region_mode == "off"
     page.fill("#id_regions", "CN")

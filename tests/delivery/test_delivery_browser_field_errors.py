@@ -29,5 +29,5 @@ def test_a_field_error_names_no_raw_key(page: Any, live_server: Any, staff_login
     form = page.locator("#dl-signed form")
     form.locator("input[name='signed-path']").fill("shop/items/1.jpg")
     form.locator("button[type=submit]").click()
-    errors = page.locator('#dl-signed .dl-field[data-field="signed-path"] .errorlist li')
+    errors = page.locator('#dl-signed .dl-field[data-field="signed-path"] .errorlist p')
     assert errors.all_inner_texts() == [EXPECTED[language]]

@@ -18,13 +18,13 @@ def test_a_field_error_is_shown_beside_its_field_and_not_again_in_the_preview(
     note = page.locator("#dl-preview-errors li")
     note.wait_for()
     assert note.all_inner_texts() == ["Correct the marked fields to see the image."]
-    beside = page.locator('.dl-field[data-field="key_scale"] .errorlist li')
+    beside = page.locator('.dl-field[data-field="key_scale"] .errorlist p')
     assert beside.all_inner_texts() == [SCALE_ERROR]
     assert page.content().count(SCALE_ERROR) == 1
 
     # Typing a good value clears the mark; a new bad one is marked at its own field.
     page.fill("#id_key_scale", "")
     page.fill("#id_key_quality", "0")
-    page.locator('.dl-field[data-field="key_quality"] .errorlist li').wait_for()
+    page.locator('.dl-field[data-field="key_quality"] .errorlist p').wait_for()
     assert page.locator('.dl-field[data-field="key_scale"] .errorlist').count() == 0
     assert "quality:" not in page.locator("#dl-preview-errors").inner_text()

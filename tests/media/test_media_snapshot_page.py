@@ -127,7 +127,7 @@ def test_each_bad_field_is_named_and_nothing_is_sent(operator_client, fields, fi
     assert response.status_code == 400
     html = response.content.decode()
     errors = html[html.index(f'data-errors-for="{field}"'):]
-    assert message in errors[:errors.index("</ul>")]
+    assert message in errors[:errors.index("</div>")]
     assert not ProcessingJob.objects.exists()
 
 

@@ -66,3 +66,31 @@ def test_scheduling_outside_the_window_is_named_and_a_scheduled_campaign_is_not_
     assert page.locator("#campaign-schedule .actions button").all_inner_texts() == [
         texts["cancel"]]
     assert provider_report(provider) == []
+
+
+QUEUED_TEXTS = {
+    "en": {"heading": "Queued", "not_started": "Not started", "cancel": "Cancel"},
+    "zh-hans": {"heading": "排队中", "not_started": "尚未开始", "cancel": "取消"},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_a_queued_campaign_that_has_sent_nothing_is_not_started_with_cancel_alone(
+        page, live_server, staff_login, provider, sms_template, language):
+    texts = QUEUED_TEXTS[language]
+    template = sms_template("plain")
+    staff_login("operator", groups=("SMS operators",))
+    page.context.add_cookies([{"name": "django_language", "value": language,
+                               "url": live_server.url}])
+    preview_on_the_send_page(page, live_server, template)
+    campaign = Campaign.objects.get(state=CampaignState.DRAFT)
+    # Confirmed, waiting for a worker to pick it up: nothing handed to the provider yet.
+    Campaign.objects.filter(pk=campaign.pk).update(state=CampaignState.QUEUED)
+    page.goto(f"{live_server.url}/sms/campaigns/{campaign.pk}/")
+
+    assert page.inner_text("#campaign-queued h2") == texts["heading"]
+    assert texts["not_started"] in page.inner_text("#not-started")
+    assert page.locator("#campaign-progress-card").count() == 0
+    assert page.locator("#campaign-queued .actions button").all_inner_texts() == [
+        texts["cancel"]]
+    assert provider_report(provider) == []

@@ -16,7 +16,7 @@ WORDS = {
     "en": ("2 words added to the list (0 already on it).", "Line 2: a word has at most 64",
            "The content contains “违禁词”, which is on the merchant's word list"),
     "zh-hans": ("已向列表添加 2 个词语（0 个已在列表中）。", "第 2 行：词语最多 64",
-                "内容主体含有商户禁用词列表中的“违禁词”"),
+                "内容含有商户禁用词列表中的“违禁词”"),
 }
 
 
@@ -48,7 +48,7 @@ def test_the_word_list_is_kept_on_its_page_and_refuses_a_template(
     page.fill("#id_content", "本店有违禁词{$var1}出售")
     with page.expect_navigation():
         page.click("#save-template")
-    assert refused in page.locator(".errors").first.inner_text()
+    assert refused in page.locator(".errorlist").first.inner_text()
     assert not Template.objects.exists()
 
     page.goto(f"{live_server.url}/sms/words/")
