@@ -323,7 +323,7 @@ class FolderTransfer(LeasedJob):
         "console.Service", verbose_name=_("service"), on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(_("action"), max_length=4, choices=Kind.choices)
     source = models.CharField(_("folder"), max_length=PATH_LENGTH)
-    target = models.CharField(_("target"), max_length=PATH_LENGTH)
+    target = models.CharField(pgettext_lazy("a copy or move", "target"), max_length=PATH_LENGTH)
     replace = models.BooleanField(_("replace files already at the target"), default=False)
     state = models.CharField(_("state"), max_length=10, choices=State.choices,
                              default=State.QUEUED)
