@@ -215,9 +215,8 @@ class Order(models.Model):
             # for a rare state (bench/report_scale.py). Trigram indexes for the list's
             # "mobile or order number" search are PostgreSQL-only: see migration 0006.
             models.Index(fields=["state", "-created_at", "-id"], name="topup_order_state_recent"),
-            # The provider's newest answer (services.attention, on the dashboard and /ready)
-            # without reading every order (a sequential scan of 4.9M: 1.2 s at ten times the
-            # benchmark's data).
+            # The provider's newest answer (services.attention: dashboard, /ready) without
+            # reading every order (1.2 s at ten times the benchmark's data).
             models.Index(fields=["-updated_at", "-id"], name="topup_order_answered_recent",
                          condition=~models.Q(last_code="")),
         ]
