@@ -204,25 +204,36 @@ def schedule_processing() -> None:
     behind: this runs after the receipt's commit, and the task clears the key only when it
     finds nothing left to apply (see `drain_receipts`). While the cache is down the key cannot
     be read: a task is queued for each callback (each finds little to do), and if the broker
-    is down too the beat job applies them.
+    is down too the beat job applies them. A task the broker refused takes its key back, so
+    that the next callback queues one (the key would otherwise hold every callback back until
+    it expires). A task lost after it was queued (a worker killed holding it, a Redis restart)
+    leaves the key until the beat job (every minute) drains the receipts and clears it.
     """
-    if soft_cache.read(DRAIN_KEY) is None and \
-            soft_cache.add(DRAIN_KEY, 1, DRAIN_KEY_TIMEOUT_S) is not False:
-        enqueue("topup.tasks.process_callbacks_task", after_commit=False)
+    if soft_cache.read(DRAIN_KEY) is not None or \
+            soft_cache.add(DRAIN_KEY, 1, DRAIN_KEY_TIMEOUT_S) is False:
+        return  # a task is queued or running
+    if enqueue("topup.tasks.process_callbacks_task", after_commit=False) is False:
+        soft_cache.delete(DRAIN_KEY)
 
 
 def drain_receipts() -> int:
-    """Apply waiting callbacks until none is left, then release the key; returns how many."""
+    """Apply waiting callbacks until none is left, then release the key; returns how many.
+    A run that fails (the database went away) releases it too, so that the next callback
+    queues a new run rather than waiting for the key to expire."""
     done = 0
-    while True:
-        done += process_pending_receipts()
+    try:
+        while True:
+            done += process_pending_receipts()
+            soft_cache.delete(DRAIN_KEY)
+            # A callback stored before the delete saw the key and queued nothing: look again.
+            waiting = CallbackReceipt.objects.filter(
+                sign_valid=True, processed=False, outcome=ReceiptOutcome.RECEIVED).exists()
+            # Not added (False), or the cache is down (None): the other task or the beat job.
+            if not waiting or not soft_cache.add(DRAIN_KEY, 1, DRAIN_KEY_TIMEOUT_S):
+                return done  # nothing left, or a newly queued task will take it
+    except Exception:
         soft_cache.delete(DRAIN_KEY)
-        # A callback stored before the delete saw the key and queued nothing: look again.
-        waiting = CallbackReceipt.objects.filter(
-            sign_valid=True, processed=False, outcome=ReceiptOutcome.RECEIVED).exists()
-        # Not added (False), or the cache is down (None): the other task or the beat job.
-        if not waiting or not soft_cache.add(DRAIN_KEY, 1, DRAIN_KEY_TIMEOUT_S):
-            return done  # nothing left, or a newly queued task will take it
+        raise
 
 
 def _parse(body: bytes) -> tuple[JSONObject | None, str]:
