@@ -353,10 +353,19 @@ class OrderLoad(threading.Thread):
 
 @dataclass
 class Recovery:
-    """What one fault did and how long the product took to recover, as printed."""
+    """What one fault did and how long the product took to recover, as printed: each figure
+    counts from `since`, the moment the part came back (or was killed)."""
 
     fault: str
     measured: dict[str, float] = field(default_factory=dict)
+    since: float = 0.0
+
+    def measure(self, figure: str, predicate: Callable[[], Any], timeout_s: float,
+                what: str, observed: Callable[[], object] | None = None) -> float:
+        """Wait for `predicate` and record the seconds from `since` as `figure`."""
+        wait_until(predicate, timeout_s, what, observed=observed)
+        self.measured[figure] = time.monotonic() - self.since
+        return self.measured[figure]
 
     def line(self) -> str:
         figures = ", ".join(f"{what} {seconds:.1f} s" for what, seconds in self.measured.items())

@@ -231,17 +231,18 @@ def restart_redis(deployment: Deployment, load: OrderLoad) -> Recovery:
     during = load.answered_since(down_at)
     assert all(answer.status in (200, 201) for answer in during), during
     deployment.redis.start()
-    up_at = time.monotonic()
+    recovery.since = time.monotonic()
     deployment.note(f"Redis back ({len(during)} orders answered while it was down)")
     placed = load.custnos_placed_since(down_at)
     assert placed, during
-    recovery.measured["orders placed while it was down, charged"] = wait_until(
-        lambda: placed <= charged_custnos(deployment), 120,
-        "orders placed without Redis to be charged",
-        observed=lambda: sorted(placed - charged_custnos(deployment)))
-    recovery.measured["a new order charged after its return"] = wait_until(
-        lambda: load.custnos_placed_since(up_at) & charged_custnos(deployment), 120,
-        "a new order to be charged", observed=lambda: load.answered_since(up_at)[-3:])
+    recovery.measure("a new order charged after its return",
+                     lambda: load.custnos_placed_since(recovery.since)
+                     & charged_custnos(deployment), 120, "a new order to be charged",
+                     observed=lambda: load.answered_since(recovery.since)[-3:])
+    recovery.measure("orders placed while it was down, charged",
+                     lambda: placed <= charged_custnos(deployment), 120,
+                     "orders placed without Redis to be charged",
+                     observed=lambda: sorted(placed - charged_custnos(deployment)))
     return recovery
 
 
@@ -264,14 +265,16 @@ def restart_postgres(deployment: Deployment, load: OrderLoad) -> Recovery:
                observed=lambda: load.answered_since(down_at)[-3:])
     time.sleep(max(0.0, POSTGRES_DOWN_S - (time.monotonic() - down_at)))
     deployment.postgres.start()
-    up_at = time.monotonic()
+    up_at = recovery.since = time.monotonic()
     deployment.note("PostgreSQL back")
-    recovery.measured["API answers 2xx again"] = wait_until(
-        lambda: any(answer.status in (200, 201) for answer in load.answered_since(up_at)), 60,
-        "the API to answer 2xx", observed=lambda: load.answered_since(up_at)[-3:])
-    recovery.measured["a new order charged"] = wait_until(
-        lambda: load.custnos_placed_since(up_at) & charged_custnos(deployment), 120,
-        "a new order to be charged", observed=lambda: load.answered_since(up_at)[-3:])
+    recovery.measure("API answers 2xx again",
+                     lambda: any(answer.status in (200, 201)
+                                 for answer in load.answered_since(up_at)), 60,
+                     "the API to answer 2xx", observed=lambda: load.answered_since(up_at)[-3:])
+    recovery.measure("a new order charged",
+                     lambda: load.custnos_placed_since(up_at) & charged_custnos(deployment), 120,
+                     "a new order to be charged",
+                     observed=lambda: load.answered_since(up_at)[-3:])
     reconnect()
     return recovery
 
@@ -303,7 +306,7 @@ def kill_campaign_worker(deployment: Deployment) -> Recovery:
                      .values_list("mobile", flat=True))
         return marked - set(deployment.numbers_sent())
 
-    frozen_at, tries = deployment.kill_between_calls(victim, in_doubt)
+    recovery.since, tries = deployment.kill_between_calls(victim, in_doubt)
     sent_before = len(sent_of_campaign())
     deployment.note(f"{victim} killed (freezes needed: {tries}; {sent_before} of "
                     f"{KILLED_CAMPAIGN_SIZE} numbers sent)")
@@ -313,12 +316,12 @@ def kill_campaign_worker(deployment: Deployment) -> Recovery:
         lease = Campaign.objects.values_list("lease_owner", flat=True).get(pk=campaign_id)
         return lease not in ("", owner) and len(sent_of_campaign()) > sent_before
 
-    wait_until(
-        taken_over_and_sending, 90, "another worker to take the campaign over and send",
+    # Counted from the last freeze: from then on the worker did nothing.
+    resumed_s = recovery.measure(
+        "campaign sending again", taken_over_and_sending, 90,
+        "another worker to take the campaign over and send",
         observed=lambda: (len(sent_of_campaign()), Campaign.objects.filter(pk=campaign_id)
                           .values("state", "lease_owner", "lease_expires_at").first()))
-    resumed_s = time.monotonic() - frozen_at  # from when it stopped working
-    recovery.measured["campaign sending again"] = resumed_s
     deployment.note(f"campaign {campaign_id} sending again on another worker")
     assert resumed_s < 30, f"the campaign went on {resumed_s:.1f} s after its worker died"
     deployment.worker(victim)  # its supervisor starts it again
@@ -346,10 +349,10 @@ def kill_active_beat(deployment: Deployment) -> Recovery:
     standby = next(name for name in BEATS if name != active)
     standby_pid = deployment.processes[standby].pid
     deployment.kill(active)
+    recovery.since = time.monotonic()
     deployment.note(f"{active} (active) killed")
-    recovery.measured["standby scheduling"] = wait_until(
-        lambda: lease()[0].endswith(f":{standby_pid}"), 90, "the standby beat to take over",
-        every_s=0.5, observed=lease)
+    recovery.measure("standby scheduling", lambda: lease()[0].endswith(f":{standby_pid}"), 90,
+                     "the standby beat to take over", observed=lease)
     deployment.note(f"{standby} holds the lease")
     deployment.beat(active)
     return recovery
@@ -375,11 +378,16 @@ def take_the_provider_down(deployment: Deployment, load: OrderLoad) -> Recovery:
     assert not placed & charged_custnos(deployment), "charged while the provider was down"
     provider.control("DELETE", "/faults").raise_for_status()
     slow_sms_answers(provider)
+    up_at = recovery.since = time.monotonic()
     deployment.note("provider back")
-    recovery.measured["orders placed while it was down, charged"] = wait_until(
-        lambda: placed <= charged_custnos(deployment), 120,
-        "orders placed while the provider was down to be charged",
-        observed=lambda: sorted(placed - charged_custnos(deployment)))
+    recovery.measure("a new order charged after its return",
+                     lambda: load.custnos_placed_since(up_at) & charged_custnos(deployment), 120,
+                     "a new order to be charged",
+                     observed=lambda: load.answered_since(up_at)[-3:])
+    recovery.measure("orders placed while it was down, charged",
+                     lambda: placed <= charged_custnos(deployment), 120,
+                     "orders placed while the provider was down to be charged",
+                     observed=lambda: sorted(placed - charged_custnos(deployment)))
     return recovery
 
 
