@@ -457,3 +457,24 @@ def test_a_receipt_whose_judging_failed_is_judged_again_and_applied_by_the_beat_
     outcomes = sorted(CallbackReceipt.objects.values_list("outcome", flat=True))
     assert outcomes == sorted([ReceiptOutcome.APPLIED, ReceiptOutcome.INVALID_SIGN])
     assert services.judge_receipts_again() == 0  # nothing left unjudged
+
+
+def test_callbacks_unjudged_while_the_database_is_away_log_one_line_a_minute(
+        client, post, tokens, order, monkeypatch, caplog):
+    # Issue 28: one line a minute in an outage, not a traceback per request.
+    from django.db import OperationalError
+
+    from backoffice.operations import once_a_minute
+    from topup.services import callbacks
+
+    def unreachable() -> None:
+        raise OperationalError("connection refused")
+
+    once_a_minute.forget()
+    monkeypatch.setattr(callbacks, "read_row", unreachable)
+    for _ in range(3):  # signed with another token: the row must be read to judge them
+        failed = post(client, body("200", order.custno, token="NotTheToken00000"))
+        assert failed.status_code == 503 and failed["Retry-After"] == "30"
+    lines = [record for record in caplog.records if "could not be judged" in record.getMessage()]
+    assert len(lines) == 1 and lines[0].levelname == "WARNING" and not lines[0].exc_info
+    assert CallbackReceipt.objects.filter(outcome=ReceiptOutcome.ERROR).count() == 3

@@ -16,13 +16,14 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from backoffice.operations import soft_cache
 from backoffice.operations.metrics import REFUSED_REQUESTS
+from backoffice.operations.once_a_minute import warn
 from backoffice.operations.queue import enqueue
 from backoffice.security import bounded_input, tallies
 from backoffice.security.bounded_input import BoundedBody
@@ -182,7 +183,13 @@ def _judge(body: bytes) -> Verdict:
         fields = _fields(payload)
         signed_with = _verify(payload)
     except Exception as error:  # a bug here must not lose the request: keep it, refuse it
-        logger.exception("top-up callback could not be judged")
+        if isinstance(error, OperationalError | InterfaceError):
+            # The database is down (the token row unreadable): every callback of the outage
+            # fails alike, so one line a minute, as the 503 page logs it (ui/outage.py).
+            warn(__name__, "database", "top-up callback could not be judged: database "
+                 "unavailable (%s)", type(error).__name__)
+        else:
+            logger.exception("top-up callback could not be judged")
         return Verdict(False, {"outcome": ReceiptOutcome.ERROR, "sign_valid": None,
                                "error": f"{type(error).__name__}: {error}"})
     if signed_with is None:
