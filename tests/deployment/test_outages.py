@@ -454,9 +454,16 @@ def outages_under_load(deployment: Deployment) -> None:
     assert set(at_provider) == ours, (set(at_provider) ^ ours)
     assert set(at_provider.values()) == {1}, [c for c, n in at_provider.items() if n > 1]
     assert Counter(Order.objects.values_list("state", flat=True)) == {"success": len(ours)}
-    # The provider's callbacks were answered 200, or 503 during the database's outage.
-    callback_statuses = Counter(call["status"] for call in deployment.callback_calls())
-    assert set(callback_statuses) <= {200, 503}, callback_statuses
+    # The provider's callbacks were answered 200, or 503 during the database's outage. The
+    # sandbox gives up reading after 3 s (and calls again a minute later): on a loaded
+    # machine a callback may wait that long for one of the two gunicorn workers, which is
+    # slowness, not a wrong answer; any other failure to answer is one.
+    calls = deployment.callback_calls()
+    answered = Counter(call["status"] for call in calls if call["status"] is not None)
+    unanswered = [call for call in calls if call["status"] is None]
+    deployment.note(f"callbacks answered {dict(answered)}, timed out {len(unanswered)}")
+    assert set(answered) <= {200, 503}, answered
+    assert all("ReadTimeout" in call["error"] for call in unanswered), unanswered[:5]
     assert not CallbackReceipt.objects.filter(custno="probe-while-down").exists()
     # Every number sent once.
     sent = Counter(deployment.numbers_sent())
