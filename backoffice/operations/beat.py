@@ -102,6 +102,16 @@ class LeasedDatabaseScheduler(DatabaseScheduler):
             logger.exception("beat: could not record that %s was sent", entry.name)
         self.step("recorded")
 
+    def populate_heap(self, *args: Any, **kwargs: Any) -> None:
+        """django-celery-beat's `schedule` may find the schedule changed while the heap is
+        being built (a beat that scheduled before, taking over after another beat started)
+        and mark the heap invalid; the heap is then built from that very reading. Left set, the
+        mark made the next tick rebuild the heap from entries read before the first send,
+        so the first due job was sent again: the claim stopped it within its due time, not
+        when the two ticks fell on either side of a slot's end (it ran twice, 160 ms apart)."""
+        super().populate_heap(*args, **kwargs)
+        self._heap_invalidated = False
+
     def step(self, name: str) -> None:
         """A point between the steps of sending a run (tests stop the beat here)."""
 
