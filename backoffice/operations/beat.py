@@ -85,6 +85,10 @@ class LeasedDatabaseScheduler(DatabaseScheduler):
         """Send `entry` unless its due time was already claimed (by this beat or another)."""
         due_at = scheduled_runs.due_time(entry, self.app.now())
         try:
+            if scheduled_runs.sent_since_read(entry):
+                logger.info("beat: %s was sent since this beat read it; not due yet, skipped",
+                            entry.name)
+                return
             claimed = scheduled_runs.claim(entry.name, due_at, self.holder)
         except Exception:
             logger.exception("beat: could not claim %s due %s; not sent", entry.name, due_at)
