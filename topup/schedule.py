@@ -14,10 +14,12 @@ BEAT_SCHEDULE = {
         "options": {"expires": 550},
     },
     "topup-process-callbacks": {
-        # The endpoint queues this itself; beat only catches what a lost task left behind.
+        # The endpoint queues this itself; beat only catches what a lost task left behind (a
+        # worker killed holding it, Redis restarted empty), within a minute. A run with
+        # nothing to apply costs one query.
         "task": "topup.tasks.process_callbacks_task",
-        "schedule": 300.0,
-        "options": {"expires": 280},
+        "schedule": 60.0,
+        "options": {"expires": 55},
     },
     "topup-judge-receipts-again": {
         # Callbacks stored while their sign could not be checked (our outage: answered 503).

@@ -85,6 +85,10 @@ class LeasedDatabaseScheduler(DatabaseScheduler):
         """Send `entry` unless its due time was already claimed (by this beat or another)."""
         due_at = scheduled_runs.due_time(entry, self.app.now())
         try:
+            if scheduled_runs.sent_since_read(entry):
+                logger.info("beat: %s was sent since this beat read it; not due yet, skipped",
+                            entry.name)
+                return
             claimed = scheduled_runs.claim(entry.name, due_at, self.holder)
         except Exception:
             logger.exception("beat: could not claim %s due %s; not sent", entry.name, due_at)
@@ -101,6 +105,16 @@ class LeasedDatabaseScheduler(DatabaseScheduler):
         except Exception:
             logger.exception("beat: could not record that %s was sent", entry.name)
         self.step("recorded")
+
+    def populate_heap(self, *args: Any, **kwargs: Any) -> None:
+        """django-celery-beat's `schedule` may find the schedule changed while the heap is
+        being built (a beat that scheduled before, taking over after another beat started)
+        and mark the heap invalid; the heap is then built from that very reading. Left set, the
+        mark made the next tick rebuild the heap from entries read before the first send,
+        so the first due job was sent again: the claim stopped it within its due time, not
+        when the two ticks fell on either side of a slot's end (it ran twice, 160 ms apart)."""
+        super().populate_heap(*args, **kwargs)
+        self._heap_invalidated = False
 
     def step(self, name: str) -> None:
         """A point between the steps of sending a run (tests stop the beat here)."""

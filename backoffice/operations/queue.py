@@ -38,29 +38,32 @@ def enqueue(
     countdown: float = 0,
     expires: float | None = None,
     after_commit: bool = True,
-) -> None:
+) -> bool | None:
     """Queue task `name` with positional `args` once the current transaction commits.
 
     `countdown` delays it (0: at once); `expires` drops it if no worker took it by then.
-    `after_commit=False` sends it at once, for callers that already run after a commit.
+    `after_commit=False` sends it at once, for callers that already run after a commit, and
+    then answers whether the broker took it (None: sent at the commit, not known yet).
     """
     task = registered_task(name)
 
-    def send() -> None:
+    def send() -> bool:
         # Celery reads a countdown of 0 as "at once"; an expiry only when one is asked for.
         try:
             if expires is None:
                 task.apply_async(args, countdown=countdown)
             else:
                 task.apply_async(args, countdown=countdown, expires=expires)
+            return True
         except Exception:
             # The broker is down. The use case is committed and its rows say what is left to
             # do; each app's beat sweep (stale `created` orders, campaigns, jobs) queues it
             # again, so the work is delayed, not lost, and the request still succeeds.
             warn(__name__, "broker", "broker unavailable: %s not queued, the sweep will "
                  "take it", name, exc_info=True)
+            return False
 
     if after_commit:
         transaction.on_commit(send)
-    else:
-        send()
+        return None
+    return send()

@@ -44,6 +44,19 @@ def due_time(entry: Any, now: datetime) -> datetime:
     return now.replace(microsecond=0)  # solar or clocked: rare here, to the second
 
 
+def sent_since_read(entry: Any) -> bool:
+    """Whether `entry` was sent after this beat read it (its row's `last_run_at` is newer than
+    the entry's) and is not due again from that send: the entry is stale and the send would
+    repeat the one just made, possibly in the next due time (a heap rebuilt from an old
+    reading)."""
+    fresh = PeriodicTask.objects.filter(name=entry.name).values_list(
+        "last_run_at", flat=True).first()
+    known = entry.last_run_at
+    if fresh is None or (known is not None and fresh <= known):
+        return False
+    return not entry.schedule.is_due(fresh).is_due
+
+
 def claim(job: str, due_at: datetime, holder: str) -> bool:
     """True for the one beat that may send `job` for `due_at`."""
     try:

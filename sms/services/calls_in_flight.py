@@ -12,8 +12,9 @@ reconciles as it would one.
 `Retry-After` (or 1, 2, 4... s without one, at most MAX_BACKOFF_S) and halves the calls in
 flight; each run of successes as long as the limit adds one back, up to the setting. The pause
 is also shared with every other run through the cache (`SHARED_PAUSE_KEY`), so one campaign's
-429 slows all of them. A 5xx or a lost answer stops the run as before (campaigns.py, rule 6),
-with its own backoff between runs.
+429 slows all of them; while the cache is down each run keeps its own pause only (soft_cache:
+a Redis outage must not stop a campaign, issue 28). A 5xx or a lost answer stops the run as
+before (campaigns.py, rule 6), with its own backoff between runs.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from django.conf import settings
-from django.core.cache import cache
 
+from backoffice.operations import soft_cache
 from backoffice.operations.provider import Contact, contact_deferred, record_contacts
 from sms import client as api
 
@@ -42,15 +43,15 @@ def concurrency() -> int:
 
 def shared_pause_s() -> float:
     """Seconds left of a pause another run was told to make (0 when none or no cache)."""
-    until = cache.get(SHARED_PAUSE_KEY)
+    until = soft_cache.read(SHARED_PAUSE_KEY)
     return max(0.0, float(until) - time.time()) if until else 0.0
 
 
 def share_pause(wait_s: float) -> None:
     until = time.time() + wait_s
-    current = cache.get(SHARED_PAUSE_KEY)
+    current = soft_cache.read(SHARED_PAUSE_KEY)
     if not current or float(current) < until:
-        cache.set(SHARED_PAUSE_KEY, until, timeout=int(wait_s) + 1)
+        soft_cache.write(SHARED_PAUSE_KEY, until, int(wait_s) + 1)
 
 
 @dataclass

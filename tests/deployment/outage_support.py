@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import requests
 
@@ -30,21 +30,41 @@ from tests.sandbox_process import ROOT, SandboxProcess
 
 ORDERS_EVERY_S = 0.5  # one new API order this often, and a repeat of an earlier one
 REPEAT_LAG = 3  # each order is sent again this many orders later, with its Idempotency-Key
+LOG_LINE = re.compile(r"^\S+ (ERROR|CRITICAL) (.*)$", re.MULTILINE)
+T = TypeVar("T")
 
 
 def wait_until(predicate: Callable[[], Any], timeout_s: float, what: str,
-               every_s: float = 0.2) -> float:
+               every_s: float = 0.2, observed: Callable[[], object] | None = None) -> float:
     """Seconds until `predicate()` is true (errors count as false); AssertionError after
-    `timeout_s`."""
+    `timeout_s`, naming the last error and what `observed()` shows then, so that a CI log
+    tells what was waited for in vain."""
+    return wait_for(predicate, timeout_s, what, every_s, observed)[1]
+
+
+def wait_for(value: Callable[[], T | None], timeout_s: float, what: str, every_s: float = 0.2,
+             observed: Callable[[], object] | None = None) -> tuple[T, float]:
+    """The first true `value()` and the seconds it took (see `wait_until`)."""
     started = time.monotonic()
-    while time.monotonic() - started < timeout_s:
+    last_error = ""
+    while True:
         try:
-            if predicate():
-                return time.monotonic() - started
-        except Exception:  # noqa: BLE001 - a server still down, a row not there yet
-            pass
+            found = value()
+            if found:
+                return found, time.monotonic() - started
+        except Exception as error:  # noqa: BLE001 - a server still down, a row not there yet
+            last_error = f"{type(error).__name__}: {error}"[:300]
+        if time.monotonic() - started >= timeout_s:
+            break
         time.sleep(every_s)
-    raise AssertionError(f"timed out after {timeout_s:.0f} s waiting for {what}")
+    seen = ""
+    if observed is not None:
+        try:
+            seen = f"; observed: {observed()!r}"[:2000]
+        except Exception as error:  # noqa: BLE001 - the state itself could not be read
+            seen = f"; observing failed: {type(error).__name__}: {error}"
+    failed = f"; last error: {last_error}" if last_error else ""
+    raise AssertionError(f"timed out after {timeout_s:.0f} s waiting for {what}{failed}{seen}")
 
 
 @dataclass
@@ -62,12 +82,24 @@ class Deployment:
     lock: threading.Lock = field(default_factory=threading.Lock)
     stopping: threading.Event = field(default_factory=threading.Event)
     began: float = field(default_factory=time.monotonic)
-    api_key: str = ""  # the merchant's API key, and the campaign sent under load
+    # Where each process's current run begins in its log (a restart appends to the log).
+    log_starts: dict[str, int] = field(default_factory=dict)
+    timeline: list[str] = field(default_factory=list)
+    api_key: str = ""  # the merchant's API key, and the campaigns (sent under load, killed)
     campaign_id: int = 0
+    killed_campaign_id: int = 0
+
+    def note(self, event: str) -> None:
+        """One line of the test's timeline: printed as it happens, and again on failure."""
+        line = f"{time.monotonic() - self.began:6.1f} s  {event}"
+        self.timeline.append(line)
+        print(line, flush=True)
 
     def start(self, name: str, command: list[str]) -> None:
-        log = open(self.tmp / f"{name}.log", "ab")  # noqa: SIM115 - lives with the process
+        path = self.tmp / f"{name}.log"
+        log = open(path, "ab")  # noqa: SIM115 - lives with the process
         with self.lock:
+            self.log_starts[name] = path.stat().st_size
             self.commands[name] = command
             self.processes[name] = subprocess.Popen(
                 command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
@@ -86,6 +118,7 @@ class Deployment:
                               if process.poll() is not None]
                 for name in exited:
                     self.restarts.append((name, time.monotonic() - self.began))
+                    self.note(f"{name} exited on its own; its supervisor starts it again")
                     self.start(name, self.commands[name])
 
         thread = threading.Thread(target=watch, name="supervisor", daemon=True)
@@ -121,12 +154,34 @@ class Deployment:
         for name in list(self.processes):
             self.kill(name, signal.SIGTERM)
 
-    def log(self, name: str) -> str:
+    def log(self, name: str, current: bool = False) -> str:
+        """The process's whole log, or (`current`) what its running process wrote."""
         path = self.tmp / f"{name}.log"
-        return path.read_text(errors="replace") if path.exists() else ""
+        if not path.exists():
+            return ""
+        with path.open("rb") as log:
+            log.seek(self.log_starts.get(name, 0) if current else 0)
+            return log.read().decode(errors="replace")
 
     def started(self, worker: str) -> bool:
-        return " ready." in self.log(worker)
+        return " ready." in self.log(worker, current=True)
+
+    def diagnosis(self) -> str:
+        """What a failed run's log should show: the timeline, supervisor restarts, and per
+        process its errors (counted, first line each) and its last lines."""
+        parts = ["timeline:", *self.timeline,
+                 f"restarted by the supervisor: {self.restarts or 'none'}"]
+        for path in sorted(self.tmp.glob("*.log")):
+            text = path.read_text(errors="replace")
+            errors: dict[str, int] = {}
+            for level, message in LOG_LINE.findall(text):
+                key = f"{level} {message[:200]}"
+                errors[key] = errors.get(key, 0) + 1
+            parts.append(f"--- {path.name}: {len(errors)} distinct error lines")
+            parts += [f"  {count} x {line}" for line, count in errors.items()][:25]
+            parts.append(f"--- {path.name}: last lines")
+            parts += ["  " + line[:300] for line in text.splitlines()[-15:]]
+        return "\n".join(parts)
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.web_port}{path}"
@@ -153,17 +208,51 @@ class Deployment:
 
     # --- which process does what -----------------------------------------------------------
 
-    def worker_running_the_campaign(self, workers: tuple[str, ...]) -> str | None:
-        """The worker whose log shows a send_campaign task received and not finished."""
-        for name in workers:
-            log = self.log(name)
-            received = re.findall(r"sms\.tasks\.send_campaign\[([0-9a-f-]+)\] received", log)
-            finished = set(re.findall(
-                r"sms\.tasks\.send_campaign\[([0-9a-f-]+)\] (?:succeeded|raised|failed|retry)",
-                log))
-            if any(task not in finished for task in received):
-                return name
-        return None
+    def workers_running(self, campaign_id: int, workers: int = 2) -> list[str]:
+        """The workers executing a send_campaign task of the campaign now (Celery's `inspect
+        active`, over the private broker: tasks started, not those waiting for their time).
+        A bare Celery app asks: the project's, given another broker's connection, sends the
+        question there but waits for the replies on its own broker."""
+        from celery import Celery
+
+        control = Celery("outage-test", broker=self.redis.url, set_as_current=False)
+        try:
+            replies = control.control.inspect(timeout=3, limit=workers).active() or {}
+        finally:
+            control.close()
+        return sorted(host.split("@")[0] for host, tasks in replies.items()
+                      if any(task["name"] == "sms.tasks.send_campaign"
+                             and list(task["args"]) == [campaign_id] for task in tasks))
+
+    def kill_between_calls(self, name: str, in_doubt: Callable[[], set[str]],
+                           attempts: int = 30) -> tuple[float, int]:
+        """SIGKILL a worker while none of the numbers it marked `submitting` is on its way to
+        the provider: frozen (SIGSTOP), it is killed once all of them are in the provider's
+        report, and let go (SIGCONT) to try again a moment later otherwise. Returns when it was
+        frozen for the last time (time.monotonic()) and how many tries it took.
+
+        A worker killed between marking a number and its call reaching the provider leaves a
+        number in doubt: send-once then makes the next run wait the reconcile grace (several
+        call lengths, 140 s by default) before it sends anything (sms.services.campaigns, rule
+        4). That wait is the design's and measured elsewhere (test_sms_uncertain_send_wait);
+        here the recovery from a dead worker is measured, as in the killed-worker test."""
+        process = self.processes[name]
+        left: set[str] = set()
+        for attempt in range(1, attempts + 1):
+            os.killpg(process.pid, signal.SIGSTOP)
+            frozen_at = time.monotonic()
+            while True:
+                left = in_doubt()
+                if not left:
+                    self.kill(name)
+                    return frozen_at, attempt
+                if time.monotonic() - frozen_at > 3:
+                    break
+                time.sleep(0.1)
+            os.killpg(process.pid, signal.SIGCONT)
+            time.sleep(0.2 + 0.15 * (attempt % 4))  # another moment of the calls' cycle
+        raise AssertionError(f"{name} always had numbers on their way to the provider "
+                             f"({attempts} tries; last: {sorted(left)[:10]})")
 
     def beat_sends(self, beats: tuple[str, ...]) -> dict[str, list[datetime]]:
         """Per job, when a beat logged sending it (both beats, killed ones included)."""
@@ -174,6 +263,12 @@ class Deployment:
             for stamp, job in pattern.findall(self.log(name)):
                 sends.setdefault(job, []).append(datetime.fromisoformat(stamp))
         return {job: sorted(times) for job, times in sends.items()}
+
+    def beat_write_failures(self, beats: tuple[str, ...]) -> list[str]:
+        """Jobs whose claim or "sent" mark a beat could not confirm (the database went away
+        during the write): such a claim may be stored without `sent_at`."""
+        pattern = re.compile(r"beat: could not (?:claim|record that) (\S+)")
+        return [job for name in beats for job in pattern.findall(self.log(name))]
 
 
 @dataclass
@@ -233,7 +328,13 @@ class OrderLoad(threading.Thread):
             return [answer for answer in self.answers if answer.at > moment]
 
     def custnos_placed_since(self, moment: float) -> set[str]:
-        return {answer.custno for answer in self.answered_since(moment) if answer.custno}
+        """Orders placed since `moment` (their key's first 2xx answer came after it: a
+        repeat of an order placed before is not one)."""
+        with self.lock:
+            before = {answer.key for answer in self.answers
+                      if answer.custno and answer.at <= moment}
+            return {answer.custno for answer in self.answers if answer.custno
+                    and answer.at > moment and answer.key not in before}
 
     def settle_every_key(self, timeout_s: float) -> dict[str, str]:
         """Send every key again until it is answered 2xx (after the outages); key -> custno."""
@@ -252,10 +353,19 @@ class OrderLoad(threading.Thread):
 
 @dataclass
 class Recovery:
-    """What one fault did and how long the product took to recover, as printed."""
+    """What one fault did and how long the product took to recover, as printed: each figure
+    counts from `since`, the moment the part came back (or was killed)."""
 
     fault: str
     measured: dict[str, float] = field(default_factory=dict)
+    since: float = 0.0
+
+    def measure(self, figure: str, predicate: Callable[[], Any], timeout_s: float,
+                what: str, observed: Callable[[], object] | None = None) -> float:
+        """Wait for `predicate` and record the seconds from `since` as `figure`."""
+        wait_until(predicate, timeout_s, what, observed=observed)
+        self.measured[figure] = time.monotonic() - self.since
+        return self.measured[figure]
 
     def line(self) -> str:
         figures = ", ".join(f"{what} {seconds:.1f} s" for what, seconds in self.measured.items())

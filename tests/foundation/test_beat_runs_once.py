@@ -119,3 +119,56 @@ def test_without_kills_each_due_time_runs_exactly_once_and_last_run_at_is_writte
     assert per_due_time[f"topup-daily-report@{start.date()}"] == 1
     report = PeriodicTask.objects.get(name="topup-daily-report")
     assert report.last_run_at is not None  # written at the send, not at a later sync
+
+
+def tick_until_idle(beat: SimulatedBeat) -> None:
+    for _tick in range(50):
+        if beat.tick() > 0:
+            return
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_standby_taking_over_at_a_slot_boundary_sends_nothing_twice():
+    # The outage test saw a standby that had stood by for a minute take over at 01:39:59.9
+    # and send topup-poll-orders at .947 and again at 01:40:00.108: two due times (the
+    # 30 s slots :30 and :00), so both claims held; the job ran twice 160 ms apart.
+    from django_celery_beat.models import PeriodicTasks
+
+    sent: list[tuple[str, datetime]] = []
+    start = datetime(2026, 11, 20, 10, 0, 1, tzinfo=SHANGHAI)
+    with time_machine.travel(start, tick=False) as clock:
+        standby = SimulatedBeat(app=app, sent=sent, kill_at=None)
+        active = SimulatedBeat(app=app, sent=sent, kill_at=None)
+        standby.holder, active.holder = "host-b:2", "host-a:1"  # two processes
+        # The standby-to-be schedules first, then loses the lease (its database writes
+        # stalled: an outage) to the other beat, and stands by.
+        for _second in range(0, 30, 5):
+            clock.shift(timedelta(seconds=5))
+            tick_until_idle(standby)
+            tick_until_idle(active)
+        SchedulerLease.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+        for _second in range(0, 60, 5):
+            clock.shift(timedelta(seconds=5))
+            tick_until_idle(active)
+            tick_until_idle(standby)
+        assert standby.active is False and active.active is True
+        # A beat started since (a restarted host's, which saves the entries): the standby's
+        # first reading after it takes over finds the schedule changed.
+        PeriodicTasks.update_changed()
+        # The active beat dies; the standby takes over a moment before a slot ends.
+        SchedulerLease.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+        clock.shift(timedelta(seconds=29.9 - timezone.now().timestamp() % 30))
+        standby.tick()  # takes the lease and sends the first due job
+        clock.shift(timedelta(seconds=0.2))  # its next tick falls in the next slot
+        tick_until_idle(standby)
+        clock.shift(timedelta(seconds=5))
+        tick_until_idle(standby)
+    schedule = app.conf.beat_schedule
+    for job in {job for job, _at in sent}:
+        every = schedule[job]["schedule"]
+        if not isinstance(every, float | int):
+            continue
+        times = sorted(at for name, at in sent if name == job)
+        gaps = [(later - earlier).total_seconds()
+                for earlier, later in zip(times, times[1:], strict=False)]
+        assert all(gap >= every / 2 for gap in gaps), (job, times)

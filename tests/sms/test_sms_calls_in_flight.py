@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from django.test import override_settings
 
 from backoffice.operations.provider import provider_observers, provider_settings
 from sms import services
@@ -18,6 +19,7 @@ from sms.errors import RateLimitedError
 from sms.models import Campaign, CampaignState, Message, MessageStatus
 from sms.services.calls_in_flight import SHARED_PAUSE_KEY, Throttle
 from sms.services.connection import CONNECT_TIMEOUT_S
+from tests.foundation.test_redirects_and_soft_cache import UNREACHABLE_CACHE
 from tests.sms.conftest import (
     let_backoff_pass,
     let_grace_pass,
@@ -170,3 +172,12 @@ def test_a_pause_is_shared_with_every_run_through_the_cache() -> None:
     assert 2.0 < other_run.wait_s() <= 3.0
     cache.delete(SHARED_PAUSE_KEY)
     assert other_run.wait_s() == 0.0
+
+
+@override_settings(CACHES=UNREACHABLE_CACHE)
+def test_without_the_cache_a_run_keeps_its_own_pause_and_raises_nothing() -> None:
+    # A Redis outage stopped every campaign run at its first call (issue 28's outage test).
+    throttle = Throttle(4)
+    assert throttle.wait_s() == 0.0
+    assert throttle.rate_limited(2.0) == 2.0
+    assert 1.0 < throttle.wait_s() <= 2.0

@@ -327,6 +327,50 @@ def test_a_callback_stored_while_the_task_runs_is_not_left_behind(client, tokens
     assert cache.get(callbacks.DRAIN_KEY) is None
 
 
+def test_a_processing_task_the_broker_refused_does_not_hold_back_the_next_callback(
+        client, tokens, order, monkeypatch, django_capture_on_commit_callbacks):
+    # The key said "queued" for five minutes with nothing queued: every later callback waited
+    # for the beat job (issue 28's outage test).
+    from django.core.cache import cache
+
+    from topup.services import callbacks
+    from topup.tasks import process_callbacks_task
+
+    cache.delete(callbacks.DRAIN_KEY)
+    attempts: list[int] = []
+
+    def broker_down(*args: object, **options: object) -> None:
+        attempts.append(1)
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(process_callbacks_task, "apply_async", broker_down)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert send(client, body("201", order.custno)).status_code == 200
+        assert send(client, body("200", order.custno)).status_code == 200
+    assert len(attempts) == 2  # the second callback tried again
+    assert cache.get(callbacks.DRAIN_KEY) is None
+
+
+def test_a_processing_run_that_fails_lets_the_next_callback_queue_one(client, tokens, order,
+                                                                      monkeypatch):
+    from django.core.cache import cache
+    from django.db import OperationalError
+
+    from topup import services
+    from topup.services import callbacks
+
+    send(client, body("200", order.custno))
+    cache.set(callbacks.DRAIN_KEY, 1)  # this run's mark
+
+    def database_gone() -> int:
+        raise OperationalError("the database went away")
+
+    monkeypatch.setattr(callbacks, "process_pending_receipts", database_gone)
+    with pytest.raises(OperationalError):
+        services.drain_receipts()
+    assert cache.get(callbacks.DRAIN_KEY) is None
+
+
 def test_a_forged_receipt_is_never_applied_by_a_replay(client, post, tokens, order):
     forged = body("200", order.custno, token="GuessedToken0000")
     post(client, forged)
@@ -413,3 +457,24 @@ def test_a_receipt_whose_judging_failed_is_judged_again_and_applied_by_the_beat_
     outcomes = sorted(CallbackReceipt.objects.values_list("outcome", flat=True))
     assert outcomes == sorted([ReceiptOutcome.APPLIED, ReceiptOutcome.INVALID_SIGN])
     assert services.judge_receipts_again() == 0  # nothing left unjudged
+
+
+def test_callbacks_unjudged_while_the_database_is_away_log_one_line_a_minute(
+        client, post, tokens, order, monkeypatch, caplog):
+    # Issue 28: one line a minute in an outage, not a traceback per request.
+    from django.db import OperationalError
+
+    from backoffice.operations import once_a_minute
+    from topup.services import callbacks
+
+    def unreachable() -> None:
+        raise OperationalError("connection refused")
+
+    once_a_minute.forget()
+    monkeypatch.setattr(callbacks, "read_row", unreachable)
+    for _ in range(3):  # signed with another token: the row must be read to judge them
+        failed = post(client, body("200", order.custno, token="NotTheToken00000"))
+        assert failed.status_code == 503 and failed["Retry-After"] == "30"
+    lines = [record for record in caplog.records if "could not be judged" in record.getMessage()]
+    assert len(lines) == 1 and lines[0].levelname == "WARNING" and not lines[0].exc_info
+    assert CallbackReceipt.objects.filter(outcome=ReceiptOutcome.ERROR).count() == 3

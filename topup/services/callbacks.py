@@ -16,13 +16,14 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from backoffice.operations import soft_cache
 from backoffice.operations.metrics import REFUSED_REQUESTS
+from backoffice.operations.once_a_minute import warn
 from backoffice.operations.queue import enqueue
 from backoffice.security import bounded_input, tallies
 from backoffice.security.bounded_input import BoundedBody
@@ -182,7 +183,13 @@ def _judge(body: bytes) -> Verdict:
         fields = _fields(payload)
         signed_with = _verify(payload)
     except Exception as error:  # a bug here must not lose the request: keep it, refuse it
-        logger.exception("top-up callback could not be judged")
+        if isinstance(error, OperationalError | InterfaceError):
+            # The database is down (the token row unreadable): every callback of the outage
+            # fails alike, so one line a minute, as the 503 page logs it (ui/outage.py).
+            warn(__name__, "database", "top-up callback could not be judged: database "
+                 "unavailable (%s)", type(error).__name__)
+        else:
+            logger.exception("top-up callback could not be judged")
         return Verdict(False, {"outcome": ReceiptOutcome.ERROR, "sign_valid": None,
                                "error": f"{type(error).__name__}: {error}"})
     if signed_with is None:
@@ -204,25 +211,36 @@ def schedule_processing() -> None:
     behind: this runs after the receipt's commit, and the task clears the key only when it
     finds nothing left to apply (see `drain_receipts`). While the cache is down the key cannot
     be read: a task is queued for each callback (each finds little to do), and if the broker
-    is down too the beat job applies them.
+    is down too the beat job applies them. A task the broker refused takes its key back, so
+    that the next callback queues one (the key would otherwise hold every callback back until
+    it expires). A task lost after it was queued (a worker killed holding it, a Redis restart)
+    leaves the key until the beat job (every minute) drains the receipts and clears it.
     """
-    if soft_cache.read(DRAIN_KEY) is None and \
-            soft_cache.add(DRAIN_KEY, 1, DRAIN_KEY_TIMEOUT_S) is not False:
-        enqueue("topup.tasks.process_callbacks_task", after_commit=False)
+    if soft_cache.read(DRAIN_KEY) is not None or \
+            soft_cache.add(DRAIN_KEY, 1, DRAIN_KEY_TIMEOUT_S) is False:
+        return  # a task is queued or running
+    if enqueue("topup.tasks.process_callbacks_task", after_commit=False) is False:
+        soft_cache.delete(DRAIN_KEY)
 
 
 def drain_receipts() -> int:
-    """Apply waiting callbacks until none is left, then release the key; returns how many."""
+    """Apply waiting callbacks until none is left, then release the key; returns how many.
+    A run that fails (the database went away) releases it too, so that the next callback
+    queues a new run rather than waiting for the key to expire."""
     done = 0
-    while True:
-        done += process_pending_receipts()
+    try:
+        while True:
+            done += process_pending_receipts()
+            soft_cache.delete(DRAIN_KEY)
+            # A callback stored before the delete saw the key and queued nothing: look again.
+            waiting = CallbackReceipt.objects.filter(
+                sign_valid=True, processed=False, outcome=ReceiptOutcome.RECEIVED).exists()
+            # Not added (False), or the cache is down (None): the other task or the beat job.
+            if not waiting or not soft_cache.add(DRAIN_KEY, 1, DRAIN_KEY_TIMEOUT_S):
+                return done  # nothing left, or a newly queued task will take it
+    except Exception:
         soft_cache.delete(DRAIN_KEY)
-        # A callback stored before the delete saw the key and queued nothing: look again.
-        waiting = CallbackReceipt.objects.filter(
-            sign_valid=True, processed=False, outcome=ReceiptOutcome.RECEIVED).exists()
-        # Not added (False), or the cache is down (None): the other task or the beat job.
-        if not waiting or not soft_cache.add(DRAIN_KEY, 1, DRAIN_KEY_TIMEOUT_S):
-            return done  # nothing left, or a newly queued task will take it
+        raise
 
 
 def _parse(body: bytes) -> tuple[JSONObject | None, str]:
