@@ -113,24 +113,10 @@ def run_folder_deletion(deletion_id: int) -> FolderDeletion:
     """The worker's part. It takes the job's lease first: a duplicate delivery of a job
     another run holds (or one already finished) does nothing; a job whose worker died is
     taken over and goes on with what is left at the provider."""
-    watched = job_lease.watched()
-    lease_for = job_lease.WATCHED_LEASE if watched else job_lease.UNWATCHED_LEASE
-    token = job_lease.claim(FolderDeletion, deletion_id, lease_for)
-    deletion = FolderDeletion.objects.select_related("service").get(pk=deletion_id)
-    if token is None:
-        return deletion
-    lease = job_lease.Lease(FolderDeletion, deletion_id, token, lease_for)
-    try:
-        if watched:
-            with job_lease.Keeper(lease):
-                _delete_tree(deletion, lease)
-        else:
-            _delete_tree(deletion, lease)
-    except job_lease.LeaseLost:
-        logger.info("folder deletion %s: another run took it over", deletion_id)
-        return FolderDeletion.objects.select_related("service").get(pk=deletion_id)
-    deletion.refresh_from_db()
-    return deletion
+    # Read after the claim: a run taking over goes on from what the dead one saved.
+    job_lease.run_leased(FolderDeletion, deletion_id, lambda lease: _delete_tree(
+        FolderDeletion.objects.select_related("service").get(pk=deletion_id), lease))
+    return FolderDeletion.objects.select_related("service").get(pk=deletion_id)
 
 
 def _delete_tree(deletion: FolderDeletion, lease: job_lease.Lease) -> None:

@@ -223,24 +223,13 @@ def run_folder_transfer(job_id: int) -> FolderTransfer:
     """The worker's part. It takes the job's lease first: a duplicate delivery of a job
     another run holds (or one already finished) does nothing; a job whose worker died is
     taken over and goes on where that run's saved progress says."""
-    watched = job_lease.watched()
-    lease_for = job_lease.WATCHED_LEASE if watched else job_lease.UNWATCHED_LEASE
-    token = job_lease.claim(FolderTransfer, job_id, lease_for)
-    job = FolderTransfer.objects.select_related("service", "created_by").get(pk=job_id)
-    if token is None:
-        return job
-    lease = job_lease.Lease(FolderTransfer, job_id, token, lease_for)
-    try:
-        if watched:
-            with job_lease.Keeper(lease):
-                _transfer(job, lease)
-        else:
-            _transfer(job, lease)
-    except job_lease.LeaseLost:
-        logger.info("folder %s %s: another run took it over", job.kind, job_id)
-        return FolderTransfer.objects.select_related("service", "created_by").get(pk=job_id)
-    job.refresh_from_db()
-    return job
+    # Read after the claim: a run taking over goes on from what the dead one saved.
+    job_lease.run_leased(FolderTransfer, job_id, lambda lease: _transfer(_job(job_id), lease))
+    return _job(job_id)
+
+
+def _job(job_id: int) -> FolderTransfer:
+    return FolderTransfer.objects.select_related("service", "created_by").get(pk=job_id)
 
 
 def _transfer(job: FolderTransfer, lease: job_lease.Lease) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
+from collections.abc import Callable
 from contextlib import suppress
 from datetime import datetime, timedelta
 from types import TracebackType
@@ -129,6 +130,27 @@ class Keeper:
                         connection.close()
         finally:
             connection.close()
+
+
+def run_leased(model: type[Job], pk: int, work: Callable[[Lease], None]) -> None:
+    """Run `work` under the job's lease: nothing when another run holds the job (or it is
+    finished), and no more once another run took it over. A worker's run keeps its lease alive
+    with a Keeper; unwatched (inside a transaction, tests) the long lease and the progress
+    writes do."""
+    watched_run = watched()
+    lease_for = WATCHED_LEASE if watched_run else UNWATCHED_LEASE
+    token = claim(model, pk, lease_for)
+    if token is None:
+        return
+    lease = Lease(model, pk, token, lease_for)
+    try:
+        if watched_run:
+            with Keeper(lease):
+                work(lease)
+        else:
+            work(lease)
+    except LeaseLost:
+        logger.info("%s %s: another run took it over", model.__name__, pk)
 
 
 def stalled(model: type[Job], now: datetime | None = None) -> list[int]:
