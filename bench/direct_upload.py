@@ -4,11 +4,14 @@ It makes the requests static/storage/direct.js makes (docs/decisions.md, "Direct
 uploads", "Signing endpoints"): the back-office opens the task and signs; the bytes go
 straight to the storage service:
 
-1. `POST /storage/uploads/new/` opens the task (route `direct`, method `multipart`);
-2. the initiate is signed, sent to the provider, and its uuid reported;
-3. the parts are hashed and signed `SIGN_AHEAD` at a time (the parts already taken riding
-   along, as the page does), and sent `in_flight` at once;
-4. the completion is signed and sent, and reported (the back-office checks the file).
+1. `POST /storage/uploads/new/` opens the task (route `direct`, method `multipart`) and
+   answers the initiate's signature with it;
+2. the initiate is sent to the provider;
+3. the parts are hashed and signed, `in_flight` of them first and then `SIGN_AHEAD` at a time
+   (the task's uuid riding along with the first signing, the parts already taken with the
+   next ones, and the completion's signature asked with the last parts, as the page does),
+   and sent `in_flight` at once;
+4. the completion is sent, and reported (the back-office checks the file).
 
 Every request to the back-office goes through `CountingSession`, which adds up the bytes of
 each request and its answer as they cross the wire (request line, headers and body; status
@@ -94,48 +97,55 @@ class DirectUpload:
             raise SystemExit(f"expected a direct multipart upload, got {upload['route']} "
                              f"{upload['method']}")
         sign_url, report_url = upload["sign_url"], upload["report_url"]
-        initiate = self._signed(sign_url, {"stage": "initiate"})[0]
-        answer = self._to_provider(initiate, b"")
-        self._report(report_url, {"uuid": answer.headers["x-svc-multi-uuid"]})
-        self._send_parts(sign_url, upload["part_size"], upload["parts"], upload["in_flight"])
-        complete = self._signed(sign_url, {"stage": "complete"})[0]
+        answer = self._to_provider(opened.json()["initiate"], b"")
+        complete = self._send_parts(sign_url, answer.headers["x-svc-multi-uuid"],
+                                    upload["part_size"], upload["parts"], upload["in_flight"])
         answer = self._to_provider(complete, b"")
         done = self._report(report_url, {"done": True, "replaced": answer.status_code == 204})
         return str(done["upload"]["state"])
 
-    def _send_parts(self, sign_url: str, part_size: int, parts: int, in_flight: int) -> None:
+    def _send_parts(self, sign_url: str, uuid: str, part_size: int, parts: int,
+                    in_flight: int) -> dict[str, Any]:
         """Hash and sign the next batch while the parts of the one before are on the wire,
-        at most `in_flight` at once; the ids taken ride along with the next signing."""
+        at most `in_flight` at once; the uuid and the ids taken ride along with the next
+        signing. Returns the completion's signed request, given with the last batch."""
         taken: list[int] = []
         pending: list[Future[int]] = []
+        report: dict[str, Any] = {"uuid": uuid}
+        complete: dict[str, Any] = {}
         with open(self.source, "rb") as file, ThreadPoolExecutor(in_flight) as senders:
-            for batch in _batches(parts, SIGN_AHEAD):
+            for batch in _batches(parts, in_flight, SIGN_AHEAD):
                 chunks = {n: os.pread(file.fileno(), part_size, n * part_size) for n in batch}
                 finished = {future for future in pending if future.done()}
                 taken += [future.result() for future in pending if future in finished]
                 pending = [future for future in pending if future not in finished]
-                signed = self._signed(sign_url, {
-                    "stage": "upload", "parts_done": taken,
+                answer = self._signed(sign_url, {
+                    "stage": "upload", **report, "parts_done": taken,
+                    "complete": batch[-1] == parts - 1,
                     "parts": [{"id": n, "md5": hashlib.md5(chunks[n]).hexdigest()}
                               for n in batch]})
+                report, taken = {}, []
+                complete = answer.get("complete") or complete
                 pending += [senders.submit(self._send_part, request, chunks[request["part"]])
-                            for request in signed]
+                            for request in answer["requests"]]
                 # Keep at most two batches of bytes in memory, as the page keeps its Blobs.
                 while len(pending) > 2 * SIGN_AHEAD:
                     first = pending.pop(0)
                     taken.append(first.result())
-            taken += [future.result() for future in pending]
+            for future in pending:
+                future.result()
+        return complete
 
     def _send_part(self, request: dict[str, Any], chunk: bytes) -> int:
         self._to_provider(request, chunk)
         return int(request["part"])
 
-    def _signed(self, sign_url: str, body: dict[str, Any]) -> list[dict[str, Any]]:
+    def _signed(self, sign_url: str, body: dict[str, Any]) -> dict[str, Any]:
         answer = self.session.post(f"{self.base_url}{sign_url}", json=body, timeout=60)
         if answer.status_code != 200:
             raise SystemExit(f"signing {body['stage']} refused: {answer.status_code} "
                              f"{answer.text[:300]}")
-        return list(answer.json()["requests"])
+        return dict(answer.json())
 
     def _report(self, report_url: str, body: dict[str, Any]) -> dict[str, Any]:
         answer = self.session.post(f"{self.base_url}{report_url}", json=body, timeout=120)
@@ -152,6 +162,10 @@ class DirectUpload:
         return answer
 
 
-def _batches(count: int, size: int) -> Iterator[list[int]]:
-    for start in range(0, count, size):
-        yield list(range(start, min(start + size, count)))
+def _batches(count: int, first: int, size: int) -> Iterator[list[int]]:
+    """Part ids in batches: `first` of them, so that the first bytes leave early, then
+    `size` at a time."""
+    start, step = 0, min(first, size)
+    while start < count:
+        yield list(range(start, min(start + step, count)))
+        start, step = start + step, size

@@ -57,7 +57,7 @@ class SourceChanged(ValueError):
 class Part:
     part_id: int
     data: bytes
-    md5: str
+    md5: str | None  # None when the reader was asked not to hash parts one by one
 
 
 class PartReader:
@@ -68,16 +68,18 @@ class PartReader:
     now); `read_ahead(n)` starts reading part n early, best called once the part before it is
     on the wire; `whole_md5()` finishes the file's digest. At most two parts are held in
     memory. A `known_md5` of the whole file (computed when the file was received) is taken
-    as given, so the file is hashed once (per part) instead of twice.
+    as given, so the file is hashed once (per part) instead of twice; `part_md5=False` leaves
+    out the parts' own MD5s, for uploads checked as a whole only.
     """
 
     def __init__(self, file: IO[bytes], length: int, *, part_size: int = PART_SIZE,
-                 known_md5: str | None = None) -> None:
+                 known_md5: str | None = None, part_md5: bool = True) -> None:
         self.length = length
         self.part_size = part_size
         self.count = part_count(length, part_size)
         self._file = file
         self._known_md5 = known_md5
+        self._part_md5 = part_md5
         self._whole = hashlib.md5()
         self._covered = 0  # the whole-file digest covers bytes [0, _covered)
         self._worker = ThreadPoolExecutor(
@@ -144,7 +146,7 @@ class PartReader:
         if self._known_md5 is None and end > self._covered:
             self._whole.update(memoryview(data)[self._covered - start :])
             self._covered = end
-        return Part(part_id, data, hashlib.md5(data).hexdigest())
+        return Part(part_id, data, hashlib.md5(data).hexdigest() if self._part_md5 else None)
 
     def _finish(self) -> str:
         self._hash_gap(self.length)

@@ -14,6 +14,13 @@ and that many parts are on the wire at once. The saved
 crash loses at most the parts in flight: on resume they are sent again, and a part the provider
 already holds (40001031, it arrived before the crash) counts as sent.
 
+In parallel mode the parts go without their own Content-MD5: the whole file's MD5, checked by
+the provider at completion, covers every byte, and hashing each byte a second time (on our side
+and on the provider's) was what held parallel uploads below a plain PUT (bench/storage_upload.py).
+A mismatch at completion (a byte changed on the way, or the file changed since the upload
+started) cancels the task and sends the file once more with a new one. Sequential mode keeps the
+per-part MD5: its parts are confirmed one by one, and a part refused alone is sent again alone.
+
 The file is read once: a worker thread reads and hashes the next part (its own MD5 and the
 running whole-file MD5) while the provider takes the current one, so the client's disk and
 hashing time hide behind the network instead of adding to it (`storage.parts`).
@@ -29,11 +36,13 @@ from dataclasses import dataclass
 from storage import rules
 from storage.client import (
     DuplicatePart,
+    FileMD5Mismatch,
     MultipartNotFound,
     NotifyingBody,
     PartIdError,
     Source,
     StorageClient,
+    StorageError,
     StorageProtocolError,
     file_size,
     open_source,
@@ -42,7 +51,7 @@ from storage.parts import PART_SIZE, Part, PartReader, SourceChanged, part_count
 
 __all__ = [
     "ALL_PARTS_SENT", "MAX_LENGTH", "MAX_PARTS", "PART_SIZE", "ResumableState", "SourceChanged",
-    "complete_task", "initiate_task", "part_count", "resumable_upload", "send_part",
+    "cancel_task", "complete_task", "initiate_task", "part_count", "resumable_upload", "send_part",
     "send_unordered_part",
 ]
 
@@ -106,8 +115,9 @@ def resumable_upload(
     every part, and when an expired task (40001035, tasks live 24 hours) is dropped: it then
     reads uuid None / part 0 and the upload restarts once with a new task. A 40011061 answer
     moves to the part the provider names. The file must be the same one on resume: its whole
-    MD5 is checked by the provider at completion (FileMD5Mismatch otherwise). `known_md5`, the
-    file's MD5 when the caller already has it, is sent as is instead of hashing the file again.
+    MD5 is checked by the provider at completion (FileMD5Mismatch otherwise; a task in parallel
+    mode is then cancelled and the file sent once more). `known_md5`, the file's MD5 when the
+    caller already has it, is sent as is instead of hashing the file again.
     """
     state = state if state is not None else ResumableState()
     notify: ProgressCallback = on_progress or (lambda _state: None)
@@ -126,24 +136,31 @@ def resumable_upload(
         file = open_source(source, stack)
         length = file_size(file)
         _check_length(length, state.part_size)
-        reader = stack.enter_context(PartReader(file, length, part_size=state.part_size,
-                                                known_md5=known_md5))
-        upload = _Upload(client, path, reader, state, notify)
-        restarted = False
+        expired_again = sent_again = False
         while True:
-            try:
-                if state.uuid is None:
-                    upload.initiate(content_type or DEFAULT_MULTI_TYPE, meta_headers)
-                if state.parallel:
-                    upload.send_parts_at_once(parts_in_flight)
-                else:
-                    upload.send_parts()
-                return upload.complete(reader.whole_md5())
-            except MultipartNotFound:
-                if restarted:
-                    raise
-                restarted = True
-                upload.forget_task()
+            # A new reader for each try: a file sent again is hashed again, as it is now.
+            with PartReader(file, length, part_size=state.part_size, known_md5=known_md5,
+                            part_md5=not state.parallel) as reader:
+                upload = _Upload(client, path, reader, state, notify)
+                try:
+                    if state.uuid is None:
+                        upload.initiate(content_type or DEFAULT_MULTI_TYPE, meta_headers)
+                    if state.parallel:
+                        upload.send_parts_at_once(parts_in_flight)
+                    else:
+                        upload.send_parts()
+                    return upload.complete(reader.whole_md5())
+                except MultipartNotFound:
+                    if expired_again:
+                        raise
+                    expired_again = True
+                    upload.forget_task()
+                except FileMD5Mismatch:
+                    if not state.parallel or sent_again:
+                        raise
+                    sent_again = True
+                    cancel_task(client, path, upload.uuid())
+                    upload.forget_task()
 
 
 def _check_length(length: int, part_size: int = PART_SIZE) -> None:
@@ -233,7 +250,7 @@ class _Upload:
             raise failure
 
     def _send_unordered(self, part: Part) -> None:
-        send_unordered_part(self.client, self.path, self._uuid(), part.part_id, part.data,
+        send_unordered_part(self.client, self.path, self.uuid(), part.part_id, part.data,
                             part.md5)
 
     def _advance(self, confirmed: set[int]) -> None:
@@ -248,7 +265,7 @@ class _Upload:
         self.notify(self.state)
 
     def complete(self, whole_md5: str) -> int:
-        return complete_task(self.client, self.path, self._uuid(), whole_md5)
+        return complete_task(self.client, self.path, self.uuid(), whole_md5)
 
     def forget_task(self) -> None:
         """The provider dropped the task: start again from part 0 with a new one."""
@@ -265,7 +282,7 @@ class _Upload:
             )
         part: Part = self.reader.take(part_id)
         body = NotifyingBody(part.data, on_sent=lambda: self.reader.read_ahead(part_id + 1))
-        return send_part(self.client, self.path, self._uuid(), part_id, self.parts, body,
+        return send_part(self.client, self.path, self.uuid(), part_id, self.parts, body,
                          part.md5)
 
     def _move_to(self, part_id: int) -> None:
@@ -275,7 +292,7 @@ class _Upload:
         else:
             self.state.bytes_sent = min(max(part_id, 0) * self.state.part_size, self.length)
 
-    def _uuid(self) -> str:
+    def uuid(self) -> str:
         if self.state.uuid is None:  # guarded by the flow; kept for a clear error if broken
             raise RuntimeError("no resumable task is open")
         return self.state.uuid
@@ -314,7 +331,7 @@ def initiate_task(
 
 def send_part(
     client: StorageClient, path: str, uuid: str, part_id: int, parts: int,
-    body: bytes | NotifyingBody, md5: str,
+    body: bytes | NotifyingBody, md5: str | None,
 ) -> int:
     """Send part `part_id` of `parts`; returns the next part id (ALL_PARTS_SENT after the last).
 
@@ -340,10 +357,11 @@ def send_part(
 
 
 def send_unordered_part(
-    client: StorageClient, path: str, uuid: str, part_id: int, body: bytes, md5: str
+    client: StorageClient, path: str, uuid: str, part_id: int, body: bytes, md5: str | None
 ) -> None:
-    """Send part `part_id` of a task in parallel mode. Repeating it is safe: the provider takes
-    each id once and answers a repeat with 40001031 (DuplicatePart)."""
+    """Send part `part_id` of a task in parallel mode (with its Content-MD5 when `md5` is
+    given). Repeating it is safe: the provider takes each id once and answers a repeat with
+    40001031 (DuplicatePart)."""
     headers = {
         "x-svc-multi-stage": "upload",
         "x-svc-multi-uuid": uuid,
@@ -363,6 +381,16 @@ def complete_task(client: StorageClient, path: str, uuid: str, whole_md5: str | 
     # caller the file is in place without saying whether it was new.
     response = client.send("PUT", path, headers=headers, body=b"", idempotent=False)
     return response.status_code
+
+
+def cancel_task(client: StorageClient, path: str, uuid: str) -> None:
+    """Drop an unfinished task and the parts it holds (best effort: the provider drops a task
+    24 hours after it was opened anyway)."""
+    try:
+        client.send("DELETE", path, headers={"x-svc-multi-uuid": uuid},
+                    idempotent=True).close()
+    except StorageError:
+        pass
 
 
 def _next_part_header(value: str | None, *, default: int) -> int:

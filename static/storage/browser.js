@@ -428,8 +428,10 @@
         if (reply.code !== 201) { item.refused(errorsText(reply.answer, reply.code), again); finished(); return; }
         item.apply(reply.answer.upload);
         if (reply.answer.upload.route === "direct") {
-          // Straight to the storage service with signed requests (direct.js).
-          window.StorageDirect.send(file, item, reply.answer.upload, finished, directEnv);
+          // Straight to the storage service with signed requests (direct.js); the initiate's
+          // signature, when the upload is new, came with the answer.
+          window.StorageDirect.send(file, item, reply.answer.upload, finished, directEnv,
+            reply.answer.initiate || null);
           return;
         }
         sendParts(file, item, reply.answer.upload, finished);

@@ -4,12 +4,14 @@
  * - method "form": one FORM API post with a policy for this file (path, size, options);
  * - method "multipart": initiate, then the parts, `in_flight` at once (the provider's parallel
  *   mode), each signed with its own MD5 (SparkMD5, vendored), then complete.
- * The page reports the provider's task uuid and the parts it took (riding along with the next
- * signing request), so a reloaded page sends only the missing ones; completion is reported and
- * checked by the back-office (HEAD). A signature the provider finds too old is asked for again
+ * Requests to the back-office are kept off the way of the bytes: the initiate's signature comes
+ * with the upload's opening, the provider's task uuid and the parts it took ride along with the
+ * next signing request (so a reloaded page sends only the missing ones), and the completion's
+ * signature comes with the last parts'. Completion is reported and checked by the back-office
+ * (HEAD). A signature the provider finds too old is asked for again
  * at once; a failed connection is retried ("connection lost, retrying (attempt n)") until
  * `pauseAfterMs`, then "paused" with Resume; any other refusal shows the provider's reason.
- * Plain JavaScript; exposes window.StorageDirect.send(file, item, status, finished, env). */
+ * Plain JavaScript; exposes window.StorageDirect.send(file, item, status, finished, env, initiate). */
 (function () {
   "use strict";
 
@@ -71,7 +73,7 @@
     return blob.arrayBuffer().then(function (buffer) { return window.SparkMD5.ArrayBuffer.hash(buffer); });
   }
 
-  function DirectUpload(file, item, status, finished, env) {
+  function DirectUpload(file, item, status, finished, env, initiate) {
     this.file = file;
     this.item = item;
     this.status = status;
@@ -90,6 +92,9 @@
     this.stopped = false;
     this.released = false;
     this.timer = null;
+    this.initiateRequest = initiate || null;  // signed when the upload was opened
+    this.uuidToReport = null;
+    this.completeRequest = null;  // signed with the last parts
     var self = this;
     (status.parts_done || []).forEach(function (id) { self.done[id] = true; });
   }
@@ -221,19 +226,22 @@
   DirectUpload.prototype.initiate = function (renewed) {
     var self = this;
     if (this.status.uuid) { this.sendParts(); return; }
-    postJson(this.env, this.status.sign_url, { stage: "initiate" }).then(function (reply) {
+    var signed = this.initiateRequest && !renewed ? Promise.resolve({ code: 200, answer: { requests: [this.initiateRequest] } })
+      : postJson(this.env, this.status.sign_url, { stage: "initiate" });
+    this.initiateRequest = null;  // used once: a retry asks for a fresh one
+    signed.then(function (reply) {
       if (reply.code !== 200) { self.backOfficeRefused(reply); return; }
       var request = reply.answer.requests[0];
       return sendToProvider(self.env, request.method, request.url, request.headers, null).then(function (sent) {
         var uuid = sent.xhr.getResponseHeader("x-svc-multi-uuid");
         if (sent.status === 204 && uuid) {
-          return postJson(self.env, self.status.report_url, { uuid: uuid }).then(function (report) {
-            if (report.code !== 200) { self.backOfficeRefused(report); return; }
-            self.status = Object.assign({}, self.status, report.answer.upload);
-            self.item.apply(report.answer.upload);
-            self.recovered();
-            self.sendParts();
-          });
+          // Reported with the first parts' signing request, which needs it.
+          self.status = Object.assign({}, self.status, { uuid: uuid, parts_done: [] });
+          self.uuidToReport = uuid;
+          self.done = {};
+          self.recovered();
+          self.sendParts();
+          return;
         }
         if (EXPIRED[sent.answer && sent.answer.code] && renewed < 3) { self.initiate(renewed + 1); return; }
         if (sent.status <= 0 || sent.status >= 500 || sent.status === 429) {
@@ -291,7 +299,12 @@
     var self = this;
     if (this.signed[id]) { return Promise.resolve(this.signed[id]); }
     if (this.signing) { return this.signing.then(function () { return self.signatureFor(id); }); }
-    var ids = [id].concat(this.queue.filter(function (other) { return !self.signed[other]; }).slice(0, SIGN_AHEAD - 1));
+    var unsigned = this.queue.filter(function (other) { return other !== id && !self.signed[other]; });
+    // The first batch is as many parts as go at once, so that the first bytes leave early.
+    var batch = Object.keys(this.signed).length || this.newlyDone.length || Object.keys(this.done).length
+      ? SIGN_AHEAD : Math.min(SIGN_AHEAD, this.status.in_flight);
+    var ids = [id].concat(unsigned.slice(0, batch - 1));
+    var last = unsigned.length <= batch - 1;
     var parts = [];
     var hashing = ids.reduce(function (chain, part) {
       return chain.then(function () {
@@ -303,14 +316,18 @@
     }, Promise.resolve());
     var reported = this.newlyDone.splice(0);
     this.signing = hashing.then(function () {
-      return postJson(self.env, self.status.sign_url, { stage: "upload", parts: parts, parts_done: reported });
+      var body = { stage: "upload", parts: parts, parts_done: reported, complete: last };
+      if (self.uuidToReport) { body.uuid = self.uuidToReport; }
+      return postJson(self.env, self.status.sign_url, body);
     }).then(function (reply) {
       self.signing = null;
       if (reply.code !== 200) {
         self.newlyDone = reported.concat(self.newlyDone);
         throw reply;
       }
+      self.uuidToReport = null;
       reply.answer.requests.forEach(function (request) { self.signed[request.part] = request; });
+      if (reply.answer.complete) { self.completeRequest = reply.answer.complete; }
       return self.signed[id];
     }, function (error) {
       self.signing = null;
@@ -398,8 +415,12 @@
   /* Every part is at the provider: sign and send the completion, then report it. */
   DirectUpload.prototype.complete = function (renewed) {
     var self = this;
-    var reported = this.newlyDone.splice(0);
-    postJson(this.env, this.status.sign_url, { stage: "complete", parts_done: reported }).then(function (reply) {
+    var presigned = !renewed && this.completeRequest;
+    this.completeRequest = null;  // used once: a retry asks for a fresh one
+    var reported = presigned ? [] : this.newlyDone.splice(0);
+    var signed = presigned ? Promise.resolve({ code: 200, answer: { requests: [presigned] } })
+      : postJson(this.env, this.status.sign_url, { stage: "complete", parts_done: reported });
+    signed.then(function (reply) {
       if (reply.code !== 200) { self.backOfficeRefused(reply); return; }
       var request = reply.answer.requests[0];
       return sendToProvider(self.env, request.method, request.url, request.headers, null).then(function (sent) {
@@ -429,6 +450,8 @@
     if (answer) { body.answer = answer; }
     postJson(this.env, this.status.report_url, body).then(function (reply) {
       if (reply.code === 200) {
+        window.clearTimeout(self.reportTimer);  // the parts need no report once it is done
+        self.reportTimer = null;
         self.item.setLeg("part", 1);
         self.item.apply(reply.answer.upload);
         self.release();
@@ -446,8 +469,8 @@
   };
 
   window.StorageDirect = {
-    send: function (file, item, status, finished, env) {
-      var upload = new DirectUpload(file, item, status, finished, env);
+    send: function (file, item, status, finished, env, initiate) {
+      var upload = new DirectUpload(file, item, status, finished, env, initiate);
       upload.start();
       return upload;
     }

@@ -47,24 +47,33 @@ def upload_sign(request: StaffRequest, pk: int) -> JsonResponse:
     `{"stage": "form"}` → `{"ok", "stage", "url", "fields": {policy, authorization},
     "expires_at"}`; `{"stage": "initiate" | "complete"}` and `{"stage": "upload", "parts":
     [{"id", "md5"}, ...]}` → `{"ok", "stage", "requests": [{"method", "url", "headers",
-    "part"?}, ...], "expires_at"}`. `parts_done` (part ids the provider took since the last
-    call) may ride along, saving a report."""
+    "part"?}, ...], "expires_at"}`. Reports may ride along, each saving a request before
+    the bytes can go: `uuid` (the provider's task id, from the initiate's answer) and
+    `parts_done` (part ids the provider took since the last call); `"complete": true` with the
+    last parts adds the completion's signature as `"complete"`."""
     task = _direct_task(request, pk)
     body = _body(request)
     if body is None:
         return _refusal("body", services.body_text(), 400)
     stage = body.get("stage")
+    extra: dict[str, Any] = {}
     try:
-        if body.get("parts_done"):
-            services.report_progress(task.pk, parts=_ids(body.get("parts_done")))
+        uuid = body.get("uuid")
+        if uuid is not None and not isinstance(uuid, str):
+            raise services.SignatureRefused("uuid", services.uuid_text())
+        if uuid is not None or body.get("parts_done"):
+            services.report_progress(task.pk, uuid=uuid,
+                                     parts=_ids(body.get("parts_done") or []))
         if stage == "form":
             return JsonResponse({"ok": True, "stage": stage,
                                  **services.sign_form(task.pk)})
         signed = services.sign_stage(task.pk, str(stage or ""), _parts(body.get("parts")))
+        if stage == "upload" and body.get("complete") is True:
+            extra["complete"] = services.sign_stage(task.pk, "complete")[0].as_json()
     except services.SignatureRefused as refusal:
         return _refusal(refusal.field, refusal.message, refusal.status)
     return JsonResponse({"ok": True, "stage": stage,
-                         "requests": [request_.as_json() for request_ in signed],
+                         "requests": [request_.as_json() for request_ in signed], **extra,
                          "expires_at": int(time.time()) + services.signature_lifetime_s()})
 
 

@@ -236,7 +236,11 @@ def upload_create(request: StaffRequest) -> JsonResponse:
         return forbidden
     except (services.StorageError, ProviderNotConfigured) as failure:
         return _bad_request({"__all__": [error_text(failure, target)]})
-    return JsonResponse({"ok": True, "upload": status_json(task)}, status=201)
+    answer: JSONObject = {"ok": True, "upload": status_json(task)}
+    if task.to_provider and task.resumable and not task.uuid:
+        # The initiate's signature rides along: one request less before the first byte.
+        answer["initiate"] = services.sign_stage(task.pk, "initiate")[0].as_json()
+    return JsonResponse(answer, status=201)
 
 
 def _size_problem(name: str, size: int, options: services.UploadOptions) -> str:

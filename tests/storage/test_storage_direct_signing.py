@@ -84,6 +84,52 @@ def test_a_large_file_goes_straight_to_the_provider_in_signed_parts(direct, mana
                                      object_id=f"/{direct.name}/direct/big.bin").exists()
 
 
+def test_a_large_file_needs_three_requests_to_the_back_office_with_everything_riding_along(
+        direct, manager_client):
+    """The opening answers the initiate's signature, the uuid rides along with the parts'
+    signing, and the completion's signature comes with the last parts."""
+    data = os.urandom(2 * MIB + 5)
+    opened = open_upload(manager_client, "along.bin", len(data)).json()
+    status = opened["upload"]
+    answer = send(opened["initiate"])
+    assert answer.status_code == 204, answer.text
+    chunks = [data[i:i + MIB] for i in range(0, len(data), MIB)]
+    signed = post_json(manager_client, status["sign_url"], {
+        "stage": "upload", "uuid": answer.headers["x-svc-multi-uuid"], "complete": True,
+        "parts": [{"id": n, "md5": hashlib.md5(chunk).hexdigest()}
+                  for n, chunk in enumerate(chunks)]}).json()
+    assert UploadTask.objects.get(pk=status["id"]).uuid == answer.headers["x-svc-multi-uuid"]
+    for entry in signed["requests"]:
+        assert send(entry, chunks[entry["part"]]).status_code == 204
+    assert send(signed["complete"]).status_code == 201
+    finished = post_json(manager_client, status["report_url"], {"done": True}).json()
+    assert finished["upload"]["state"] == "done"
+    assert UploadTask.objects.get(pk=status["id"]).md5 == hashlib.md5(data).hexdigest()
+
+
+def test_an_upload_taken_up_again_gets_no_second_initiate(direct, manager_client):
+    data_size = 2 * MIB
+    first = open_upload(manager_client, "again.bin", data_size).json()
+    answer = send(first["initiate"])
+    post_json(manager_client, first["upload"]["report_url"],
+              {"uuid": answer.headers["x-svc-multi-uuid"]})
+    again = open_upload(manager_client, "again.bin", data_size).json()
+    assert again["upload"]["id"] == first["upload"]["id"] and "initiate" not in again
+    assert again["upload"]["uuid"] == answer.headers["x-svc-multi-uuid"]
+
+
+def test_a_uuid_riding_along_that_is_not_the_providers_is_400_naming_it(direct, manager_client):
+    status = open_upload(manager_client, "bad-uuid.bin", 2 * MIB).json()["upload"]
+    refused = post_json(manager_client, status["sign_url"], {
+        "stage": "upload", "uuid": "not-a-task",
+        "parts": [{"id": 0, "md5": hashlib.md5(b"x").hexdigest()}]})
+    assert refused.status_code == 400 and refused.json()["field"] == "uuid"
+    refused = post_json(manager_client, status["sign_url"], {
+        "stage": "upload", "uuid": 12, "parts": [{"id": 0, "md5": "0" * 32}]})
+    assert refused.status_code == 400 and refused.json()["field"] == "uuid"
+    assert UploadTask.objects.get(pk=status["id"]).uuid == ""
+
+
 def test_a_small_file_is_posted_with_a_policy_for_its_path_and_size(direct, manager_client):
     opened = open_upload(manager_client, "small.txt", 5).json()["upload"]
     assert opened["method"] == "form"

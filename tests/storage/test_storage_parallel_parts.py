@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from backoffice.env import StrictEnv
-from storage.client import StorageClient
+from storage.client import FileMD5Mismatch, StorageClient
 from storage.resumable import (
     ALL_PARTS_SENT,
     PARALLEL_PART_SIZE,
@@ -35,10 +35,13 @@ class CountingClient(StorageClient):
         self.lock = threading.Lock()
         self.in_flight = self.most_in_flight = 0
         self.initiate_headers: dict[str, str] = {}
+        self.requests: list[tuple[str, str | None, dict[str, str], str | None]] = []
 
     def send(self, method, path, **kwargs):
         headers = kwargs.get("headers") or {}
         stage = headers.get("x-svc-multi-stage")
+        with self.lock:
+            self.requests.append((method, stage, dict(headers), kwargs.get("content_md5")))
         if stage == "initiate":
             self.initiate_headers = dict(headers)
         if stage != "upload":
@@ -53,11 +56,33 @@ class CountingClient(StorageClient):
                 self.in_flight -= 1
 
 
+class CorruptingClient(CountingClient):
+    """Changes one byte of part 2 the first `times` it is sent: a byte changed on the way,
+    which only the whole file's MD5 at completion can catch once parts go without theirs."""
+
+    def __init__(self, *args: object, times: int, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.times = times
+
+    def send(self, method, path, **kwargs):
+        headers = kwargs.get("headers") or {}
+        if headers.get("x-svc-part-id") == "2" and self.times:
+            self.times -= 1
+            body = bytearray(kwargs["body"])
+            body[100] ^= 0xFF
+            kwargs["body"] = bytes(body)
+        return super().send(method, path, **kwargs)
+
+
+def client_of(sandbox, kind=CountingClient, **kwargs) -> CountingClient:
+    info = sandbox.info
+    return kind(info["storage_url"], info["storage"]["bucket"], info["storage"]["operator"],
+                info["storage"]["password"], **kwargs)
+
+
 @pytest.fixture
 def client(sandbox) -> CountingClient:
-    info = sandbox.info
-    return CountingClient(info["storage_url"], info["storage"]["bucket"],
-                          info["storage"]["operator"], info["storage"]["password"])
+    return client_of(sandbox)
 
 
 def stored(client: StorageClient, path: str) -> bytes:
@@ -81,6 +106,43 @@ def test_parts_go_several_at_once_in_parallel_mode(client):
     assert saved[-1] == ALL_PARTS_SENT
     assert [n for n in saved if n >= 0] == sorted(n for n in saved if n >= 0)
     assert stored(client, "/par/file.bin") == DATA
+
+
+def test_parts_in_parallel_mode_go_without_their_own_md5_and_completion_checks_the_file(
+        client):
+    resumable_upload(client, "/par/whole.bin", io.BytesIO(DATA), parts_in_flight=4)
+    parts = [request for request in client.requests if request[1] == "upload"]
+    assert len(parts) == 10 and all(md5 is None for *_rest, md5 in parts)
+    [complete] = [request for request in client.requests if request[1] == "complete"]
+    assert complete[2]["x-svc-multi-md5"] == md5_of(DATA)
+
+
+def test_parts_in_order_keep_their_own_md5(client):
+    resumable_upload(client, "/par/each.bin", io.BytesIO(DATA))
+    parts = [request for request in client.requests if request[1] == "upload"]
+    assert parts and all(md5 == md5_of(DATA[int(headers["x-svc-part-id"]) * PART_SIZE:][
+        :PART_SIZE]) for _method, _stage, headers, md5 in parts)
+
+
+def test_a_file_changed_on_the_way_is_sent_again_with_a_new_task(sandbox):
+    client = client_of(sandbox, CorruptingClient, times=1)
+    state = ResumableState()
+    status = resumable_upload(client, "/par/again.bin", io.BytesIO(DATA), state=state,
+                              parts_in_flight=4)
+    assert status == 201
+    initiated = [request for request in client.requests if request[1] == "initiate"]
+    assert len(initiated) == 2
+    cancelled = [headers["x-svc-multi-uuid"] for method, _stage, headers, _md5
+                 in client.requests if method == "DELETE"]
+    assert len(cancelled) == 1 and cancelled[0] != state.uuid
+    assert stored(client, "/par/again.bin") == DATA
+
+
+def test_a_file_that_differs_twice_is_refused_and_nothing_is_stored(sandbox):
+    client = client_of(sandbox, CorruptingClient, times=2)
+    with pytest.raises(FileMD5Mismatch):
+        resumable_upload(client, "/par/twice.bin", io.BytesIO(DATA), parts_in_flight=4)
+    assert not client.exists("/par/twice.bin")
 
 
 def test_one_part_in_flight_keeps_the_in_order_mode(client):
