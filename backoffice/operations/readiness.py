@@ -10,7 +10,9 @@ answer useful during an outage of our own infrastructure:
 - **Degraded is not down.** Without Redis the product carries on (cache reads are misses,
   throttles allow, queued work waits for the sweeps): the cache and the broker are named under
   `degraded`, and `/ready` stays 200, so that a load balancer does not take every host out for
-  a Redis shared by all of them (docs/decisions.md, "Outages of our own infrastructure").
+  a Redis shared by all of them (docs/decisions.md, "Outages of our own infrastructure"). The
+  same holds for a provider whose last contact failed: every host is as affected, and staff
+  pages, the merchant API and the callbacks keep working while it is away.
 
 Network probes use their own short timeouts (PROBE_TIMEOUT_S), so that `/ready` answers
 within half a second whatever is down.
@@ -96,9 +98,10 @@ def run_checks() -> dict[str, Check]:
 
 
 def _degrading(name: str) -> bool:
-    # An app's `.attention` check names something a person must do at the provider: every
-    # host is as affected, so it is reported without taking hosts out of the load balancer.
-    return name in DEGRADING or name.endswith(".attention")
+    # A provider away, or an app's `.attention` check (something a person must do at the
+    # provider): every host is as affected, so it is reported without taking hosts out of the
+    # load balancer.
+    return name in DEGRADING or name.startswith("provider.") or name.endswith(".attention")
 
 
 def _app_checks(service: Service) -> dict[str, Callable[[], Check]]:

@@ -374,7 +374,9 @@ def take_the_provider_down(deployment: Deployment, load: OrderLoad) -> Recovery:
     placed = load.custnos_placed_since(down_at)
     assert placed and all(answer.status in (200, 201) for answer in during), during
     status, ready = readiness(deployment)
-    deployment.note(f"/ready with the provider down: {status} failed {ready.get('failed')}")
+    deployment.note(f"/ready with the provider down: {status} failed {ready.get('failed')} "
+                    f"degraded {ready.get('degraded')}")
+    assert status == 200, (status, ready)  # every host is as affected: none is taken out
     assert not placed & charged_custnos(deployment), "charged while the provider was down"
     provider.control("DELETE", "/faults").raise_for_status()
     slow_sms_answers(provider)
