@@ -50,7 +50,6 @@ from storage.services.counts import uploads_by_state
 from storage.services.details import FileDetails
 from storage.services.direct_reconcile import cancel_provider_task, reconcile_direct_uploads
 from storage.services.direct_uploads import (
-    SignatureRefused,
     SignedRequest,
     body_text,
     browser_part_size,
@@ -109,10 +108,11 @@ from storage.services.folder_transfer import (
     run_folder_transfer,
     start_folder_transfer,
 )
-from storage.services.form_uploads import FormGrant, FormPolicyRefused, sign_form_upload
+from storage.services.form_uploads import FormGrant, sign_form_upload
 from storage.services.mirror import DETAILS_PER_RUN, refresh_mirror, sync_tree
 from storage.services.operator_check import operator_verdict
 from storage.services.private import PrivatePath, is_private, refuse_private
+from storage.services.signature_refusals import SignatureRefused
 from storage.services.transfers import (
     TRANSFER_KINDS,
     Plan,
@@ -159,7 +159,6 @@ __all__ = [
     "FileAction",
     "FileDetails",
     "FormGrant",
-    "FormPolicyRefused",
     "FolderExists",
     "FolderPage",
     "SearchPage",

@@ -48,8 +48,9 @@ from storage.services import extensions, mirror
 from storage.services.connection import storage_client
 from storage.services.details import FileDetails, fetch_details
 from storage.services.files import target
-from storage.services.form_uploads import FormPolicyRefused, sign_form_upload
+from storage.services.form_uploads import sign_form_upload
 from storage.services.private import refuse_private
+from storage.services.signature_refusals import SignatureRefused
 from storage.services.uploads import (
     UploadOptions,
     colour_records,
@@ -65,17 +66,6 @@ EMPTY_MD5 = hashlib.md5(b"").hexdigest()
 # At most this many part signatures in one answer (a browser asks for a few at a time).
 MAX_PARTS_PER_REQUEST = 64
 ROUTE_DIRECT = "direct"
-
-
-class SignatureRefused(Exception):
-    """A signature the back-office will not give; `field` names the request's field,
-    `status` is the HTTP status of the refusal (400 bad input, 409 the task's state)."""
-
-    def __init__(self, field: str, message: str, status: int = 400) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
-        self.status = status
 
 
 @dataclass(frozen=True)
@@ -208,14 +198,10 @@ def sign_form(pk: int, *, now: float | None = None) -> dict[str, Any]:
     if task.resumable:
         raise SignatureRefused("stage", gettext("This upload goes in parts, not by the form."))
     options = UploadOptions.from_json(task.options)
-    try:
-        grant = sign_form_upload(
-            task.service, task.target_path, max_size=max(task.size, 1),
-            lifetime_s=signature_lifetime_s(), content_type=task.content_type,
-            options=options, now=now)
-    except FormPolicyRefused as refusal:
-        raise SignatureRefused(refusal.field, refusal.message,
-                               status=403 if refusal.forbidden else 400) from None
+    grant = sign_form_upload(
+        task.service, task.target_path, max_size=max(task.size, 1),
+        lifetime_s=signature_lifetime_s(), content_type=task.content_type,
+        options=options, now=now)
     return {"url": grant.url, "fields": grant.fields, "expires_at": grant.expiration}
 
 

@@ -9,8 +9,8 @@ means another policy, whose signature the browser cannot make). Upload options (
 `x-gmkerl-*` preprocessing, metadata, lifetime) and the Content-Type go into the policy too,
 so they are signed with it.
 
-Refusals are `FormPolicyRefused`, naming the request's field: `path` (not a file path, the
-kept files' folder, or outside the folder the caller may write: `forbidden` is then true),
+Refusals are `SignatureRefused`, naming the request's field: `path` (not a file path, the
+kept files' folder, or outside the folder the caller may write: status 403),
 `size` (not 1..the threshold) and `lifetime_s`.
 """
 
@@ -25,20 +25,11 @@ from console.models import Service
 from console.services import storage_access
 from storage import paths, rules, signing
 from storage.services.private import is_private
+from storage.services.signature_refusals import SignatureRefused
 from storage.services.uploads import UploadOptions, resumable_threshold
 
 DEFAULT_LIFETIME_S = 30 * 60  # the page's advice
 MAX_LIFETIME_S = 60 * 60
-
-
-class FormPolicyRefused(Exception):
-    """A policy the back-office will not sign; `field` names the request's field."""
-
-    def __init__(self, field: str, message: str, *, forbidden: bool = False) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
-        self.forbidden = forbidden
 
 
 @dataclass(frozen=True)
@@ -74,11 +65,11 @@ def sign_form_upload(
     target = checked_path(path, within)
     threshold = resumable_threshold()
     if not 1 <= max_size <= threshold:
-        raise FormPolicyRefused("size", gettext(
+        raise SignatureRefused("size", gettext(
             "A direct upload takes 1 to %(max)s bytes; larger files go in parts.") % {
             "max": threshold})
     if not 1 <= lifetime_s <= MAX_LIFETIME_S:
-        raise FormPolicyRefused("lifetime_s", gettext(
+        raise SignatureRefused("lifetime_s", gettext(
             "A policy lives 1 to %(max)s seconds.") % {"max": MAX_LIFETIME_S})
     access = storage_access(service)
     expiration = int((time.time() if now is None else now) + lifetime_s)
@@ -109,14 +100,14 @@ def checked_path(path: str, within: str) -> str:
         target = paths.canonical(path, allow_root=False)
         folder = paths.canonical(within or "/", allow_root=True)
     except rules.RuleViolation:
-        raise FormPolicyRefused("path", gettext("Give the path of a file, such as "
+        raise SignatureRefused("path", gettext("Give the path of a file, such as "
                                                 "/photos/cat.jpg.")) from None
     if "{" in target or "}" in target:
         # The provider would expand them: the policy must name one path exactly.
-        raise FormPolicyRefused("path", gettext("A path with { or } cannot be signed."))
+        raise SignatureRefused("path", gettext("A path with { or } cannot be signed."))
     inside = folder == "/" or target.startswith(folder.rstrip("/") + "/")
     if not inside or is_private(target):
-        raise FormPolicyRefused("path", gettext(
+        raise SignatureRefused("path", gettext(
             "%(path)s is outside the folder you may upload to.") % {"path": target},
-            forbidden=True)
+            status=403)
     return target

@@ -11,7 +11,7 @@ import requests
 
 from console.services import default_service
 from storage import signing
-from storage.services import FormPolicyRefused, UploadOptions, sign_form_upload
+from storage.services import SignatureRefused, UploadOptions, sign_form_upload
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +96,7 @@ def test_an_expired_policy_is_refused_by_the_provider(service, provider):
     ("/mine-too/a.txt", "/mine", "path", True),
 ])
 def test_a_path_outside_the_scope_is_not_signed(service, path, within, field, forbidden):
-    with pytest.raises(FormPolicyRefused) as refused:
+    with pytest.raises(SignatureRefused) as refused:
         sign_form_upload(service, path, max_size=10, within=within)
     assert (refused.value.field, refused.value.forbidden) == (field, forbidden)
     assert refused.value.message
@@ -108,7 +108,7 @@ def test_a_path_inside_the_allowed_folder_is_signed(service):
 
 
 def test_the_kept_files_folder_is_never_signed(service, settings):
-    with pytest.raises(FormPolicyRefused) as refused:
+    with pytest.raises(SignatureRefused) as refused:
         sign_form_upload(service, f"{settings.FILE_STORAGE_FOLDER}/x.txt", max_size=10)
     assert refused.value.forbidden
 
@@ -116,13 +116,13 @@ def test_the_kept_files_folder_is_never_signed(service, settings):
 @pytest.mark.parametrize("size", [0, -1, 10 * 1024 * 1024 + 1])
 def test_a_size_over_the_limit_is_not_signed(service, settings, size):
     settings.STORAGE_RESUMABLE_THRESHOLD = 10 * 1024 * 1024
-    with pytest.raises(FormPolicyRefused) as refused:
+    with pytest.raises(SignatureRefused) as refused:
         sign_form_upload(service, "/a.txt", max_size=size)
     assert refused.value.field == "size" and not refused.value.forbidden
 
 
 @pytest.mark.parametrize("lifetime", [0, 3601])
 def test_a_lifetime_out_of_bounds_is_not_signed(service, lifetime):
-    with pytest.raises(FormPolicyRefused) as refused:
+    with pytest.raises(SignatureRefused) as refused:
         sign_form_upload(service, "/a.txt", max_size=10, lifetime_s=lifetime)
     assert refused.value.field == "lifetime_s"
