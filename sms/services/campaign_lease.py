@@ -20,24 +20,16 @@ before it sends anything else (rule 4), waiting while the call may still be unde
 
 from __future__ import annotations
 
-import logging
-import threading
-import time
 import uuid
-from contextlib import suppress
 from datetime import datetime, timedelta
-from types import TracebackType
 
-from django.db import Error as DatabaseFailure
 from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from backoffice.operations import once_a_minute
+from backoffice.operations.lease_renewal import LeaseRenewer
 from sms.models import Campaign, CampaignState, ChunkState
 from sms.services.timing import lease_duration
-
-logger = logging.getLogger(__name__)
 
 # Renewed four times a lease: three renewals may fail (the database restarting) before a live
 # run's lease runs out. A dead run's is free 9-12 s after its last renewal.
@@ -96,59 +88,16 @@ def lease_free(now: datetime) -> Q:
     return Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now)
 
 
-class LeaseKeeper:
-    """Renews a run's lease from a thread of its own until the run ends (`with` block), the
-    lease is lost, or `limit_s` seconds have passed. It writes through its own connection,
-    kept for the run and closed when it stops. A failed renewal (the database away for a
-    moment) is logged once a minute and tried again at the next turn on a new connection."""
+class LeaseKeeper(LeaseRenewer):
+    """Renews a run's lease (`extend`) until the run ends (`with` block), the lease is lost,
+    or `limit_s` seconds have passed (`backoffice.operations.lease_renewal`)."""
 
     def __init__(self, campaign_id: int, token: str, limit_s: float,
                  lease: timedelta | None = None, every_s: float | None = None) -> None:
-        self.campaign_id = campaign_id
-        self.token = token
-        self.lease = lease or WATCHED_LEASE
-        self.every_s = every_s or RENEW_EVERY_S
-        self.limit = time.monotonic() + limit_s
-        self.renewals = 0
-        self._stopping = threading.Event()
-        self._thread = threading.Thread(
-            target=self._keep, name=f"campaign-{campaign_id}-lease", daemon=True
-        )
-
-    def __enter__(self) -> LeaseKeeper:
-        self._thread.start()
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
-        self._stopping.set()
-        self._thread.join()
-
-    def _keep(self) -> None:
-        try:
-            while not self._stopping.wait(self.every_s):
-                if time.monotonic() > self.limit:
-                    logger.warning("campaign %s: the run passed its time limit; its lease is no "
-                                   "longer renewed", self.campaign_id)
-                    return
-                if not self._renew():
-                    return
-        finally:
-            connection.close()
-
-    def _renew(self) -> bool:
-        """False once the lease is lost; True to carry on (also after a failed write)."""
-        try:
-            if not extend(self.campaign_id, self.token, self.lease):
-                return False
-        except DatabaseFailure as error:  # the server restarting, the connection cut
-            once_a_minute.warn(__name__, "campaign-lease", "campaign %s: could not renew its "
-                               "lease: %s", self.campaign_id, error)
-            with suppress(DatabaseFailure):
-                connection.close()  # the next turn connects afresh
-            return True
-        self.renewals += 1
-        return True
+        kept_for = lease or WATCHED_LEASE
+        super().__init__(lambda: extend(campaign_id, token, kept_for),
+                         every_s=every_s or RENEW_EVERY_S, what=f"campaign {campaign_id}",
+                         limit_s=limit_s)
 
 
 def stalled_campaigns(now: datetime | None = None) -> list[int]:

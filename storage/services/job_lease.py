@@ -3,7 +3,7 @@ whose worker died is noticed and handed to another worker, as SMS does for its c
 
 A run takes the job with a conditional update (queued, or running with its lease run out) and
 writes its progress only while the lease is still its own (`LeaseLost` otherwise: another run
-took over, this one stops). A run in a worker is *watched*: a `Keeper` thread renews a short
+took over, this one stops). A run in a worker is *watched*: a `LeaseRenewer` thread renews a short
 lease (WATCHED_LEASE) every RENEW_EVERY_S whatever the run is waiting on, so a SIGKILLed
 worker's job is free again within WATCHED_LEASE, and the sweep (`storage-resume-folder-jobs`,
 every SWEEP_EVERY_S) queues it again. A run inside a transaction (a test's, a caller's atomic
@@ -18,21 +18,18 @@ A second delivery of the same job finds the lease taken and does nothing.
 from __future__ import annotations
 
 import logging
-import threading
 import uuid
 from collections.abc import Callable
-from contextlib import suppress
 from datetime import datetime, timedelta
-from types import TracebackType
+from functools import partial
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import Error as DatabaseFailure
 from django.db import connection
 from django.db.models import F, Q
 from django.utils import timezone
 
-from backoffice.operations import once_a_minute
+from backoffice.operations.lease_renewal import LeaseRenewer
 from storage.models import FolderDeletion, FolderTransfer
 
 logger = logging.getLogger(__name__)
@@ -96,46 +93,18 @@ class Lease:
             lease_token="", lease_until=None, **values))
 
 
-class Keeper:
-    """Renews a run's lease from its own thread (and its own connection) until the run ends
-    or the lease is lost; a failed renewal (the database restarting) is logged once a minute
-    and tried again at the next turn."""
-
-    def __init__(self, lease: Lease, every_s: float = RENEW_EVERY_S) -> None:
-        self.lease, self.every_s = lease, every_s
-        self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._keep, daemon=True,
-                                        name=f"folder-job-{lease.pk}-lease")
-
-    def __enter__(self) -> Keeper:
-        self._thread.start()
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
-        self._stopping.set()
-        self._thread.join()
-
-    def _keep(self) -> None:
-        try:
-            while not self._stopping.wait(self.every_s):
-                try:
-                    self.lease.write()
-                except LeaseLost:
-                    return
-                except DatabaseFailure as error:
-                    once_a_minute.warn(__name__, "folder-job-lease", "folder job %s: could "
-                                       "not renew its lease: %s", self.lease.pk, error)
-                    with suppress(DatabaseFailure):
-                        connection.close()
-        finally:
-            connection.close()
+def _still_ours(lease: Lease) -> bool:
+    try:
+        lease.write()
+    except LeaseLost:
+        return False
+    return True
 
 
 def run_leased(model: type[Job], pk: int, work: Callable[[Lease], None]) -> None:
     """Run `work` under the job's lease: nothing when another run holds the job (or it is
     finished), and no more once another run took it over. A worker's run keeps its lease alive
-    with a Keeper; unwatched (inside a transaction, tests) the long lease and the progress
+    with a LeaseRenewer; unwatched (inside a transaction, tests) the long lease and the progress
     writes do."""
     watched_run = watched()
     lease_for = WATCHED_LEASE if watched_run else UNWATCHED_LEASE
@@ -145,7 +114,8 @@ def run_leased(model: type[Job], pk: int, work: Callable[[Lease], None]) -> None
     lease = Lease(model, pk, token, lease_for)
     try:
         if watched_run:
-            with Keeper(lease):
+            with LeaseRenewer(partial(_still_ours, lease), every_s=RENEW_EVERY_S,
+                              what=f"{model.__name__} {pk}"):
                 work(lease)
         else:
             work(lease)
