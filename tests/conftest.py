@@ -66,6 +66,17 @@ def english() -> Iterator[None]:
 
 
 @pytest.fixture
+def eager_tasks() -> Iterator[None]:
+    """Celery tasks run in the calling thread at `.delay()` (after commit, like the real ones)."""
+    from backoffice.celery import app
+
+    previous = app.conf.task_always_eager, app.conf.task_eager_propagates
+    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = previous
+
+
+@pytest.fixture
 def make_user(django_user_model: Any) -> Callable[..., Any]:
     """`make_user(username, *groups)`: a staff member in the named roles (created first if
     missing). No password: tests sign in with `force_login`, and hashing one costs a second."""

@@ -4,7 +4,7 @@ helper that uploads to the real storage sandbox and fetches from the real sandbo
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -34,17 +34,6 @@ def manager_client(client: Any, manager: Any, domain: Any) -> Any:
 def auditor_client(client: Any, auditor: Any, domain: Any) -> Any:
     client.force_login(auditor)
     return client
-
-
-@pytest.fixture
-def eager_tasks() -> Iterator[None]:
-    """Celery tasks run in the calling thread at `.delay()` (after commit, like the real ones)."""
-    from backoffice.celery import app
-
-    previous = app.conf.task_always_eager, app.conf.task_eager_propagates
-    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
-    yield
-    app.conf.task_always_eager, app.conf.task_eager_propagates = previous
 
 
 def png_bytes(width: int, height: int, colour: tuple[int, int, int] = (200, 40, 40),

@@ -31,16 +31,6 @@ def docs(provider, sandbox_storage):
     return sandbox_storage
 
 
-@pytest.fixture
-def eager_tasks():
-    from backoffice.celery import app
-
-    previous = app.conf.task_always_eager, app.conf.task_eager_propagates
-    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
-    yield
-    app.conf.task_always_eager, app.conf.task_eager_propagates = previous
-
-
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("language", ["en", "zh-hans"])

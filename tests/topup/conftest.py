@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -49,17 +49,6 @@ def products(db: Any) -> dict[str, Any]:
 
     load_products()
     return {product.code: product for product in Product.objects.all()}
-
-
-@pytest.fixture
-def eager_tasks() -> Iterator[None]:
-    """Celery tasks run in the calling thread at `.delay()` (after commit, like the real ones)."""
-    from backoffice.celery import app
-
-    previous = app.conf.task_always_eager, app.conf.task_eager_propagates
-    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
-    yield
-    app.conf.task_always_eager, app.conf.task_eager_propagates = previous
 
 
 @pytest.fixture
