@@ -129,20 +129,21 @@ def make_task_dir(task_uuid: str) -> None:
     parts_dir(task_uuid).mkdir(parents=True, exist_ok=True)
 
 
-def _write(chunks: Iterable[bytes]) -> Received:
+def _write(chunks: Iterable[bytes], *, digest_it: bool = True) -> Received:
     target = temp_path()
     digest = hashlib.md5()
     size = 0
     try:
         with open(target, "wb") as handle:
             for chunk in chunks:
-                digest.update(chunk)
+                if digest_it:
+                    digest.update(chunk)
                 handle.write(chunk)
                 size += len(chunk)
     except BaseException:
         target.unlink(missing_ok=True)
         raise
-    return Received(target, size, digest.hexdigest())
+    return Received(target, size, digest.hexdigest() if digest_it else "")
 
 
 def _stream_chunks(stream: Readable, length: int) -> Iterable[bytes]:
@@ -161,9 +162,11 @@ def _file_chunks(handle: BinaryIO, size: int = CHUNK) -> Iterable[bytes]:
         yield chunk
 
 
-def receive(stream: Readable, length: int) -> Received:
-    """Stream exactly `length` bytes of a request body to a temporary file."""
-    return _write(_stream_chunks(stream, length))
+def receive(stream: Readable, length: int, *, digest: bool = True) -> Received:
+    """Stream exactly `length` bytes of a request body to a temporary file; its `md5` is ""
+    without `digest` (a part that came without Content-MD5: nothing would read it, and the
+    file's MD5 is made as parts are placed)."""
+    return _write(_stream_chunks(stream, length), digest_it=digest)
 
 
 def copy_in(source: Path) -> Received:

@@ -367,7 +367,7 @@ def upload_unordered(task: MultipartTask, part_id: int, body: Readable, content_
     check_part(task, part_id, content_length)
     if MultipartPart.objects.filter(task_id=task.pk, part_id=part_id).exists():
         raise duplicate(part_id)  # before the body is read; the claim below is the real check
-    received = disk.receive(body, content_length)
+    received = disk.receive(body, content_length, digest=bool(content_md5))
     try:
         if content_md5 and content_md5.lower() != received.md5:
             raise StorageError(errors.WRONG_CONTENT_MD5,
