@@ -95,6 +95,7 @@
     this.initiateRequest = initiate || null;  // signed when the upload was opened
     this.uuidToReport = null;
     this.completeRequest = null;  // signed with the last parts
+    this.batchesSigned = 0;
     var self = this;
     (status.parts_done || []).forEach(function (id) { self.done[id] = true; });
   }
@@ -301,8 +302,7 @@
     if (this.signing) { return this.signing.then(function () { return self.signatureFor(id); }); }
     var unsigned = this.queue.filter(function (other) { return other !== id && !self.signed[other]; });
     // The first batch is as many parts as go at once, so that the first bytes leave early.
-    var batch = Object.keys(this.signed).length || this.newlyDone.length || Object.keys(this.done).length
-      ? SIGN_AHEAD : Math.min(SIGN_AHEAD, this.status.in_flight);
+    var batch = this.batchesSigned ? SIGN_AHEAD : Math.min(SIGN_AHEAD, this.status.in_flight);
     var ids = [id].concat(unsigned.slice(0, batch - 1));
     var last = unsigned.length <= batch - 1;
     var parts = [];
@@ -326,6 +326,7 @@
         throw reply;
       }
       self.uuidToReport = null;
+      self.batchesSigned += 1;
       reply.answer.requests.forEach(function (request) { self.signed[request.part] = request; });
       if (reply.answer.complete) { self.completeRequest = reply.answer.complete; }
       return self.signed[id];
