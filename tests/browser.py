@@ -13,9 +13,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
+import time
 from collections.abc import Iterator
 
 import pytest
+
+# The most a request the page left running may take to finish once the page is closed.
+REQUESTS_LEFT_TIMEOUT_S = 10.0
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-quic", "--no-first-run", "--disable-component-update",
@@ -52,7 +57,18 @@ def page(browser) -> Iterator[object]:
                 if "Content Security Policy" in message.text else None)
     yield new_page
     context.close()
+    wait_for_requests_left_running()
     assert violations == [], "the page broke its Content-Security-Policy"
+
+
+def wait_for_requests_left_running() -> None:
+    """Let the live server finish what the page asked for as the test ended (a preview, a
+    status poll): emptying the database for the next test while one of them still queries
+    it can deadlock the two. The live server runs each connection on a thread of its own."""
+    deadline = time.monotonic() + REQUESTS_LEFT_TIMEOUT_S
+    for thread in threading.enumerate():
+        if "process_request_thread" in thread.name and thread is not threading.current_thread():
+            thread.join(max(0.0, deadline - time.monotonic()))
 
 
 @pytest.fixture
