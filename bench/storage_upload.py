@@ -8,6 +8,9 @@ the sandbox's), generates a file (256 MiB by default) and measures in one run:
 - md5: hashing the file's bytes with MD5 (read from disk in 64 KiB chunks), for reference;
 - plain PUT: one whole-file PUT of the same bytes (no Content-MD5, the cheapest upload): the
   limit the others are compared with;
+- checked PUT, for reference: the same PUT with its Content-MD5 (hashed first, checked by the
+  provider), the product's default for a whole file: what checking every byte costs on this
+  machine, where the client and the provider share two cores;
 - command line: `resumable_upload` with `STORAGE_UPLOAD_PARTS_IN_FLIGHT` parts on the wire in
   the provider's parallel mode (per-part Content-MD5, whole-file MD5 at completion), as
   `manage.py storage_upload` sends a large file;
@@ -158,8 +161,9 @@ def measure_memory(client: StorageClient, workdir: Path, size: int) -> tuple[flo
     return peak / 1e6, rss.peak_delta / 1e6
 
 
-MD5, PLAIN, PARALLEL, DIRECT, DOWNLOAD = (
-    "md5 of the bytes", "plain PUT", "command line", "direct (browser)", "download")
+MD5, PLAIN, CHECKED, PARALLEL, DIRECT, DOWNLOAD = (
+    "md5 of the bytes", "plain PUT", "checked PUT", "command line", "direct (browser)",
+    "download")
 Timing = tuple[float, float]
 
 
@@ -209,14 +213,15 @@ def measure_speed(client: StorageClient, backoffice: Backoffice, source: Path, w
     """(wall, CPU) of each transfer, round after round; every round checks the bytes stored."""
     expected = md5_file(source)
     copy = workdir / "copy.bin"
-    timings: dict[str, list[Timing]] = {MD5: [], PLAIN: [], PARALLEL: [], DIRECT: [],
-                                        DOWNLOAD: []}
+    timings: dict[str, list[Timing]] = {MD5: [], PLAIN: [], CHECKED: [], PARALLEL: [],
+                                        DIRECT: [], DOWNLOAD: []}
     direct_path = f"/bench/direct/{source.name}"
     for number in range(1, rounds + 1):
         print(f"round {number} of {rounds} ...", flush=True)
         timings[MD5].append(timed(lambda: md5_file(source)))
         timings[PLAIN].append(
             timed(lambda: client.upload("/bench/plain.bin", source, content_md5=False)))
+        timings[CHECKED].append(timed(lambda: client.upload("/bench/checked.bin", source)))
         timings[PARALLEL].append(timed(lambda: resumable_upload(
             client, "/bench/parts.bin", source, parts_in_flight=PARTS_IN_FLIGHT)))
         timings[DIRECT].append(timed(lambda: backoffice.upload(source)))
@@ -295,6 +300,10 @@ def main() -> int:
     print(f"direct / plain PUT throughput:       {ratio_direct:.2f} (target >= {TARGET_RATIO})")
     print(f"web-node bytes per uploaded byte:    {web_share:.5f} ({web_bytes:,} bytes for "
           f"{args.rounds} x {size:,}; target < {TARGET_WEB_BYTES})")
+    print(f"checked PUT / plain PUT throughput:  {put_s / medians[CHECKED][0]:.2f} "
+          f"(for reference: the cost of hashing every byte here)")
+    print(f"direct / checked PUT throughput:     {medians[CHECKED][0] / medians[DIRECT][0]:.2f} "
+          f"(for reference)")
     print(f"download / plain PUT throughput:     {put_s / medians[DOWNLOAD][0]:.2f}")
     failed = (ratio_parallel < TARGET_RATIO or ratio_direct < TARGET_RATIO
               or web_share >= TARGET_WEB_BYTES)

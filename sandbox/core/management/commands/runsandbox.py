@@ -98,9 +98,10 @@ class Command(BaseCommand):
             log_socket_errors=False,  # lets the drop fault close a connection silently
             max_request_body_size=16 * 1024**3, channel_timeout=300,
             connection_limit=500, clear_untrusted_proxy_headers=False,
-            # Bodies up to 2 MiB (every resumable part) stay in memory instead of a temporary
-            # file each; larger ones still spill to disk, so memory stays bounded.
-            inbuf_overflow=2 * 1024**2,
+            # Bodies up to 8 MiB (every resumable part our clients send: 1 MiB in order, 4 MiB
+            # in parallel mode) stay in memory instead of a temporary file each; larger ones
+            # still spill to disk, so memory stays bounded.
+            inbuf_overflow=8 * 1024**2,
         )
 
         name_sockets_by_address(server)
