@@ -22,8 +22,9 @@ of the table whole, which grows with the merchant. Then the report CSV export of
 is timed through the view beside PostgreSQL's own `COPY ... TO STDOUT` of the same rows and
 columns (best of `--repeat`, alternating), with the growth of the process's peak memory.
 
-Targets: p95 < 150 ms and <= 20 queries on every page, cold or warm, no flagged query, export
->= 0.3 of COPY. Prints "targets met" or the figures that miss (exit status 1).
+Targets: p95 < 150 ms and <= 20 queries on every page, cold or warm, the cold request (right
+after the cache was emptied) < 500 ms, no flagged query in either, export >= 0.3 of COPY.
+Prints "targets met" or the figures that miss (exit status 1).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/x REDIS_URL=redis://127.0.0.1:6379/15 \\
         SECRET_KEY=x .venv/bin/python bench/report_scale.py [--scale 1] [--requests 20] [--rebuild]
@@ -52,6 +53,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backoffice.settings")
 
 TARGET_P95_MS = 150.0
 TARGET_QUERIES = 20
+# The request right after the cache was emptied (every page after a deployment or a Redis
+# restart, and a page opened less than once a minute finds its per-minute figures gone): it
+# may count today's rows, which grow with the merchant (about 100 ms of the dashboard's at ten
+# times the data), but never again a fortnight or a table (2.7 s before, docs/benchmarks.md).
+TARGET_COLD_MS = 500.0
 TARGET_EXPORT_RATIO = 0.3
 BIG_TABLES = ("sms_message", "topup_order", "topup_orderevent", "topup_callbackreceipt",
               "storage_storedfile")
@@ -124,6 +130,7 @@ class Measured:
     p95_ms: float
     queries: int  # with the caches warm
     cold_queries: int  # right after the cache was emptied
+    cold_ms: float  # the time of that request
     flagged: list[str] = field(default_factory=list)
 
     def misses(self) -> list[str]:
@@ -134,6 +141,8 @@ class Measured:
             found.append(f"{self.queries} queries")
         if self.cold_queries > TARGET_QUERIES:
             found.append(f"{self.cold_queries} queries with a cold cache")
+        if self.cold_ms >= TARGET_COLD_MS:
+            found.append(f"{self.cold_ms:.0f} ms with a cold cache")
         found.extend(self.flagged)
         return found
 
@@ -219,8 +228,11 @@ def measure(client, name: str, url: str, requests: int, sizes: dict[str, int]) -
         sys.exit(f"{name}: {url} answered {response.status_code}")
     cache.clear()  # as after a deployment or a Redis restart: every cached figure recounted
     with CaptureQueriesContext(connection) as cold:
+        started = time.perf_counter()
         client.get(url)
+        cold_ms = (time.perf_counter() - started) * 1000
     cold_queries = len(cold.captured_queries)  # now: the next request empties Django's log
+    cold_sql = [query["sql"] for query in cold.captured_queries]
     with CaptureQueriesContext(connection) as captured:
         client.get(url)
     queries = [query["sql"] for query in captured.captured_queries]
@@ -229,11 +241,14 @@ def measure(client, name: str, url: str, requests: int, sizes: dict[str, int]) -
         started = time.perf_counter()
         client.get(url)
         times.append((time.perf_counter() - started) * 1000)
-    flagged = [flag for sql in queries for flag in flag_whole_reads(sql, sizes)]
+    # The cold request's queries too: a figure counted once a minute (or after every deployment)
+    # that reads a table whole is paid by someone.
+    flagged = [flag for sql in dict.fromkeys(queries + cold_sql)
+               for flag in flag_whole_reads(sql, sizes)]
     times.sort()
     p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
     return Measured(name, statistics.median(times), p95, len(queries),
-                    cold_queries, flagged)
+                    cold_queries, cold_ms, flagged)
 
 
 def pages() -> list[tuple[str, str]]:
@@ -353,8 +368,12 @@ def main() -> int:
         build(arguments.scale)
     else:
         # A kept data set gets the migrations added since it was built (new indexes above all:
-        # measuring without them would measure the old schema).
+        # measuring without them would measure the old schema), and what the product keeps
+        # since (the mirror walk's count of files).
         call_command("migrate", verbosity=0)
+        import scale_fixture
+
+        scale_fixture.record_mirror_walk()
 
     user, _created = get_user_model().objects.get_or_create(
         username="bench-scale", defaults={"is_staff": True, "is_superuser": True}
@@ -365,14 +384,15 @@ def main() -> int:
     print("rows: " + ", ".join(f"{table} {count:,}" for table, count in sizes.items()))
 
     misses: list[str] = []
-    print(f"\n{'page':<42} {'p50 ms':>8} {'p95 ms':>8} {'queries':>8} {'cold':>5}")
+    print(f"\n{'page':<42} {'p50 ms':>8} {'p95 ms':>8} {'queries':>8} {'cold':>5} "
+          f"{'cold ms':>8}")
     for name, url in pages():
         if arguments.only not in name:
             continue
         result = measure(client, name, url, arguments.requests, sizes)
         mark = "" if not result.misses() else "  <- MISSES"
         print(f"{name:<42} {result.p50_ms:8.1f} {result.p95_ms:8.1f} {result.queries:8d} "
-              f"{result.cold_queries:5d}{mark}")
+              f"{result.cold_queries:5d} {result.cold_ms:8.1f}{mark}")
         for flag in result.flagged:
             print(f"    flagged: {flag}")
         misses += [f"{name}: {miss}" for miss in result.misses()]
@@ -398,8 +418,9 @@ def main() -> int:
         misses.append(f"export: {ratio:.2f} of COPY")
 
     print(
-        f"\ntargets: p95 < {TARGET_P95_MS:.0f} ms, <= {TARGET_QUERIES} queries, no whole read "
-        f"of a big table, export >= {TARGET_EXPORT_RATIO} of COPY"
+        f"\ntargets: p95 < {TARGET_P95_MS:.0f} ms, <= {TARGET_QUERIES} queries, cold request "
+        f"< {TARGET_COLD_MS:.0f} ms, no whole read of a big table, export >= "
+        f"{TARGET_EXPORT_RATIO} of COPY"
     )
     if misses:
         print("MISSED:\n  " + "\n  ".join(misses))

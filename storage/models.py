@@ -205,6 +205,9 @@ class SyncRun(models.Model):
     changed = models.PositiveIntegerField(_("changed"), default=0)
     gone = models.PositiveIntegerField(_("gone"), default=0)
     details_read = models.PositiveIntegerField(_("details read"), default=0)
+    # The service's files in the mirror once a walk completed: the dashboard's figure, which
+    # would otherwise count every row of the mirror (storage.dashboard).
+    files = models.PositiveBigIntegerField(_("files in the mirror"), null=True, blank=True)
     error = models.TextField(_("error"), blank=True)
 
     class Meta:

@@ -180,6 +180,8 @@ def sync_tree(
         run.gone = _mark_gone(service, root, started)
         run.state = SyncRun.State.COMPLETED
         run.details_read = _refresh_details(service, client, root, details_limit, run)
+        run.files = StoredFile.objects.filter(
+            service=service, kind=StoredFile.Kind.FILE, deleted_at__isnull=True).count()
     except (StorageError, ProviderNotConfigured, rules.RuleViolation) as error:
         logger.warning("mirror of %s failed: %s", root, error)
         run.state = SyncRun.State.FAILED

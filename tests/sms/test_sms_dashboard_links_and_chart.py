@@ -1,6 +1,7 @@
 """The SMS tile's figures link to the delivery report filtered as they count, and its chart
 shows the messages sent on each of the last 14 days: one grouped query over a range of the
-submitted_at index, the past days counted once, today's figure the tile's own."""
+submitted_at index, the past days counted once and kept in the database (DailySends), today's
+figure the tile's own."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.utils import timezone
 
 from backoffice.ui.tiles import chart_days
 from sms import dashboard
-from sms.models import Campaign, Chunk, Message
+from sms.models import Campaign, Chunk, DailySends, Message
 from tests.sms.conftest import local_template
 
 pytestmark = pytest.mark.django_db
@@ -84,13 +85,9 @@ def test_todays_figures_link_to_the_report_of_today_filtered_by_status(
 
 
 def test_a_new_day_counts_only_the_days_not_kept_yet(operator, sent_over_days):
-    from django.core.cache import cache
-
-    from sms.services.counts import _day_key
-
     dashboard.chart(operator)
     two_days_ago = timezone.localdate() - timedelta(days=2)
-    cache.delete(_day_key(two_days_ago))  # as if that day had just ended
+    DailySends.objects.filter(day=two_days_ago).delete()  # as if that day had just ended
     with CaptureQueriesContext(connection) as queries:
         chart = dashboard.chart(operator)
     counted = [sql for sql in sql_on_messages(queries) if "GROUP BY" in sql]
@@ -99,3 +96,37 @@ def test_a_new_day_counts_only_the_days_not_kept_yet(operator, sent_over_days):
     start = timezone.make_aware(datetime.combine(two_days_ago, time.min))
     assert start.isoformat(sep=" ") in counted[0]
     assert chart is not None and chart.values[-3] == 2
+
+
+def test_the_past_days_are_kept_when_the_cache_is_emptied(operator, sent_over_days):
+    """After a deployment or a Redis restart nothing of the fortnight is counted again."""
+    from django.core.cache import cache
+
+    dashboard.chart(operator)
+    cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        chart = dashboard.chart(operator)
+    assert [sql for sql in sql_on_messages(queries) if "GROUP BY" in sql] == []
+    assert chart is not None and chart.values[-3] == 2
+
+
+def test_a_day_not_settled_is_counted_again_after_an_hour_and_a_settled_one_never(
+        operator, sent_over_days):
+    dashboard.chart(operator)
+    today = timezone.localdate()
+    yesterday, two_days_ago = today - timedelta(days=1), today - timedelta(days=2)
+    an_hour_and_more = timezone.now() - timedelta(hours=1, minutes=1)
+    # Counted while it was yesterday: not settled, so counted again.
+    DailySends.objects.filter(day=yesterday).update(counted_at=an_hour_and_more)
+    # Counted at the first moment a whole day had passed since it ended: settled for good,
+    # even with a figure that is wrong now (nothing counts it again).
+    settled_at = timezone.make_aware(datetime.combine(today, time.min))
+    DailySends.objects.filter(day=two_days_ago).update(counted_at=settled_at, sent=7)
+    with CaptureQueriesContext(connection) as queries:
+        chart = dashboard.chart(operator)
+    counted = [sql for sql in sql_on_messages(queries) if "GROUP BY" in sql]
+    assert len(counted) == 1
+    start = timezone.make_aware(datetime.combine(yesterday, time.min))
+    assert start.isoformat(sep=" ") in counted[0]
+    assert chart is not None and chart.values[-3] == 7 and chart.values[-2] == 0
+    assert DailySends.objects.get(day=yesterday).counted_at > an_hour_and_more
