@@ -11,6 +11,13 @@ BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 55},
     },
+    # The job decides whether a count is due (sms.services.report_totals): every 30 s it only
+    # reads one row.
+    "sms-count-report-totals": {
+        "task": "sms.tasks.count_report_totals",
+        "schedule": 30.0,
+        "options": {"expires": 28},
+    },
     "sms-sync-templates-and-quota": {
         "task": "sms.tasks.sync_templates_and_quota",
         "schedule": 300.0,

@@ -38,6 +38,13 @@ def sync_reports() -> int:
 
 
 @shared_task(acks_late=True)
+def count_report_totals() -> bool:
+    """Beat job: count the delivery report's totals of the whole table again, when the page
+    reads them kept (a big table) and they are due."""
+    return services.recount_report_totals()
+
+
+@shared_task(acks_late=True)
 def sync_templates_and_quota() -> None:
     """Beat job: refresh template statuses (review outcomes) and the quota figures."""
     services.sync_templates_and_quota()

@@ -524,6 +524,7 @@ from sms.models.suppression import (  # noqa: E402
     SuppressionImport,
     SuppressionReason,
 )
+from sms.models.totals import ReportTotals  # noqa: E402
 from sms.models.words import BlockedWord  # noqa: E402
 
 __all__ = [
@@ -531,7 +532,8 @@ __all__ = [
     "Campaign",
     "CampaignSource", "CampaignState", "Chunk", "ChunkState", "DailySends", "ImportProblem",
     "Message",
-    "MessageArchive", "MessageStatus", "MessageType", "Quota", "ReportSyncState", "ReportType",
+    "MessageArchive", "MessageStatus", "MessageType", "Quota", "ReportSyncState",
+    "ReportTotals", "ReportType",
     "SignLocation", "SuppressedNumber", "SuppressionImport", "SuppressionReason", "Template",
     "TemplateStatus",
 ]

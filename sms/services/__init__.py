@@ -53,6 +53,8 @@ from sms.services.progress import (
     recently_sent_elsewhere,
     recently_sent_numbers,
 )
+from sms.services.report_totals import StatusTotal, status_totals
+from sms.services.report_totals import recount_if_due as recount_report_totals
 from sms.services.reports import MAX_PAGES as REPORT_MAX_PAGES
 from sms.services.reports import ReportSync, sync_reports
 from sms.services.retention import (
@@ -72,11 +74,7 @@ from sms.services.scheduling import (
     marketing_window,
     parse_start_time,
 )
-from sms.services.search import (
-    UNKNOWN_STATUS,
-    StatusTotal,
-    status_totals,
-)
+from sms.services.search import UNKNOWN_STATUS
 from sms.services.search import Filters as ReportFilters
 from sms.services.search import csv_bytes as report_csv_bytes
 from sms.services.search import page as report_page
@@ -135,6 +133,7 @@ __all__ = [
     "StatusTotal",
     "report_page",
     "status_totals",
+    "recount_report_totals",
     "report_csv_bytes",
     "UNKNOWN_STATUS",
     "MAX_FORM_RECIPIENTS",

@@ -11,7 +11,6 @@ Numbers of a campaign still waiting for confirmation (a draft) are not in the re
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
@@ -21,11 +20,9 @@ from django.db import connection
 from django.db.models import (
     BigIntegerField,
     Case,
-    Count,
     ExpressionWrapper,
     F,
     Func,
-    Max,
     QuerySet,
     Subquery,
     TextField,
@@ -35,7 +32,6 @@ from django.db.models import (
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from backoffice.operations import soft_cache
 from backoffice.ui import csv_export
 from sms.models import CampaignState, Message, MessageStatus
 from sms.services import csv_copy
@@ -43,8 +39,6 @@ from sms.services import csv_copy
 PAGE_SIZE = 50
 UNKNOWN_STATUS = "unknown"  # filter value: any status we do not know
 MOBILE_LENGTH = 11
-TOTALS_TTL_S = 60
-RECOUNT_AFTER_S = 10  # new messages recount the totals at most this often
 
 
 @dataclass(frozen=True)
@@ -176,51 +170,6 @@ def page(
         newer_cursor=rows[0].id if before is not None and rows else None,
         older_cursor=rows[-1].id if has_older and rows else None,
     )
-
-
-@dataclass(frozen=True)
-class StatusTotal:
-    status: str  # a MessageStatus value, or UNKNOWN_STATUS for every status we do not know
-    label: str
-    count: int
-
-
-def _count_by_status(filters: Filters) -> dict[str, int]:
-    rows = filtered(filters).order_by().values_list("status").annotate(n=Count("id"))
-    return dict(rows)
-
-
-def status_totals(filters: Filters) -> list[StatusTotal]:
-    """How many messages of each status match `filters`, most frequent first.
-
-    One grouped count restricted by the filters, kept for TOTALS_TTL_S with the newest message
-    id it saw: paging through a search, or reloading it, reuses it while no message was added
-    (status changes show within TOTALS_TTL_S), and a new message is counted on the next view,
-    but at most once every RECOUNT_AFTER_S: during an import every view would otherwise count
-    again. Without any filter this is a count of the whole table, hence the cache; with a
-    mobile, campaign or dates it reads only what their indexes select.
-    """
-    newest = Message.objects.aggregate(newest=Max("id"))["newest"] or 0
-    key = f"sms:report-totals:{hashlib.sha256(repr(filters).encode()).hexdigest()}"
-    kept = soft_cache.read(key)
-    now = timezone.now().timestamp()
-    if kept is not None and (kept["newest"] == newest or now - kept["at"] < RECOUNT_AFTER_S):
-        counts = kept["counts"]
-    else:
-        counts = _count_by_status(filters)
-        soft_cache.write(key, {"newest": newest, "at": now, "counts": counts}, TOTALS_TTL_S)
-    known = dict(MessageStatus.choices)
-    merged: dict[str, int] = {}
-    for status, count in counts.items():
-        name = status if status in known else UNKNOWN_STATUS
-        merged[name] = merged.get(name, 0) + count
-    totals = [
-        StatusTotal(
-            status, str(known[status]) if status in known else _("Unknown status"), count
-        )
-        for status, count in merged.items()
-    ]
-    return sorted(totals, key=lambda total: (-total.count, total.status))
 
 
 def _when(value: datetime | None) -> str:

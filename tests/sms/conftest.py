@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 import requests
+from django.core.cache import cache
 from django.utils import timezone
 
 from sms import rules, services
-from sms.models import Template
+from sms.models import Campaign, Chunk, Message, Template
 
 
 def control(sandbox, method: str, path: str, body: Any = None) -> requests.Response:
@@ -224,3 +226,33 @@ def preview_on_the_send_page(
     page.fill("#id_var1", "123456")
     page.click("#preview")
     page.wait_for_selector("#send")
+
+
+@pytest.fixture
+def messages_table(db):
+    """130 messages imported on one day and sent over the next three: 13800000000-13800000129,
+    every fifth failed."""
+    # The report's totals are kept per search in the shared cache for up to a minute; a count
+    # another test made of the same search must not stand in for this table's.
+    cache.clear()
+    template = local_template()
+    campaign = Campaign.objects.create(template=template, source="form", state="done")
+    chunk = Chunk.objects.create(campaign=campaign, number=1, size=130, state="sent")
+    day = timezone.make_aware(datetime(2026, 11, 10, 12, 0))
+    Message.objects.bulk_create(
+        [
+            Message(
+                campaign=campaign,
+                chunk=chunk,
+                mobile=f"138{n:08d}",
+                text=f"【示例商城】码{n}",
+                units=1,
+                status="failed" if n % 5 == 0 else "success",
+                provider_message_id=n + 1,
+                created_at=day - timedelta(days=1),
+                submitted_at=day + timedelta(days=n // 50),
+            )
+            for n in range(130)
+        ]
+    )
+    return campaign

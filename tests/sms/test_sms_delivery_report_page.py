@@ -3,50 +3,16 @@ of the table, and a streamed CSV export."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-
 import pytest
 import time_machine
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from sms.models import Campaign, Chunk, Message
-from tests.sms.conftest import local_template
+from sms.models import Message
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def messages_table(db):
-    """130 messages imported on one day and sent over the next three: 13800000000-13800000129,
-    every fifth failed."""
-    # The report's totals are kept per search in the shared cache for up to a minute; a count
-    # another test made of the same search must not stand in for this table's.
-    cache.clear()
-    template = local_template()
-    campaign = Campaign.objects.create(template=template, source="form", state="done")
-    chunk = Chunk.objects.create(campaign=campaign, number=1, size=130, state="sent")
-    day = timezone.make_aware(datetime(2026, 11, 10, 12, 0))
-    Message.objects.bulk_create(
-        [
-            Message(
-                campaign=campaign,
-                chunk=chunk,
-                mobile=f"138{n:08d}",
-                text=f"【示例商城】码{n}",
-                units=1,
-                status="failed" if n % 5 == 0 else "success",
-                provider_message_id=n + 1,
-                created_at=day - timedelta(days=1),
-                submitted_at=day + timedelta(days=n // 50),
-            )
-            for n in range(130)
-        ]
-    )
-    return campaign
 
 
 def get(client, **params):
