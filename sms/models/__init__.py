@@ -243,6 +243,9 @@ class Campaign(models.Model):
     accepted_count = models.PositiveIntegerField(_("accepted"), default=0)
     rejected_count = models.PositiveIntegerField(_("rejected"), default=0)
     cancelled_count = models.PositiveIntegerField(_("cancelled"), default=0)
+    # The numbers by heading once every one is final (sms.services.progress): counted once.
+    settled_counts = models.JSONField(_("numbers by heading once settled"), null=True,
+                                      blank=True, editable=False)
     # Lease: the worker run that may send this campaign, until when. Taken and renewed with
     # conditional updates, so two workers never send the same campaign at once.
     lease_owner = models.CharField(max_length=40, blank=True)

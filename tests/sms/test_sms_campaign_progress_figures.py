@@ -124,6 +124,20 @@ def test_a_settled_campaign_is_counted_once_and_its_counts_kept():
     assert message_queries(captured) == []
 
 
+def test_a_settled_campaigns_counts_outlive_an_emptied_cache():
+    """Kept on its row, not in the cache: a deployment or a Redis restart counts nothing again."""
+    from django.core.cache import cache
+
+    campaign = campaign_with([S.SUCCESS, S.FAILED])
+    first = services.campaign_counts(campaign)
+    cache.clear()
+    with CaptureQueriesContext(connection) as captured:
+        again = services.campaign_counts(Campaign.objects.get(pk=campaign.pk))
+
+    assert again == first and (again.delivered, again.failed) == (1, 1)
+    assert message_queries(captured) == []
+
+
 def test_a_campaign_still_awaiting_reports_is_counted_again_each_time():
     campaign = campaign_with([S.SUCCESS, S.PROCESSING, "expired"])
     assert not services.campaign_counts(campaign).settled
