@@ -240,6 +240,7 @@
           self.status = Object.assign({}, self.status, { uuid: uuid, parts_done: [] });
           self.uuidToReport = uuid;
           self.done = {};
+          self.newlyDone = [];  // a new task holds none of the parts of an earlier one
           self.recovered();
           self.sendParts();
           return;
