@@ -122,4 +122,5 @@ def test_the_beat_schedule_holds_the_sms_jobs():
         "sms.tasks.discard_stale_drafts",
         "sms.tasks.secure_kept_files",
         "sms.tasks.maintain_message_table",
+        "sms.tasks.count_report_totals",
     }
