@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 
 from storage import rules
@@ -159,7 +159,8 @@ def resumable_upload(
                     if not state.parallel or sent_again:
                         raise
                     sent_again = True
-                    cancel_task(client, path, upload.uuid())
+                    with suppress(StorageError):  # best effort: it expires in 24 hours anyway
+                        cancel_task(client, path, upload.uuid())
                     upload.forget_task()
 
 
@@ -384,13 +385,9 @@ def complete_task(client: StorageClient, path: str, uuid: str, whole_md5: str | 
 
 
 def cancel_task(client: StorageClient, path: str, uuid: str) -> None:
-    """Drop an unfinished task and the parts it holds (best effort: the provider drops a task
-    24 hours after it was opened anyway)."""
-    try:
-        client.send("DELETE", path, headers={"x-svc-multi-uuid": uuid},
-                    idempotent=True).close()
-    except StorageError:
-        pass
+    """Drop an unfinished task and the parts it holds (a DELETE of the path naming the task:
+    the file at the path, if any, stays)."""
+    client.send("DELETE", path, headers={"x-svc-multi-uuid": uuid}, idempotent=True).close()
 
 
 def _next_part_header(value: str | None, *, default: int) -> int:

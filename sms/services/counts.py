@@ -106,11 +106,12 @@ def sent_per_day(days: list[date]) -> dict[date, int]:
     """
     today, past = days[-1], days[:-1]
     now = timezone.now()
-    kept = {day: (sent, counted_at) for day, sent, counted_at in
-            DailySends.objects.filter(day__in=past).values_list("day", "sent", "counted_at")}
-    counts = {day: sent for day, (sent, _counted_at) in kept.items()}
-    stale = [day for day in past
-             if _needs_counting(day, kept.get(day, (0, None))[1], now)]
+    counts: dict[date, int] = {}
+    counted_at: dict[date, datetime] = {}
+    for day, sent, at in DailySends.objects.filter(day__in=past).values_list(
+            "day", "sent", "counted_at"):
+        counts[day], counted_at[day] = sent, at
+    stale = [day for day in past if _needs_counting(day, counted_at.get(day), now)]
     if stale:
         counted = _count_days(stale[0], stale[-1])
         counts.update(counted)

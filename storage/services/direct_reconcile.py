@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 from backoffice.operations.provider import ProviderNotConfigured
 from storage.client import NotFound, StorageError
 from storage.models import UploadTask
+from storage.resumable import cancel_task
 from storage.services.connection import storage_client
 from storage.services.details import FileDetails, fetch_details
 from storage.services.direct_uploads import record_done
@@ -100,9 +101,7 @@ def cancel_provider_task(task: UploadTask) -> bool:
     if not (task.to_provider and task.uuid):
         return False
     try:
-        storage_client(task.service).send(
-            "DELETE", task.target_path, headers={"x-svc-multi-uuid": task.uuid},
-            idempotent=True).close()
+        cancel_task(storage_client(task.service), task.target_path, task.uuid)
     except (StorageError, ProviderNotConfigured) as error:
         logger.info("direct upload %s: provider task %s not cancelled: %s",
                     task.pk, task.uuid, error)
