@@ -45,6 +45,12 @@ def count_report_totals() -> bool:
 
 
 @shared_task(acks_late=True)
+def fold_campaign_status_counts() -> int:
+    """Beat job: fold each busy campaign's kept counts into one row per status."""
+    return services.fold_campaign_status_counts()
+
+
+@shared_task(acks_late=True)
 def sync_templates_and_quota() -> None:
     """Beat job: refresh template statuses (review outcomes) and the quota figures."""
     services.sync_templates_and_quota()

@@ -521,6 +521,7 @@ class ImportProblem(models.Model):
 # imported here so that Django finds them and `sms.models` stays the one place to import a
 # model from.
 from sms.models.archive import MessageArchive  # noqa: E402
+from sms.models.campaign_counts import CampaignStatusCount  # noqa: E402
 from sms.models.daily import DailySends  # noqa: E402
 from sms.models.suppression import (  # noqa: E402
     SuppressedNumber,
@@ -533,7 +534,8 @@ from sms.models.words import BlockedWord  # noqa: E402
 __all__ = [
     "CANCELLABLE_STATES", "FINAL_MESSAGE_STATUSES", "INDEXED_STATUSES", "Access", "BlockedWord",
     "Campaign",
-    "CampaignSource", "CampaignState", "Chunk", "ChunkState", "DailySends", "ImportProblem",
+    "CampaignSource", "CampaignState", "CampaignStatusCount", "Chunk", "ChunkState", "DailySends",
+    "ImportProblem",
     "Message",
     "MessageArchive", "MessageStatus", "MessageType", "Quota", "ReportSyncState",
     "ReportTotals", "ReportType",

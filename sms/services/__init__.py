@@ -78,6 +78,7 @@ from sms.services.search import UNKNOWN_STATUS
 from sms.services.search import Filters as ReportFilters
 from sms.services.search import csv_bytes as report_csv_bytes
 from sms.services.search import page as report_page
+from sms.services.status_counts import fold as fold_campaign_status_counts
 from sms.services.suppression import (
     NOTE_MAX_LENGTH,
     SuppressionError,
@@ -133,6 +134,7 @@ __all__ = [
     "StatusTotal",
     "report_page",
     "status_totals",
+    "fold_campaign_status_counts",
     "recount_report_totals",
     "report_csv_bytes",
     "UNKNOWN_STATUS",

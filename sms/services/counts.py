@@ -19,13 +19,19 @@ from django.utils import timezone
 
 from backoffice.operations import soft_cache
 from sms.models import DailySends, Message, MessageStatus
+from sms.services import status_counts
 
 FIGURES_TTL_S = 60
 CHART_DAYS = 14  # as backoffice.ui.tiles.CHART_DAYS, which services do not import
 
 
 def messages_by_status() -> dict[str, int]:
-    """Campaign messages by status, for the metrics endpoint."""
+    """Campaign messages by status, for the metrics endpoint: summed from the counts the
+    database keeps (a scrape every 15 s counted the whole table: 1.5 s at ten million
+    messages), counted where it keeps none."""
+    kept = status_counts.by_status()
+    if kept is not None:
+        return kept
     return dict(Message.objects.values_list("status").annotate(n=Count("pk")).order_by())
 
 

@@ -28,6 +28,8 @@ from datetime import date, datetime, time
 from django.db import connection, transaction
 from django.utils import timezone
 
+from sms.services import status_counts
+
 # The same names as migration 0009, which made the first partitions.
 TABLE = "sms_message"
 DEFAULT_PARTITION = f"{TABLE}_default"
@@ -139,7 +141,9 @@ def _create(month: Month) -> None:
 
 
 def drop(month: Month) -> None:
-    """Remove a month's partition and its rows at once (retention, after the archive)."""
+    """Remove a month's partition and its rows at once (retention, after the archive), and
+    its messages from the campaigns' kept counts, which a DROP does not tell."""
     if month in months():
-        with connection.cursor() as cursor:
+        with transaction.atomic(), connection.cursor() as cursor:
+            status_counts.forget(month.partition)
             cursor.execute(f"DROP TABLE {month.partition}")

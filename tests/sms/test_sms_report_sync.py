@@ -123,4 +123,5 @@ def test_the_beat_schedule_holds_the_sms_jobs():
         "sms.tasks.secure_kept_files",
         "sms.tasks.maintain_message_table",
         "sms.tasks.count_report_totals",
+        "sms.tasks.fold_campaign_status_counts",
     }
