@@ -141,7 +141,12 @@ class Message(models.Model):
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["status", "created_ts"]),
                    models.Index(fields=["mobile", "day", "type"]),
-                   models.Index(fields=["day"])]
+                   models.Index(fields=["day"]),
+                   # The units held by messages in progress, summed by every send call
+                   # (sending.check_funds) from the index alone: reading each row instead
+                   # took 30 ms a call once 20,000 messages awaited their reports.
+                   models.Index(fields=["status", "report_type", "quantity"],
+                                name="sms_message_held_units")]
 
     def __str__(self) -> str:
         return f"sms message {self.pk} to {self.mobile}"
