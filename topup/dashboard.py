@@ -5,15 +5,19 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from django.db.models import Count, Value
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from backoffice.annotations import RequestUser
 from backoffice.ui.tiles import DailyChart, Figure, chart_days, day_start, per_day
-from topup.models import Order, OrderState
-from topup.services import daily_balance, latest_snapshot, operator_attention
+from topup.models import OrderState
+from topup.services import (
+    daily_balance,
+    latest_snapshot,
+    operator_attention,
+    today_and_waiting,
+)
 
 
 def orders_today(state: str = "") -> str:
@@ -24,7 +28,8 @@ def orders_today(state: str = "") -> str:
 
 
 def figures(user: RequestUser) -> list[Figure]:
-    """Available balance, today's orders by outcome, and orders waiting for a person.
+    """Available balance, today's orders by outcome (counted at most once a minute), and
+    orders waiting for a person.
 
     Contract of the hook: figures already translated, each linked to the list behind it; only
     called for users who may open the top-up pages. "In progress" covers several states, which
@@ -48,18 +53,7 @@ def figures(user: RequestUser) -> list[Figure]:
                 taken, "H:i" if taken.date() == timezone.localdate() else "Y-m-d H:i"),
                 balance_page),
         ]
-    start = day_start(timezone.localdate())
-    # Today's orders by state and the orders waiting for a person (of any day): one query of
-    # two parts, each on its own index, within the dashboard's query budget.
-    # (No ordering in the parts: SQLite, the embedded database, refuses it in a union.)
-    todays = (Order.objects.filter(created_at__gte=start).order_by().values("state")
-              .annotate(scope=Value("today"), n=Count("id")).values_list("scope", "state", "n"))
-    waiting_any_day = (Order.objects.filter(state=OrderState.MANUAL).order_by().values("state")
-                       .annotate(scope=Value("waiting"), n=Count("id"))
-                       .values_list("scope", "state", "n"))
-    rows = list(todays.union(waiting_any_day, all=True))
-    today = {state: n for scope, state, n in rows if scope == "today"}
-    waiting = sum(n for scope, _state, n in rows if scope == "waiting")
+    today, waiting = today_and_waiting(day_start(timezone.localdate()))
     succeeded = today.get(OrderState.SUCCESS, 0)
     failed = today.get(OrderState.FAILED, 0)
     open_today = sum(today.values()) - succeeded - failed

@@ -7,6 +7,7 @@ import re
 from decimal import Decimal
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
 from tests.topup.conftest import CMCC_NUMBER
@@ -34,6 +35,26 @@ def test_the_tile_shows_balance_todays_outcomes_and_the_waiting_orders(products,
     client.force_login(operator)
     tile = client.get("/").content.decode()
     assert 'id="tile-topup"' in tile and "115.25" in tile
+
+
+def test_todays_outcomes_are_counted_once_a_minute_and_the_waiting_orders_every_time(
+        products, operator):
+    def place(state: str) -> None:
+        order = services.place_order(services.OrderRequest(mobile=CMCC_NUMBER,
+                                                           product_code="CMCC_10"),
+                                     requested_by=None, source=OrderSource.SINGLE)
+        Order.objects.filter(pk=order.pk).update(state=state)
+
+    place(OrderState.SUCCESS)
+    first = {f.label: f.value for f in dashboard.figures(operator)}
+    place(OrderState.SUCCESS)
+    place(OrderState.MANUAL)
+    again = {f.label: f.value for f in dashboard.figures(operator)}
+
+    assert first["Today: succeeded"] == again["Today: succeeded"] == "1"  # counted a minute ago
+    assert (first["Waiting for a person"], again["Waiting for a person"]) == ("0", "1")
+    cache.clear()  # the minute is over
+    assert {f.label: f.value for f in dashboard.figures(operator)}["Today: succeeded"] == "2"
 
 
 def test_the_tile_without_a_balance_says_so(operator):

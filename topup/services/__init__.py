@@ -47,7 +47,11 @@ from topup.services.checking import DueOrders, check_order, due_orders, seek_pau
 from topup.services.codes import HELP as CODE_HELP
 from topup.services.codes import CodeHelp, code_help
 from topup.services.connection import build_client
-from topup.services.counts import callbacks_by_verdict, orders_by_state
+from topup.services.counts import (
+    callbacks_by_verdict,
+    orders_by_state,
+    today_and_waiting,
+)
 from topup.services.manual import MIN_REASON_LENGTH, confirm_manual, manual_queue
 from topup.services.order_export import order_csv_lines
 from topup.services.ordering import (
@@ -69,6 +73,7 @@ __all__ = [
     "save_product",
     "callbacks_by_verdict", "MIN_REASON_LENGTH",
     "orders_by_state",
+    "today_and_waiting",
     "drain_receipts", "judge_receipts_again", "process_pending_receipts", "MAX_CALLBACK_BYTES",
     "BulkFileError", "TopupError",
     "CallbackReply", "CheckedRequest", "DueOrders", "IdempotencyConflict", "OrderInputError",
