@@ -28,7 +28,7 @@ Elsewhere (SQLite, for development) nothing is kept and the page counts the mess
 from __future__ import annotations
 
 from django.db import connection
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 
 from sms.models import CampaignStatusCount
 
@@ -43,11 +43,19 @@ def kept() -> bool:
 def of_campaign(campaign_id: int) -> dict[str, int] | None:
     """The campaign's messages by status (statuses with none left out), or None when the
     database does not keep them."""
+    return _summed(CampaignStatusCount.objects.filter(campaign_id=campaign_id))
+
+
+def by_status() -> dict[str, int] | None:
+    """Every message in the table by status (the metrics' gauge), or None when not kept."""
+    return _summed(CampaignStatusCount.objects.all())
+
+
+def _summed(rows: QuerySet[CampaignStatusCount]) -> dict[str, int] | None:
     if not kept():
         return None
-    rows = (CampaignStatusCount.objects.filter(campaign_id=campaign_id).values("status")
-            .annotate(total=Sum("n")).order_by())
-    return {row["status"]: row["total"] for row in rows if row["total"]}
+    sums = rows.values("status").annotate(total=Sum("n")).order_by()
+    return {row["status"]: row["total"] for row in sums if row["total"]}
 
 
 def fold() -> int:
@@ -76,14 +84,6 @@ def fold() -> int:
             SELECT (SELECT count(*) FROM gone) - (SELECT count(*) FROM kept)
         """)
         return int(cursor.fetchone()[0])
-
-
-def by_status() -> dict[str, int] | None:
-    """Every message in the table by status (the metrics' gauge), or None when not kept."""
-    if not kept():
-        return None
-    rows = CampaignStatusCount.objects.values("status").annotate(total=Sum("n")).order_by()
-    return {row["status"]: row["total"] for row in rows if row["total"]}
 
 
 def forget(partition: str) -> None:
